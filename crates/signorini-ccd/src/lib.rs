@@ -1,0 +1,1 @@
+//! Continuous collision detection for linearly moving triangle-mesh features.

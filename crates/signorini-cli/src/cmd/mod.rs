@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod ccd;
+pub mod demo;
+pub mod lcp;

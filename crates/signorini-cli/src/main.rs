@@ -1,0 +1,41 @@
+//! `signorini`: the command line of the Signorini contact simulator.
+//!
+//! Exit codes (all subcommands): 0 = ran and every check passed; 1 = ran, but the problem was
+//! not solved or a check failed; 2 = bad input (malformed file, unknown option, invalid value).
+//! Data goes to stdout (text or `--format json`); logs and progress go to stderr.
+
+mod cmd;
+mod exit;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Contact simulation without interpenetration and without jitter.
+#[derive(Parser, Debug)]
+#[command(name = "signorini", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Linear complementarity problems: solve Siconos LCP/MLCP/Relay files.
+    #[command(subcommand)]
+    Lcp(cmd::lcp::LcpCommand),
+    /// Continuous collision detection: check benchmark query files.
+    #[command(subcommand)]
+    Ccd(cmd::ccd::CcdCommand),
+    /// The default job (what `signorini` with no arguments runs).
+    Demo,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command.unwrap_or(Command::Demo) {
+        Command::Lcp(c) => cmd::lcp::run(c),
+        Command::Ccd(c) => cmd::ccd::run(c),
+        Command::Demo => cmd::demo::run(),
+    };
+    exit::report(outcome)
+}

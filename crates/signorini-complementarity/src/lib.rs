@@ -1,0 +1,1 @@
+//! Complementarity problems and their solvers. Sees no geometry and no bodies.
