@@ -37,12 +37,14 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams) -> Result<Attempt, Solv
         params.max_iterations,
         Covering::Ones,
         params.warm_start.as_ref(),
+        params.warm_basis.as_deref(),
     )?;
     Ok(Attempt {
         z: r.z,
         iterations: r.pivots,
         solver: SolverKind::Lemke,
         fallbacks: Vec::new(),
+        basis: Some(r.basis),
     })
 }
 
@@ -51,6 +53,8 @@ struct Chain {
     best: Option<(Real, DVector<Real>, SolverKind, usize)>,
     log: Vec<(SolverKind, String)>,
     tol: Real,
+    /// The basis of the first (unregularised) Lemke run that terminated, if any.
+    basis: Option<Vec<bool>>,
 }
 
 impl Chain {
@@ -80,6 +84,11 @@ impl Chain {
             iterations,
             solver,
             fallbacks: self.log,
+            basis: if solver == SolverKind::Lemke {
+                self.basis
+            } else {
+                None
+            },
         }
     }
 
@@ -98,6 +107,7 @@ pub(crate) fn solve_auto(
     tol: Real,
 ) -> Result<Attempt, SolveError> {
     let mut chain = Chain {
+        basis: None,
         best: None,
         log: Vec::new(),
         tol,
@@ -116,8 +126,10 @@ pub(crate) fn solve_auto(
             params.max_iterations,
             covering,
             warm.filter(|_| k == 0),
+            params.warm_basis.as_deref().filter(|_| k == 0),
         ) {
             Ok(r) => {
+                chain.basis = Some(r.basis);
                 if chain.offer(mcp, r.z, SolverKind::Lemke, r.pivots) {
                     return Ok(chain.done());
                 }
@@ -161,7 +173,7 @@ pub(crate) fn solve_auto(
         for i in 0..reg.dim() {
             reg.m[(i, i)] += eps;
         }
-        match lemke_mcp(&reg, params.max_iterations, Covering::Ones, None) {
+        match lemke_mcp(&reg, params.max_iterations, Covering::Ones, None, None) {
             Ok(r) => {
                 if chain.offer(mcp, r.z.clone(), SolverKind::Lemke, r.pivots) {
                     chain.log.push((

@@ -61,6 +61,9 @@ pub(crate) struct LemkeResult {
     pub z: DVector<Real>,
     /// Number of pivots (0 for q ≥ 0 or a feasible warm basis).
     pub pivots: usize,
+    /// The final complementary basis: `true` where z_i is basic (a warm start for the next
+    /// solve of a nearby problem).
+    pub basis: Vec<bool>,
 }
 
 /// The pivoting state: basis, row-major `B⁻¹`, basic values `x_B = B⁻¹ q`.
@@ -90,19 +93,25 @@ pub(crate) fn lemke_lcp(
         return Ok(LemkeResult {
             z: DVector::zeros(n),
             pivots: 0,
+            basis: vec![false; n],
         });
     }
-    let mut t = Tableau::cold(M, q, cfg.covering);
+    // LCP(q/s, M/s) has the same solutions: scale so that the tolerances are meaningful
+    // for any magnitude of the data (1e-150 … 1e150).
+    let s = M.amax().max(q.amax());
+    let (Ms, qs) = if s.is_finite() && s > 0.0 && s != 1.0 {
+        (M / s, q / s)
+    } else {
+        (M.clone(), q.clone())
+    };
+    let mut t = Tableau::cold(&Ms, &qs, cfg.covering);
     // Warm start: if the guessed basis is nonsingular, use it; if it is already feasible, done.
     if let Some(flags) = &cfg.warm_basis
         && flags.len() == n
         && t.warm(flags)
         && t.xb.iter().all(|&x| x >= -PIVOT_TOL * t.scale_q())
     {
-        return Ok(LemkeResult {
-            z: t.refined_z(),
-            pivots: 0,
-        });
+        return Ok(t.finish(0));
     }
 
     // Initial pivot: z₀ enters; the leaving row is the lexicographic minimum of
@@ -112,10 +121,7 @@ pub(crate) fn lemke_lcp(
     let cand: Vec<usize> = (0..n).filter(|&i| a[i] < 0.0 && t.xb[i] < 0.0).collect();
     if cand.is_empty() {
         // Only possible after a warm start with tiny negative entries: accept.
-        return Ok(LemkeResult {
-            z: t.refined_z(),
-            pivots: 0,
-        });
+        return Ok(t.finish(0));
     }
     let r = t.lexmin(&cand, &a, None);
     let mut leaving = t.basis[r];
@@ -137,10 +143,7 @@ pub(crate) fn lemke_lcp(
         t.pivot(r, &a, entering);
         pivots += 1;
         if leaving == z0 {
-            return Ok(LemkeResult {
-                z: t.refined_z(),
-                pivots,
-            });
+            return Ok(t.finish(pivots));
         }
         if pivots.is_multiple_of(DRIFT_CHECK_EVERY) {
             t.check_drift();
@@ -155,24 +158,31 @@ pub(crate) fn lemke_lcp(
 
 /// Solve a box MCP with Lemke through its LCP reduction (`reduce.rs`): Schur complement
 /// of an invertible free block, else split free variables; shifted/flipped bounds; box
-/// multipliers. Returns z for the original MCP and the pivot count.
+/// multipliers. Returns z for the original MCP, the pivot count and the final basis of the
+/// reduced LCP. Warm start: a `basis` of the reduced LCP's size wins over `warm` (a z).
 pub(crate) fn lemke_mcp(
     mcp: &Mcp,
     max_pivots: Option<usize>,
     covering: Covering,
     warm: Option<&DVector<Real>>,
+    basis: Option<&[bool]>,
 ) -> Result<LemkeResult, SolveError> {
     let red = Reduction::new(mcp);
     let nl = red.q.len();
     let cfg = LemkeConfig {
         max_pivots: max_pivots.unwrap_or(50 * nl + 100),
         covering,
-        warm_basis: warm.map(|z| red.warm_basis(mcp, z)),
+        warm_basis: match (basis, warm) {
+            (Some(b), _) if b.len() == nl => Some(b.to_vec()),
+            (_, Some(z)) if z.len() == mcp.dim() => Some(red.warm_basis(mcp, z)),
+            _ => None,
+        },
     };
     match lemke_lcp(&red.m, &red.q, &cfg) {
         Ok(r) => Ok(LemkeResult {
             z: red.recover(&r.z, mcp.dim()),
             pivots: r.pivots,
+            basis: r.basis,
         }),
         Err(SolveError::MaxIterations {
             iterations, best, ..
@@ -387,6 +397,16 @@ impl<'a> Tableau<'a> {
         {
             let basis = self.basis.clone();
             self.install(basis, binv);
+        }
+    }
+
+    /// The result: refined z and the complementary basis (z₀ has left).
+    fn finish(&mut self, pivots: usize) -> LemkeResult {
+        let n = self.n;
+        LemkeResult {
+            z: self.refined_z(),
+            pivots,
+            basis: (0..n).map(|j| self.row_of[n + j] != NONBASIC).collect(),
         }
     }
 

@@ -58,6 +58,7 @@ pub(crate) fn solve_pgs(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
                     iterations: sweep,
                     solver: SolverKind::Pgs,
                     fallbacks: Vec::new(),
+                    basis: None,
                 });
             }
             if !r.is_finite() {
