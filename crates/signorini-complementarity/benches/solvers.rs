@@ -5,6 +5,9 @@
 //!
 //! Run: `cargo bench -p signorini-complementarity --bench solvers -- --warm-up-time 1 --measurement-time 3`
 
+// criterion_group! expands to an undocumented `pub fn`.
+#![allow(missing_docs)]
+
 #[path = "../tests/it/generators.rs"]
 mod generators;
 

@@ -120,6 +120,19 @@ impl Reduction {
             .filter(|&i| lo[i].is_finite() && up[i].is_finite())
             .collect();
         let nl = nk + boxed.len();
+        // Plain LCP (every variable ≥ 0, no box): the matrix is used as is.
+        if boxed.is_empty() && shift.iter().all(|&(c, s)| c == 0.0 && s == 1.0) {
+            return Reduction {
+                m: m1,
+                q: q1,
+                free,
+                free_idx,
+                kept_idx,
+                schur,
+                shift,
+                n_split,
+            };
+        }
         let c = DVector::from_fn(nk, |i, _| shift[i].0);
         let qc = &m1 * &c + &q1;
         let mut m = DMatrix::zeros(nl, nl);
@@ -225,7 +238,7 @@ fn schur(mcp: &Mcp, f: &[usize], c: &[usize]) -> Option<SchurParts> {
         .fold((Real::INFINITY, 0.0 as Real), |(a, b), &x| {
             (a.min(x), b.max(x))
         });
-    if !(dmin > SCHUR_MIN_PIVOT_RATIO * dmax) {
+    if dmin.partial_cmp(&(SCHUR_MIN_PIVOT_RATIO * dmax)) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     let qf = DVector::from_fn(f.len(), |i, _| mcp.q[f[i]]);

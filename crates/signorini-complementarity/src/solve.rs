@@ -196,7 +196,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
     };
     let w = mcp.w(&attempt.z);
     let residual = mcp.residual(&attempt.z);
-    if !(residual <= tol) {
+    if residual.is_nan() || residual > tol {
         return Err(SolveError::Inaccurate {
             solver: attempt.solver,
             iterations: attempt.iterations,

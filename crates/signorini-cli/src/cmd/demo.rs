@@ -46,7 +46,7 @@ pub fn run() -> Result<Outcome, BadInput> {
         "Signorini complementarity demo: bundled problems (see `signorini lcp solve --help`)\n"
     );
     println!(
-        "{:<22} {:>4}  {:<10} {:<15} {:>6} {:>10} {:>10}",
+        "{:<22} {:>4}  {:<14} {:<15} {:>6} {:>10} {:>10}",
         "problem", "n", "solver", "status", "iters", "residual", "µs"
     );
     let mut all_ok = true;
@@ -62,7 +62,7 @@ pub fn run() -> Result<Outcome, BadInput> {
             };
             let res = r.residual.map_or("-".to_string(), |x| format!("{x:.1e}"));
             println!(
-                "{:<22} {:>4}  {:<10} {:<15} {:>6} {:>10} {:>10.1}",
+                "{:<22} {:>4}  {:<14} {:<15} {:>6} {:>10} {:>10.1}",
                 name,
                 mcp.dim(),
                 shown,
