@@ -2,7 +2,8 @@
 //!
 //! Owns: the problem types [`Lcp`] (w = Mz + q, 0 ≤ z ⟂ w ≥ 0) and [`Mcp`] (box-constrained
 //! linear MCP, l ≤ z ≤ u, infinite bounds allowed, which covers the mixed LCP with free
-//! variables); the solvers; the natural-map residual; Siconos file I/O.
+//! variables), dense or from a [`CscMatrix`]; the solvers; the natural-map residual;
+//! Siconos file I/O.
 //! Does not own: how a contact model builds its matrices (that is `signorini-contact`).
 //!
 //! Every solve returns `Result<SolveInfo, SolveError>`; no input, however hard or malformed,
@@ -30,7 +31,9 @@ mod problem;
 mod reduce;
 pub mod siconos;
 mod solve;
+mod sparse;
 
 pub use problem::{Lcp, Mcp, ProblemError};
 pub use siconos::{ParseError, ProblemKind};
 pub use solve::{SolveError, SolveInfo, SolveParams, SolverKind, solve_lcp, solve_mcp};
+pub use sparse::CscMatrix;
