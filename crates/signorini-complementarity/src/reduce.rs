@@ -290,3 +290,42 @@ fn split(
     });
     (m, q, lo, up)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lemke::{Covering, lemke_mcp};
+
+    /// z_F free, z_C ≥ 0, M = [[0, 1], [−1, 0]], q = (−2, 3): w_F = z_C − 2 = 0 ⇒ z_C = 2,
+    /// so w_C = −z_F + 3 = 0 ⇒ z_F = 3. M_FF = 0 is singular: the split form is used.
+    #[test]
+    fn singular_free_block_is_split_and_solved() {
+        let m = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -1.0, 0.0]);
+        let mcp = Mcp::mixed(m, DVector::from_column_slice(&[-2.0, 3.0]), 1).unwrap();
+        assert_eq!(Reduction::new(&mcp).free, FreeHandling::Split);
+        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();
+        assert!(
+            (r.z[0] - 3.0).abs() < 1e-12 && (r.z[1] - 2.0).abs() < 1e-12,
+            "{}",
+            r.z
+        );
+    }
+
+    /// An invertible free block is eliminated by the Schur complement, and z_F recovered.
+    #[test]
+    fn invertible_free_block_uses_the_schur_complement() {
+        // [[2, 1], [1, 1]], q = (−2, −1): z_F = (2 − z_C)/2, w_C = z_F + z_C − 1 = z_C/2 ≥ 0
+        // ⟂ z_C ⇒ z_C = 0, z_F = 1.
+        let m = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 1.0]);
+        let mcp = Mcp::mixed(m, DVector::from_column_slice(&[-2.0, -1.0]), 1).unwrap();
+        let red = Reduction::new(&mcp);
+        assert_eq!(red.free, FreeHandling::Schur);
+        assert_eq!((red.m.nrows(), red.m[(0, 0)]), (1, 0.5));
+        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();
+        assert!(
+            (r.z[0] - 1.0).abs() < 1e-12 && r.z[1].abs() < 1e-12,
+            "{}",
+            r.z
+        );
+    }
+}
