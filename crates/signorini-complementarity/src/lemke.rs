@@ -151,6 +151,9 @@ pub(crate) fn lemke_lcp(
             return Err(SolveError::Ray { pivot: pivots });
         }
         let r = t.lexmin(&cand, &a, Some(t.row_of[z0]));
+        // Snap a rounding-level negative pivot-row value to 0 (see `lexmin`), so the entering
+        // variable starts at 0 rather than at x_r / a_r < 0.
+        t.xb[r] = t.xb[r].max(0.0);
         leaving = t.basis[r];
         t.pivot(r, &a, entering);
         pivots += 1;
@@ -382,7 +385,18 @@ impl<'a> Tableau<'a> {
     /// the ratio ties it wins (CPS Ex. 4.4.16).
     fn lexmin(&self, cand: &[usize], a: &[Real], z0_row: Option<usize>) -> usize {
         let n = self.n;
-        let ratio = |i: usize| self.xb[i] / a[i].abs();
+        // In the main loop x_B ≥ 0 holds up to rounding: a basic value at −1e-11 must count as
+        // 0, or its negative ratio wins and the entering variable becomes negative (seen on
+        // Siconos `deltasigma_mlcp`). The initial z₀ step ranks genuinely negative values.
+        let clamp = z0_row.is_some();
+        let ratio = |i: usize| {
+            let x = if clamp {
+                self.xb[i].max(0.0)
+            } else {
+                self.xb[i]
+            };
+            x / a[i].abs()
+        };
         let mut tied = ties(cand, ratio);
         if let Some(r0) = z0_row
             && tied.contains(&r0)
