@@ -7,13 +7,14 @@
 //! LCP), fallbacks (`auto.rs`), or the public entry points (`solve.rs`).
 //!
 //! Reference: Cottle, Pang & Stone, *The Linear Complementarity Problem* (1992), §4.4
-//! (Algorithm 4.4.5 with the lexicographic rule of §4.9; Example 4.4.16 for the
+//! (Lemke's method and its lexicographic degeneracy resolution; Example 4.4.16 for the
 //! "artificial variable leaves on ties" rule). Notes: `notes/complementarity-solvers.md` §2.1.
 //!
 //! The system is `w − M z − d z₀ = q`, variables numbered `w_0..w_{n−1}` (0..n),
 //! `z_0..z_{n−1}` (n..2n) and the artificial `z₀` (2n). The basis inverse `B⁻¹` is stored
-//! row-major so that the pivot's row operations and the entering-column dot products run
-//! over contiguous memory: one pivot costs about 2n² flops.
+//! row-major, and only its non-unit columns (one per nonbasic w), so that the pivot's row
+//! operations and the entering-column dot products run over contiguous memory: one pivot
+//! costs about 2·n·k flops, k = number of basic z's (see `Tableau`).
 
 use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
@@ -140,7 +141,7 @@ pub(crate) fn lemke_lcp(
     t.pivot(r, &a, z0);
     let mut pivots = 1;
 
-    // Main loop: the complement of the variable that just left enters (CPS Alg. 4.4.5).
+    // Main loop: the complement of the variable that just left enters (CPS §4.4).
     while pivots < cfg.max_pivots {
         let entering = complement(leaving, n);
         let a = t.column(entering);
@@ -379,7 +380,7 @@ impl<'a> Tableau<'a> {
         self.apply_binv(&col)
     }
 
-    /// Lexicographic ratio test (CPS §4.9) over candidate rows: minimise
+    /// Lexicographic ratio test (CPS §4.4) over candidate rows: minimise
     /// (x_B,i, B⁻¹_{i,0}, …, B⁻¹_{i,n−1}) / |a_i|, comparing with relative tolerance
     /// `LCP_TIE_TOL` (exact comparison cycles on `lcp_tobenna`). If the row of z₀ is among
     /// the ratio ties it wins (CPS Ex. 4.4.16).

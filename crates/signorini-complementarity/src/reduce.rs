@@ -8,7 +8,7 @@
 //! 1. **Free variables** (l = −∞, u = +∞; w_F = 0). If the free block `M_FF` is invertible
 //!    (LU with a pivot ratio above `SCHUR_MIN_PIVOT_RATIO`), they are eliminated by a Schur
 //!    complement: z_F = −M_FF⁻¹ (M_FC z_C + q_F), leaving
-//!    M' = M_CC − M_CF M_FF⁻¹ M_FC, q' = q_C − M_CF M_FF⁻¹ q_F (CPS §1.5, mixed LCP).
+//!    M' = M_CC − M_CF M_FF⁻¹ M_FC, q' = q_C − M_CF M_FF⁻¹ q_F.
 //!    If `M_FF` is singular, each free variable is split, z_F = x⁺ − x⁻ with x± ≥ 0, whose
 //!    complementary functions are w_F and −w_F.
 //! 2. **Bounds.** A variable with only a lower bound becomes z = l + x, x ≥ 0; with only an
