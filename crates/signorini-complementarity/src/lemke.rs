@@ -349,18 +349,19 @@ impl<'a> Tableau<'a> {
         }
         let mut set: Vec<usize> = (0..self.n).filter(|&j| flags[j]).collect();
         let mut def = self.deficiency(&set);
-        for k in self.n_free..self.n {
+        let nf = self.n_free;
+        for (k, flag) in flags.iter_mut().enumerate().skip(nf) {
             if def == 0 {
                 break;
             }
-            if flags[k] {
+            if *flag {
                 continue;
             }
             set.push(k);
             let d = self.deficiency(&set);
             if d < def {
                 def = d;
-                flags[k] = true;
+                *flag = true;
             } else {
                 set.pop();
             }
