@@ -1,0 +1,73 @@
+//! Vertex–face CCD kernel: a point `p` against a triangle `(a, b, c)`, all moving linearly.
+//!
+//! Owns: the vertex–face coplanarity function `f(t) = (p−a)·((b−a)×(c−a))` (Provot 1997; CPF
+//! paper §3.2, whose normal for a VF pair is the triangle normal) and the conservative inside
+//! test. Does not own: the root search (`search.rs`) or result types (`mod.rs`).
+//!
+//! Inside test: with `n = (b−a)×(c−a)`, the point is in the (closed) triangle at a coplanar time
+//! iff `gₐ = n·((b−p)×(c−p)) ≥ 0`, `g_b = n·((c−p)×(a−p)) ≥ 0`, `g_c = n·((a−p)×(b−p)) ≥ 0`
+//! (each is `|n|²` times a barycentric coordinate). All three are enclosed over a time interval
+//! with outward-rounded interval arithmetic. A degenerate triangle (`n = 0`) makes them all zero,
+//! so it is never excluded (conservative).
+
+use super::cubic::{Bernstein, coplanarity_cubic, sub3};
+use super::search::Feature;
+use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
+
+/// A vertex–face pair: positions at `t = 0` and `t = 1`, order `[p, a, b, c]`.
+#[derive(Clone, Copy, Debug)]
+pub struct VertexFace {
+    /// `[p, a, b, c]` at the start of the step.
+    pub start: [[f64; 3]; 4],
+    /// `[p, a, b, c]` at the end of the step.
+    pub end: [[f64; 3]; 4],
+}
+
+/// Interval enclosure of `x - y` for exact doubles.
+#[inline]
+fn idiff(x: &[f64; 3], y: &[f64; 3]) -> IVec3 {
+    [0, 1, 2].map(|k| Interval::point(x[k]) - Interval::point(y[k]))
+}
+
+impl Feature for VertexFace {
+    fn cubic(&self) -> Bernstein {
+        let [p0, a0, b0, c0] = &self.start;
+        let [p1, a1, b1, c1] = &self.end;
+        coplanarity_cubic(
+            (&sub3(p0, a0), &sub3(p1, a1)),
+            (&sub3(b0, a0), &sub3(b1, a1)),
+            (&sub3(c0, a0), &sub3(c1, a1)),
+        )
+    }
+
+    fn may_touch(&self, t: Interval) -> bool {
+        let [p0, a0, b0, c0] = &self.start;
+        let [p1, a1, b1, c1] = &self.end;
+        // Vectors from p to the triangle corners and two triangle edges, as trajectories.
+        let pa = ilerp_iv(&idiff(a0, p0), &idiff(a1, p1), t);
+        let pb = ilerp_iv(&idiff(b0, p0), &idiff(b1, p1), t);
+        let pc = ilerp_iv(&idiff(c0, p0), &idiff(c1, p1), t);
+        let ab = ilerp_iv(&idiff(b0, a0), &idiff(b1, a1), t);
+        let ac = ilerp_iv(&idiff(c0, a0), &idiff(c1, a1), t);
+        let n = icross(&ab, &ac);
+        let ga = idot(&n, &icross(&pb, &pc));
+        if ga.certainly_neg() {
+            return false;
+        }
+        let gb = idot(&n, &icross(&pc, &pa));
+        if gb.certainly_neg() {
+            return false;
+        }
+        let gc = idot(&n, &icross(&pa, &pb));
+        if gc.certainly_neg() {
+            return false;
+        }
+        // Block: a necessary condition that still works for degenerate triangles (n = 0): on
+        // every axis, p lies between the smallest and largest corner coordinate.
+        !(0..3).any(|k| {
+            let all_above = pa[k].certainly_neg() && pb[k].certainly_neg() && pc[k].certainly_neg();
+            let all_below = pa[k].certainly_pos() && pb[k].certainly_pos() && pc[k].certainly_pos();
+            all_above || all_below
+        })
+    }
+}
