@@ -114,6 +114,30 @@ pub fn eval(c: &Bernstein, t: f64) -> Interval {
     lerp(m012, m123)
 }
 
+/// Fast certified sign of the cubic at the exact parameter `t ∈ [0, 1]`: `+1`, `-1`, or `0` when
+/// the enclosure contains zero. The value is computed by floating-point de Casteljau on the
+/// coefficient midpoints; its error is at most the largest coefficient radius (Bernstein weights
+/// sum to one) plus the rounding of three levels of convex combinations, each `≤ 3u·M` with
+/// `M = max|βₖ|`; we use `16u·M` for the rounding part.
+#[inline]
+pub fn sign_at(c: &Bernstein, t: f64) -> i8 {
+    let b = [c[0].mid(), c[1].mid(), c[2].mid(), c[3].mid()];
+    let r = max_radius(c);
+    let m = b.iter().fold(0.0f64, |a, x| a.max(x.abs())) + r;
+    let s = 1.0 - t;
+    let l = |x: f64, y: f64| x * s + y * t;
+    let (m01, m12, m23) = (l(b[0], b[1]), l(b[1], b[2]), l(b[2], b[3]));
+    let v = l(l(m01, m12), l(m12, m23));
+    let err = r + COEFF_ERR_FACTOR * m + COEFF_ERR_ABS;
+    if v > err {
+        1
+    } else if v < -err {
+        -1
+    } else {
+        0
+    }
+}
+
 /// Floating-point estimate of the cubic and its derivative at `t` (midpoint coefficients).
 pub fn eval_with_derivative(c: &Bernstein, t: f64) -> (f64, f64) {
     let b = [c[0].mid(), c[1].mid(), c[2].mid(), c[3].mid()];

@@ -193,16 +193,7 @@ pub fn search<F: Feature>(
 /// enclosure of width ≤ [`ROOT_WIDTH`] or as narrow as certified evaluation allows.
 /// Every bracket update is certified by an interval evaluation, so the root stays inside.
 fn narrow_root(f: &Bernstein, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
-    let sign_at = |t: f64| -> i8 {
-        let v = cubic::eval(f, t);
-        if v.certainly_pos() {
-            1
-        } else if v.certainly_neg() {
-            -1
-        } else {
-            0
-        }
-    };
+    let sign_at = |t: f64| cubic::sign_at(f, t);
     // Block: floating-point Newton estimate started from the regula-falsi point.
     let (flo, _) = cubic::eval_with_derivative(f, lo);
     let (fhi, _) = cubic::eval_with_derivative(f, hi);
@@ -211,25 +202,41 @@ fn narrow_root(f: &Bernstein, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
     } else {
         0.5 * (lo + hi)
     };
-    for _ in 0..6 {
+    let mut slope = 0.0;
+    for _ in 0..8 {
         if !(t > lo && t < hi) {
             t = 0.5 * (lo + hi);
         }
         let (v, d) = cubic::eval_with_derivative(f, t);
+        slope = d;
         if d == 0.0 || !d.is_finite() {
             break;
         }
-        t -= v / d;
-    }
-    // Block: certify a tight bracket around the estimate.
-    if t > lo && t < hi {
-        let eps = 0.25 * ROOT_WIDTH;
-        let (a, b) = (t - eps, t + eps);
-        if a > lo && sign_at(a) == s {
-            lo = a;
+        let step = v / d;
+        t -= step;
+        if step.abs() <= 1e-17 {
+            break;
         }
-        if b < hi && sign_at(b) == -s {
-            hi = b;
+    }
+    // Block: certify a tight bracket around the estimate. The smallest resolvable half-width is
+    // about (evaluation error) / |f'|; start there and widen ×16 until both sides certify.
+    if t > lo && t < hi && slope.abs() > 0.0 {
+        let err = 2.0 * (cubic::max_radius(f) + cubic::COEFF_ERR_FACTOR * f[0].hi.abs().max(f[3].hi.abs()));
+        let mut eps = (0.25 * ROOT_WIDTH).max(2.0 * err / slope.abs());
+        for _ in 0..8 {
+            let (a, b) = (t - eps, t + eps);
+            let ok_a = a > lo && sign_at(a) == s;
+            let ok_b = b < hi && sign_at(b) == -s;
+            if ok_a {
+                lo = a;
+            }
+            if ok_b {
+                hi = b;
+            }
+            if ok_a && ok_b {
+                return (lo, hi);
+            }
+            eps *= 16.0;
         }
     }
     // Block: certified bisection (with quarter-point fallbacks) until narrow or undecidable.
