@@ -2,15 +2,32 @@
 //!
 //! Owns: the [`Interval`] type used by the CCD kernels to bound the exact value of a polynomial
 //! expression of exact `f64` inputs. Every arithmetic result is rounded to nearest and then moved
-//! one unit in the last place outward (`f64::next_down` / `f64::next_up`), so the exact real
-//! result of the operation on any reals inside the operands always lies inside the result
-//! (round-to-nearest errs by at most half an ulp). Does not own: the polynomials themselves.
+//! outward by `2ε|x| + 2⁻¹⁰⁷⁴` (ε = 2⁻⁵², see [`down`] / [`up`]): round-to-nearest errs by at
+//! most half an ulp `≤ ε|x|/2` (or `2⁻¹⁰⁷⁵` for subnormals), and the widening step itself rounds
+//! by at most another half ulp, so the exact real result of the operation on any reals inside the
+//! operands always lies inside the result. This is branch-free, unlike `f64::next_up`, which
+//! matters for speed. Does not own: the polynomials themselves.
 //!
 //! Non-finite values propagate as infinite or NaN bounds; [`Interval::certainly_neg`] and
 //! [`Interval::certainly_pos`] are `false` for them, so callers treat them as "undecided", which is
 //! the conservative answer for collision detection.
 
 use std::ops::{Add, Mul, Neg, Sub};
+
+/// Smallest positive subnormal, `2⁻¹⁰⁷⁴`.
+const TINY: f64 = 4.9406564584124654e-324;
+
+/// A value `≤` every real within half an ulp of `x` (see the module docs).
+#[inline(always)]
+pub fn down(x: f64) -> f64 {
+    x - (x.abs() * (2.0 * f64::EPSILON) + TINY)
+}
+
+/// A value `≥` every real within half an ulp of `x`.
+#[inline(always)]
+pub fn up(x: f64) -> f64 {
+    x + (x.abs() * (2.0 * f64::EPSILON) + TINY)
+}
 
 /// A closed interval `[lo, hi]` of reals, `lo <= hi` for finite bounds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,8 +79,8 @@ impl Interval {
     #[inline]
     pub fn avg(self, other: Interval) -> Interval {
         Interval {
-            lo: ((self.lo + other.lo) * 0.5).next_down(),
-            hi: ((self.hi + other.hi) * 0.5).next_up(),
+            lo: down((self.lo + other.lo) * 0.5),
+            hi: up((self.hi + other.hi) * 0.5),
         }
     }
 
@@ -73,40 +90,40 @@ impl Interval {
         let a = self.lo * self.lo;
         let b = self.hi * self.hi;
         if self.lo >= 0.0 {
-            Interval::new(a.next_down().max(0.0), b.next_up())
+            Interval::new(down(a).max(0.0), up(b))
         } else if self.hi <= 0.0 {
-            Interval::new(b.next_down().max(0.0), a.next_up())
+            Interval::new(down(b).max(0.0), up(a))
         } else {
-            Interval::new(0.0, a.max(b).next_up())
+            Interval::new(0.0, up(a.max(b)))
         }
     }
 }
 
 impl Add for Interval {
     type Output = Interval;
-    #[inline]
+    #[inline(always)]
     fn add(self, o: Interval) -> Interval {
         Interval {
-            lo: (self.lo + o.lo).next_down(),
-            hi: (self.hi + o.hi).next_up(),
+            lo: down(self.lo + o.lo),
+            hi: up(self.hi + o.hi),
         }
     }
 }
 
 impl Sub for Interval {
     type Output = Interval;
-    #[inline]
+    #[inline(always)]
     fn sub(self, o: Interval) -> Interval {
         Interval {
-            lo: (self.lo - o.hi).next_down(),
-            hi: (self.hi - o.lo).next_up(),
+            lo: down(self.lo - o.hi),
+            hi: up(self.hi - o.lo),
         }
     }
 }
 
 impl Neg for Interval {
     type Output = Interval;
-    #[inline]
+    #[inline(always)]
     fn neg(self) -> Interval {
         Interval {
             lo: -self.hi,
@@ -117,15 +134,15 @@ impl Neg for Interval {
 
 impl Mul for Interval {
     type Output = Interval;
-    #[inline]
+    #[inline(always)]
     fn mul(self, o: Interval) -> Interval {
         let a = self.lo * o.lo;
         let b = self.lo * o.hi;
         let c = self.hi * o.lo;
         let d = self.hi * o.hi;
         Interval {
-            lo: a.min(b).min(c.min(d)).next_down(),
-            hi: a.max(b).max(c.max(d)).next_up(),
+            lo: down(a.min(b).min(c.min(d))),
+            hi: up(a.max(b).max(c.max(d))),
         }
     }
 }
@@ -134,13 +151,13 @@ impl Mul for Interval {
 pub type IVec3 = [Interval; 3];
 
 /// Componentwise difference of two interval vectors.
-#[inline]
+#[inline(always)]
 pub fn isub(a: &IVec3, b: &IVec3) -> IVec3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 /// Cross product of two interval vectors.
-#[inline]
+#[inline(always)]
 pub fn icross(a: &IVec3, b: &IVec3) -> IVec3 {
     [
         a[1] * b[2] - a[2] * b[1],
@@ -150,13 +167,13 @@ pub fn icross(a: &IVec3, b: &IVec3) -> IVec3 {
 }
 
 /// Dot product of two interval vectors.
-#[inline]
+#[inline(always)]
 pub fn idot(a: &IVec3, b: &IVec3) -> Interval {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// Enclosure of the linear trajectory `x0 + t (x1 - x0)` for all `t` in `t` (exact inputs).
-#[inline]
+#[inline(always)]
 pub fn ilerp(x0: &[f64; 3], x1: &[f64; 3], t: Interval) -> IVec3 {
     let one = |k: usize| {
         let d = Interval::point(x1[k]) - Interval::point(x0[k]);
@@ -166,7 +183,7 @@ pub fn ilerp(x0: &[f64; 3], x1: &[f64; 3], t: Interval) -> IVec3 {
 }
 
 /// Enclosure of `(x0 + t (x1 - x0))` where `x0`, `x1` are themselves interval vectors.
-#[inline]
+#[inline(always)]
 pub fn ilerp_iv(x0: &IVec3, x1: &IVec3, t: Interval) -> IVec3 {
     [
         x0[0] + t * (x1[0] - x0[0]),

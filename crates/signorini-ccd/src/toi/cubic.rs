@@ -16,7 +16,7 @@
 //! for the `O(u²)` terms, the rounding of `M̂ₖ` itself, and underflow), so the exact `βₖ` lies in
 //! the returned interval. Subdivision and evaluation then use outward-rounded interval arithmetic.
 
-use crate::interval::Interval;
+use crate::interval::{Interval, down, up};
 
 /// `u = 2⁻⁵³`, the unit roundoff of `f64`.
 const UNIT_ROUNDOFF: f64 = f64::EPSILON * 0.5;
@@ -51,7 +51,7 @@ fn det_perm(a: &[f64; 3], b: &[f64; 3], c: &[f64; 3]) -> (f64, f64) {
 #[inline]
 fn enclose(v: f64, perm: f64) -> Interval {
     let e = COEFF_ERR_FACTOR * perm + COEFF_ERR_ABS;
-    Interval::new((v - e).next_down(), (v + e).next_up())
+    Interval::new(down(v - e), up(v + e))
 }
 
 /// Bernstein coefficient enclosures on `[0, 1]` of `det(A(t), B(t), C(t))` where each vector
@@ -114,40 +114,69 @@ pub fn eval(c: &Bernstein, t: f64) -> Interval {
     lerp(m012, m123)
 }
 
-/// Fast certified sign of the cubic at the exact parameter `t ∈ [0, 1]`: `+1`, `-1`, or `0` when
-/// the enclosure contains zero. The value is computed by floating-point de Casteljau on the
-/// coefficient midpoints; its error is at most the largest coefficient radius (Bernstein weights
-/// sum to one) plus the rounding of three levels of convex combinations, each `≤ 3u·M` with
-/// `M = max|βₖ|`; we use `16u·M` for the rounding part.
-#[inline]
-pub fn sign_at(c: &Bernstein, t: f64) -> i8 {
-    let b = [c[0].mid(), c[1].mid(), c[2].mid(), c[3].mid()];
-    let r = max_radius(c);
-    let m = b.iter().fold(0.0f64, |a, x| a.max(x.abs())) + r;
-    let s = 1.0 - t;
-    let l = |x: f64, y: f64| x * s + y * t;
-    let (m01, m12, m23) = (l(b[0], b[1]), l(b[1], b[2]), l(b[2], b[3]));
-    let v = l(l(m01, m12), l(m12, m23));
-    let err = r + COEFF_ERR_FACTOR * m + COEFF_ERR_ABS;
-    if v > err {
-        1
-    } else if v < -err {
-        -1
-    } else {
-        0
-    }
+/// Floating-point view of a coefficient enclosure for fast evaluation: midpoints, power-basis
+/// coefficients (for Newton) and the certified evaluation error bound.
+#[derive(Clone, Copy, Debug)]
+pub struct FastCubic {
+    mid: [f64; 4],
+    power: [f64; 4],
+    /// Bound on `|computed − exact|` of [`FastCubic::value`] at any `t ∈ [0, 1]`.
+    pub err: f64,
 }
 
-/// Floating-point estimate of the cubic and its derivative at `t` (midpoint coefficients).
-pub fn eval_with_derivative(c: &Bernstein, t: f64) -> (f64, f64) {
-    let b = [c[0].mid(), c[1].mid(), c[2].mid(), c[3].mid()];
-    let s = 1.0 - t;
-    let d0 = b[1] - b[0];
-    let d1 = b[2] - b[1];
-    let d2 = b[3] - b[2];
-    let deriv = 3.0 * (d0 * s * s + 2.0 * d1 * s * t + d2 * t * t);
-    let v = b[0] * s * s * s + 3.0 * b[1] * s * s * t + 3.0 * b[2] * s * t * t + b[3] * t * t * t;
-    (v, deriv)
+impl FastCubic {
+    /// Prepare. The error bound: the value is computed by floating-point de Casteljau on the
+    /// coefficient midpoints; it is off by at most the largest coefficient radius (Bernstein
+    /// weights sum to one) plus the rounding of three levels of convex combinations, each
+    /// `≤ 3u·M` with `M = max|βₖ|`; we use `16u·M` for the rounding part.
+    pub fn new(c: &Bernstein) -> Self {
+        let b = [c[0].mid(), c[1].mid(), c[2].mid(), c[3].mid()];
+        let r = max_radius(c);
+        let m = b.iter().fold(0.0f64, |a, x| a.max(x.abs())) + r;
+        let power = [
+            b[0],
+            3.0 * (b[1] - b[0]),
+            3.0 * (b[2] - 2.0 * b[1] + b[0]),
+            b[3] - 3.0 * b[2] + 3.0 * b[1] - b[0],
+        ];
+        FastCubic {
+            mid: b,
+            power,
+            err: r + COEFF_ERR_FACTOR * m + COEFF_ERR_ABS,
+        }
+    }
+
+    /// Floating-point value at `t` (de Casteljau on the midpoints).
+    #[inline]
+    pub fn value(&self, t: f64) -> f64 {
+        let b = &self.mid;
+        let s = 1.0 - t;
+        let l = |x: f64, y: f64| x * s + y * t;
+        let (m01, m12, m23) = (l(b[0], b[1]), l(b[1], b[2]), l(b[2], b[3]));
+        l(l(m01, m12), l(m12, m23))
+    }
+
+    /// Floating-point value and derivative at `t` (power basis, Horner), for Newton steps.
+    #[inline]
+    pub fn value_and_derivative(&self, t: f64) -> (f64, f64) {
+        let a = &self.power;
+        let v = ((a[3] * t + a[2]) * t + a[1]) * t + a[0];
+        let d = (3.0 * a[3] * t + 2.0 * a[2]) * t + a[1];
+        (v, d)
+    }
+
+    /// Certified sign at the exact parameter `t ∈ [0, 1]`: `+1`, `-1`, or `0` if undecided.
+    #[inline]
+    pub fn sign_at(&self, t: f64) -> i8 {
+        let v = self.value(t);
+        if v > self.err {
+            1
+        } else if v < -self.err {
+            -1
+        } else {
+            0
+        }
+    }
 }
 
 /// Sign pattern summary of a coefficient enclosure.

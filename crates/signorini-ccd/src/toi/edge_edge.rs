@@ -12,6 +12,7 @@
 //! apart pairs: the projections on `U` must overlap, and so must the per-axis extents.
 
 use super::cubic::{Bernstein, coplanarity_cubic, sub3};
+use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, max_abs};
 use super::search::Feature;
 use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
 
@@ -44,6 +45,27 @@ impl Feature for EdgeEdge {
     fn may_touch(&self, t: Interval) -> bool {
         let [a0, b0, c0, d0] = &self.start;
         let [a1, b1, c1, d1] = &self.end;
+        // Block: fast floating-point filter on narrow intervals (`filter.rs`).
+        let w = t.hi - t.lo;
+        if w <= FILTER_MAX_WIDTH {
+            let r0 = [sub3(b0, a0), sub3(d0, c0), sub3(c0, a0), sub3(c0, b0), sub3(d0, a0)];
+            let r1 = [sub3(b1, a1), sub3(d1, c1), sub3(c1, a1), sub3(c1, b1), sub3(d1, a1)];
+            let l = max_abs(&r0).max(max_abs(&r1));
+            let tm = 0.5 * (t.lo + t.hi);
+            let [u, v, w_, cb, da] = [0, 1, 2, 3, 4].map(|i| lerp(&r0[i], &r1[i], tm));
+            let n = cross(&u, &v);
+            let g = [
+                dot(&cross(&w_, &v), &n),
+                -dot(&cross(&cb, &v), &n),
+                dot(&cross(&w_, &u), &n),
+                -dot(&cross(&da, &u), &n),
+            ];
+            match classify(&g, l, w) {
+                Verdict::Outside => return false,
+                Verdict::Inside => return true,
+                Verdict::Unknown => {}
+            }
+        }
         let u = ilerp_iv(&idiff(b0, a0), &idiff(b1, a1), t);
         let v = ilerp_iv(&idiff(d0, c0), &idiff(d1, c1), t);
         let w = ilerp_iv(&idiff(c0, a0), &idiff(c1, a1), t);

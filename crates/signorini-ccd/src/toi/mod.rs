@@ -17,6 +17,7 @@
 
 mod cubic;
 mod edge_edge;
+mod filter;
 mod search;
 mod vertex_face;
 

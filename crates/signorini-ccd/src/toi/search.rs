@@ -20,7 +20,7 @@
 //! approximations err towards reporting contact (false positives), including when the node budget
 //! [`MAX_NODES`] runs out.
 
-use super::cubic::{self, Bernstein, Pattern};
+use super::cubic::{self, Bernstein, FastCubic, Pattern};
 use crate::interval::Interval;
 
 /// Deepest subdivision level: leaves are `2⁻⁴⁶ ≈ 1.4e-14` wide in `t`.
@@ -94,6 +94,7 @@ pub fn search<F: Feature>(
     mut emit: impl FnMut(Event) -> bool,
 ) -> Completion {
     let whole = feat.cubic();
+    let fast = FastCubic::new(&whole);
     let mut stack = [Node {
         lo: 0.0,
         hi: 1.0,
@@ -119,7 +120,7 @@ pub fn search<F: Feature>(
         let ev = match cubic::pattern(&n.coef) {
             Pattern::NoRoot => continue,
             Pattern::OneRoot(s) => {
-                let (lo, hi) = narrow_root(&whole, n.lo, n.hi, s);
+                let (lo, hi) = narrow_root(&fast, n.lo, n.hi, s);
                 let touch = feat.may_touch(Interval::new(lo, hi));
                 Event::Root {
                     lo,
@@ -192,11 +193,10 @@ pub fn search<F: Feature>(
 /// Narrow the unique simple root of `f` in `(lo, hi)` (sign `s` at `lo`, `-s` at `hi`) to an
 /// enclosure of width ≤ [`ROOT_WIDTH`] or as narrow as certified evaluation allows.
 /// Every bracket update is certified by an interval evaluation, so the root stays inside.
-fn narrow_root(f: &Bernstein, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
-    let sign_at = |t: f64| cubic::sign_at(f, t);
+fn narrow_root(f: &FastCubic, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
+    let sign_at = |t: f64| f.sign_at(t);
     // Block: floating-point Newton estimate started from the regula-falsi point.
-    let (flo, _) = cubic::eval_with_derivative(f, lo);
-    let (fhi, _) = cubic::eval_with_derivative(f, hi);
+    let (flo, fhi) = (f.value(lo), f.value(hi));
     let mut t = if flo != fhi {
         lo + (hi - lo) * (flo / (flo - fhi))
     } else {
@@ -207,22 +207,21 @@ fn narrow_root(f: &Bernstein, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
         if !(t > lo && t < hi) {
             t = 0.5 * (lo + hi);
         }
-        let (v, d) = cubic::eval_with_derivative(f, t);
+        let (v, d) = f.value_and_derivative(t);
         slope = d;
         if d == 0.0 || !d.is_finite() {
             break;
         }
         let step = v / d;
         t -= step;
-        if step.abs() <= 1e-17 {
+        if step.abs() <= 1e-16 * t.abs() {
             break;
         }
     }
     // Block: certify a tight bracket around the estimate. The smallest resolvable half-width is
     // about (evaluation error) / |f'|; start there and widen ×16 until both sides certify.
     if t > lo && t < hi && slope.abs() > 0.0 {
-        let err = 2.0 * (cubic::max_radius(f) + cubic::COEFF_ERR_FACTOR * f[0].hi.abs().max(f[3].hi.abs()));
-        let mut eps = (0.25 * ROOT_WIDTH).max(2.0 * err / slope.abs());
+        let mut eps = (0.25 * ROOT_WIDTH).max(2.0 * f.err / slope.abs());
         for _ in 0..8 {
             let (a, b) = (t - eps, t + eps);
             let ok_a = a > lo && sign_at(a) == s;

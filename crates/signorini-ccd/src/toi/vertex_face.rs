@@ -11,6 +11,7 @@
 //! so it is never excluded (conservative).
 
 use super::cubic::{Bernstein, coplanarity_cubic, sub3};
+use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, max_abs};
 use super::search::Feature;
 use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
 
@@ -43,6 +44,26 @@ impl Feature for VertexFace {
     fn may_touch(&self, t: Interval) -> bool {
         let [p0, a0, b0, c0] = &self.start;
         let [p1, a1, b1, c1] = &self.end;
+        // Block: fast floating-point filter on narrow intervals (`filter.rs`).
+        let w = t.hi - t.lo;
+        if w <= FILTER_MAX_WIDTH {
+            let r0 = [sub3(a0, p0), sub3(b0, p0), sub3(c0, p0), sub3(b0, a0), sub3(c0, a0)];
+            let r1 = [sub3(a1, p1), sub3(b1, p1), sub3(c1, p1), sub3(b1, a1), sub3(c1, a1)];
+            let l = max_abs(&r0).max(max_abs(&r1));
+            let tm = 0.5 * (t.lo + t.hi);
+            let [pa, pb, pc, ab, ac] = [0, 1, 2, 3, 4].map(|i| lerp(&r0[i], &r1[i], tm));
+            let n = cross(&ab, &ac);
+            let g = [
+                dot(&n, &cross(&pb, &pc)),
+                dot(&n, &cross(&pc, &pa)),
+                dot(&n, &cross(&pa, &pb)),
+            ];
+            match classify(&g, l, w) {
+                Verdict::Outside => return false,
+                Verdict::Inside => return true,
+                Verdict::Unknown => {}
+            }
+        }
         // Vectors from p to the triangle corners and two triangle edges, as trajectories.
         let pa = ilerp_iv(&idiff(a0, p0), &idiff(a1, p1), t);
         let pb = ilerp_iv(&idiff(b0, p0), &idiff(b1, p1), t);
