@@ -9,15 +9,30 @@ fn main() {
     let mut times: Vec<(u128, usize)> = Vec::new();
     for (i, q) in f.queries.iter().enumerate() {
         let s = Instant::now();
-        for _ in 0..10 { std::hint::black_box(q.first_toi(kind)); }
+        for _ in 0..10 {
+            std::hint::black_box(q.first_toi(kind));
+        }
         times.push((s.elapsed().as_nanos() / 10, i));
     }
     times.sort();
     let tot: u128 = times.iter().map(|t| t.0).sum();
-    println!("mean {} median {}", tot / times.len() as u128, times[times.len()/2].0);
+    println!(
+        "mean {} median {}",
+        tot / times.len() as u128,
+        times[times.len() / 2].0
+    );
     for &(t, i) in times.iter().rev().take(5) {
         let q = &f.queries[i];
-        let r = match kind { QueryKind::VertexFace => report(&VertexFace{start:q.start,end:q.end}), _ => report(&EdgeEdge{start:q.start,end:q.end}) };
+        let r = match kind {
+            QueryKind::VertexFace => report(&VertexFace {
+                start: q.start,
+                end: q.end,
+            }),
+            _ => report(&EdgeEdge {
+                start: q.start,
+                end: q.end,
+            }),
+        };
         println!("#{i} {t} ns toi={:?} {:?}", q.first_toi(kind), r.roots);
     }
 }

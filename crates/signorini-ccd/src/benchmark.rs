@@ -93,9 +93,9 @@ fn rational(num: &str, den: &str) -> Result<(f64, bool), String> {
     let n: i128 = num
         .parse()
         .map_err(|_| format!("numerator {num:?} is not an integer (or exceeds 128 bits)"))?;
-    let d: u128 = den
-        .parse()
-        .map_err(|_| format!("denominator {den:?} is not a positive integer (or exceeds 128 bits)"))?;
+    let d: u128 = den.parse().map_err(|_| {
+        format!("denominator {den:?} is not a positive integer (or exceeds 128 bits)")
+    })?;
     if d == 0 {
         return Err("denominator is zero".into());
     }
@@ -128,11 +128,17 @@ pub fn parse_queries(text: &str) -> Result<QueryFile, ParseError> {
         }
         let cols: Vec<&str> = raw.split(',').map(str::trim).collect();
         if cols.len() != 6 && cols.len() != 7 {
-            return Err(err(line, format!("expected 6 or 7 columns, found {}", cols.len())));
+            return Err(err(
+                line,
+                format!("expected 6 or 7 columns, found {}", cols.len()),
+            ));
         }
         match ncols {
             Some(c) if c != cols.len() => {
-                return Err(err(line, format!("{} columns, but earlier rows have {c}", cols.len())));
+                return Err(err(
+                    line,
+                    format!("{} columns, but earlier rows have {c}", cols.len()),
+                ));
             }
             _ => ncols = Some(cols.len()),
         }
@@ -150,7 +156,10 @@ pub fn parse_queries(text: &str) -> Result<QueryFile, ParseError> {
             Some(t) => return Err(err(line, format!("ground truth {t:?} is not 0 or 1"))),
         };
         if rows.len() % 8 != 0 && rows[rows.len() - rows.len() % 8].1 != truth {
-            return Err(err(line, "ground truth differs from the query's first row".into()));
+            return Err(err(
+                line,
+                "ground truth differs from the query's first row".into(),
+            ));
         }
         rows.push((p, truth));
     }
@@ -158,7 +167,13 @@ pub fn parse_queries(text: &str) -> Result<QueryFile, ParseError> {
         return Err(err(0, "no queries in file".into()));
     }
     if rows.len() % 8 != 0 {
-        return Err(err(0, format!("{} rows is not a multiple of 8 (8 rows per query)", rows.len())));
+        return Err(err(
+            0,
+            format!(
+                "{} rows is not a multiple of 8 (8 rows per query)",
+                rows.len()
+            ),
+        ));
     }
     let queries = rows
         .chunks_exact(8)
@@ -229,13 +244,19 @@ mod tests {
 
     #[test]
     fn truth_json_and_kinds() {
-        assert_eq!(parse_truth_json("[true, false,1]").unwrap(), vec![true, false, true]);
+        assert_eq!(
+            parse_truth_json("[true, false,1]").unwrap(),
+            vec![true, false, true]
+        );
         assert!(parse_truth_json("[true, maybe]").is_err());
         assert_eq!(
             kind_from_path(Path::new("x/vertex-face/data_0_0.csv")),
             Some(QueryKind::VertexFace)
         );
-        assert_eq!(kind_from_path(Path::new("q/3036ee.csv")), Some(QueryKind::EdgeEdge));
+        assert_eq!(
+            kind_from_path(Path::new("q/3036ee.csv")),
+            Some(QueryKind::EdgeEdge)
+        );
         assert_eq!(kind_from_path(Path::new("q/data.csv")), None);
     }
 }

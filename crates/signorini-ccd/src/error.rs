@@ -26,3 +26,38 @@ pub struct ParseError {
     /// What is wrong.
     pub reason: String,
 }
+
+/// An invalid triangle mesh for the broad phase.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum MeshError {
+    /// Start and end position arrays differ in length.
+    #[error("{start} start positions but {end} end positions")]
+    LengthMismatch {
+        /// Number of positions at `t = 0`.
+        start: usize,
+        /// Number of positions at `t = 1`.
+        end: usize,
+    },
+    /// A triangle refers to a vertex that does not exist.
+    #[error("triangle {triangle} refers to vertex {vertex}, but there are only {count} vertices")]
+    IndexOutOfRange {
+        /// Triangle index.
+        triangle: usize,
+        /// The offending vertex index.
+        vertex: u32,
+        /// Number of vertices.
+        count: usize,
+    },
+    /// A triangle repeats a vertex.
+    #[error("triangle {triangle} repeats a vertex")]
+    DegenerateTriangle {
+        /// Triangle index.
+        triangle: usize,
+    },
+    /// A position is NaN or infinite.
+    #[error("vertex {vertex} position is not finite")]
+    NonFinite {
+        /// Vertex index.
+        vertex: usize,
+    },
+}

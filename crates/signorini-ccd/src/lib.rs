@@ -15,9 +15,11 @@ pub mod benchmark;
 pub mod bvh;
 mod error;
 pub mod interval;
+pub mod mesh;
 pub mod toi;
 
-pub use error::{CcdError, ParseError};
+pub use error::{CcdError, MeshError, ParseError};
+pub use mesh::TriMesh;
 pub use toi::{
     CcdReport, RootEnclosure, RootKind, edge_edge_ccd, edge_edge_first_toi, vertex_face_ccd,
     vertex_face_first_toi,

@@ -235,7 +235,12 @@ mod tests {
         let f = |t: f64| (t - 0.25) * (t - 0.75) * (t - 0.5);
         // Power to Bernstein: b0=f(0), b3=f(1), b1 = a0 + a1/3, b2 = a0 + 2a1/3 + a2/3.
         let (a0, a1, a2, a3) = (-0.09375, 0.6875, -1.5, 1.0);
-        let b = exact([a0, a0 + a1 / 3.0, a0 + 2.0 * a1 / 3.0 + a2 / 3.0, a0 + a1 + a2 + a3]);
+        let b = exact([
+            a0,
+            a0 + a1 / 3.0,
+            a0 + 2.0 * a1 / 3.0 + a2 / 3.0,
+            a0 + a1 + a2 + a3,
+        ]);
         for t in [0.0, 0.1, 0.3, 0.5, 0.9, 1.0] {
             let v = eval(&b, t);
             assert!(v.lo <= f(t) + 1e-15 && v.hi >= f(t) - 1e-15, "t={t} {v:?}");

@@ -48,8 +48,20 @@ impl Feature for EdgeEdge {
         // Block: fast floating-point filter on narrow intervals (`filter.rs`).
         let w = t.hi - t.lo;
         if w <= FILTER_MAX_WIDTH {
-            let r0 = [sub3(b0, a0), sub3(d0, c0), sub3(c0, a0), sub3(c0, b0), sub3(d0, a0)];
-            let r1 = [sub3(b1, a1), sub3(d1, c1), sub3(c1, a1), sub3(c1, b1), sub3(d1, a1)];
+            let r0 = [
+                sub3(b0, a0),
+                sub3(d0, c0),
+                sub3(c0, a0),
+                sub3(c0, b0),
+                sub3(d0, a0),
+            ];
+            let r1 = [
+                sub3(b1, a1),
+                sub3(d1, c1),
+                sub3(c1, a1),
+                sub3(c1, b1),
+                sub3(d1, a1),
+            ];
             let l = max_abs(&r0).max(max_abs(&r1));
             let tm = 0.5 * (t.lo + t.hi);
             let [u, v, w_, cb, da] = [0, 1, 2, 3, 4].map(|i| lerp(&r0[i], &r1[i], tm));

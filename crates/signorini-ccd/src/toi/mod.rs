@@ -112,7 +112,10 @@ impl CcdReport {
 }
 
 /// Convert and validate the eight positions of a query.
-fn to_arrays(start: &[Vec3; 4], end: &[Vec3; 4]) -> Result<([[f64; 3]; 4], [[f64; 3]; 4]), CcdError> {
+fn to_arrays(
+    start: &[Vec3; 4],
+    end: &[Vec3; 4],
+) -> Result<([[f64; 3]; 4], [[f64; 3]; 4]), CcdError> {
     let conv = |v: &[Vec3; 4], off: usize| -> Result<[[f64; 3]; 4], CcdError> {
         let mut out = [[0.0; 3]; 4];
         for (i, p) in v.iter().enumerate() {
@@ -136,7 +139,9 @@ pub fn first_toi<F: Feature>(feat: &F) -> Option<f64> {
     let mut toi = None;
     search::search(feat, true, |ev| {
         toi = match ev {
-            Event::Root { lo, touch: true, .. } => Some(lo),
+            Event::Root {
+                lo, touch: true, ..
+            } => Some(lo),
             Event::Flat { first_touch, .. } => first_touch,
             Event::Root { .. } => None,
         };
@@ -279,7 +284,11 @@ pub fn coplanarity_at<F: Feature>(feat: &F, t: f64) -> (Interval, f64) {
 pub fn derivative_bound<F: Feature>(feat: &F) -> f64 {
     let c = feat.cubic();
     (0..3)
-        .map(|k| (c[k + 1].hi - c[k].lo).abs().max((c[k + 1].lo - c[k].hi).abs()))
+        .map(|k| {
+            (c[k + 1].hi - c[k].lo)
+                .abs()
+                .max((c[k + 1].lo - c[k].hi).abs())
+        })
         .fold(0.0, f64::max)
         * 3.0
 }

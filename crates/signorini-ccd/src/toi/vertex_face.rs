@@ -47,8 +47,20 @@ impl Feature for VertexFace {
         // Block: fast floating-point filter on narrow intervals (`filter.rs`).
         let w = t.hi - t.lo;
         if w <= FILTER_MAX_WIDTH {
-            let r0 = [sub3(a0, p0), sub3(b0, p0), sub3(c0, p0), sub3(b0, a0), sub3(c0, a0)];
-            let r1 = [sub3(a1, p1), sub3(b1, p1), sub3(c1, p1), sub3(b1, a1), sub3(c1, a1)];
+            let r0 = [
+                sub3(a0, p0),
+                sub3(b0, p0),
+                sub3(c0, p0),
+                sub3(b0, a0),
+                sub3(c0, a0),
+            ];
+            let r1 = [
+                sub3(a1, p1),
+                sub3(b1, p1),
+                sub3(c1, p1),
+                sub3(b1, a1),
+                sub3(c1, a1),
+            ];
             let l = max_abs(&r0).max(max_abs(&r1));
             let tm = 0.5 * (t.lo + t.hi);
             let [pa, pb, pc, ab, ac] = [0, 1, 2, 3, 4].map(|i| lerp(&r0[i], &r1[i], tm));

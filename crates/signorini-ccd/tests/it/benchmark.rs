@@ -17,7 +17,11 @@ fn run(sub: &str, kind: QueryKind) -> (usize, usize, usize, usize) {
         for (i, (q, &t)) in l.file.queries.iter().zip(&l.truth).enumerate() {
             let ours = q.first_toi(kind);
             if let Some(toi) = ours {
-                assert!((0.0..=1.0).contains(&toi), "{} #{i}: toi {toi}", path.display());
+                assert!(
+                    (0.0..=1.0).contains(&toi),
+                    "{} #{i}: toi {toi}",
+                    path.display()
+                );
             }
             n += 1;
             pos += usize::from(t);
@@ -45,7 +49,10 @@ fn handcrafted_edge_edge() {
     let (n, pos, fneg, fpos) = run("handcrafted", QueryKind::EdgeEdge);
     assert_eq!((n, pos), (4194, 187));
     assert_eq!(fneg, 0);
-    assert!(fpos <= 137, "{fpos} false positives > Tight-Inclusion's 137");
+    assert!(
+        fpos <= 137,
+        "{fpos} false positives > Tight-Inclusion's 137"
+    );
 }
 
 #[test]

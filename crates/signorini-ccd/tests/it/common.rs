@@ -1,6 +1,8 @@
 //! Shared helpers: locating and loading the benchmark data in `../shared/data/ccd`.
 
-use signorini_ccd::benchmark::{QueryKind, QueryFile, kind_from_path, parse_queries, parse_truth_json};
+use signorini_ccd::benchmark::{
+    QueryFile, QueryKind, kind_from_path, parse_queries, parse_truth_json,
+};
 use std::path::{Path, PathBuf};
 
 /// Root of the CCD data set.
@@ -43,7 +45,10 @@ pub fn load(path: &Path) -> Loaded {
         file.queries.iter().map(|q| q.truth.unwrap()).collect()
     } else {
         let stem = path.file_stem().unwrap().to_string_lossy();
-        let json = path.parent().unwrap().join(format!("../mma_bool/{stem}_mma_bool.json"));
+        let json = path
+            .parent()
+            .unwrap()
+            .join(format!("../mma_bool/{stem}_mma_bool.json"));
         parse_truth_json(&std::fs::read_to_string(&json).unwrap()).unwrap()
     };
     assert_eq!(truth.len(), file.queries.len(), "{}", path.display());

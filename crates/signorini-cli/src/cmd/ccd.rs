@@ -8,9 +8,7 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Subcommand, ValueEnum};
-use signorini_ccd::benchmark::{
-    Query, QueryKind, kind_from_path, parse_queries, parse_truth_json,
-};
+use signorini_ccd::benchmark::{Query, QueryKind, kind_from_path, parse_queries, parse_truth_json};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -159,10 +157,14 @@ fn check_file(path: &Path, kind: Option<KindArg>, truth: Option<&Path>) -> anyho
     let kind = match kind {
         Some(k) => query_kind(k),
         None => kind_from_path(path).with_context(|| {
-            format!("{}: cannot tell vf from ee by the path; pass --kind", path.display())
+            format!(
+                "{}: cannot tell vf from ee by the path; pass --kind",
+                path.display()
+            )
         })?,
     };
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let file = parse_queries(&text).with_context(|| path.display().to_string())?;
     let truth = load_truth(path, &file.queries, truth)?;
     let start = Instant::now();
@@ -200,7 +202,10 @@ fn load_truth(path: &Path, queries: &[Query], truth: Option<&Path>) -> anyhow::R
         None => queries.iter().map(|q| q.truth.unwrap_or(false)).collect(),
         Some(j) => {
             let text = std::fs::read_to_string(&j).with_context(|| {
-                format!("reading ground truth {} (pass --truth FILE.json)", j.display())
+                format!(
+                    "reading ground truth {} (pass --truth FILE.json)",
+                    j.display()
+                )
             })?;
             parse_truth_json(&text).with_context(|| j.display().to_string())?
         }
