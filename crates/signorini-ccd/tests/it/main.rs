@@ -5,3 +5,5 @@ mod bvh;
 mod common;
 mod degenerate;
 mod props;
+mod roots;
+mod wxf;
