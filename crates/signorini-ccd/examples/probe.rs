@@ -1,4 +1,5 @@
 //! Probe: per-query time and report for the slowest queries of a file.
+//! Usage: `cargo run --release --example probe -- FILE.csv`.
 use signorini_ccd::benchmark::{QueryKind, kind_from_path, parse_queries};
 use signorini_ccd::toi::{EdgeEdge, VertexFace, report};
 use std::time::Instant;
@@ -33,6 +34,11 @@ fn main() {
                 end: q.end,
             }),
         };
-        println!("#{i} {t} ns toi={:?} {:?}", q.first_toi(kind), r.roots);
+        println!(
+            "#{i} {t} ns toi={:?} budget={} {:?}",
+            q.first_toi(kind),
+            r.budget_exhausted,
+            r.roots
+        );
     }
 }

@@ -155,7 +155,7 @@ pub fn parse_queries(text: &str) -> Result<QueryFile, ParseError> {
             Some(&"1") => Some(true),
             Some(t) => return Err(err(line, format!("ground truth {t:?} is not 0 or 1"))),
         };
-        if rows.len() % 8 != 0 && rows[rows.len() - rows.len() % 8].1 != truth {
+        if !rows.len().is_multiple_of(8) && rows[rows.len() - rows.len() % 8].1 != truth {
             return Err(err(
                 line,
                 "ground truth differs from the query's first row".into(),
@@ -166,7 +166,7 @@ pub fn parse_queries(text: &str) -> Result<QueryFile, ParseError> {
     if rows.is_empty() {
         return Err(err(0, "no queries in file".into()));
     }
-    if rows.len() % 8 != 0 {
+    if !rows.len().is_multiple_of(8) {
         return Err(err(
             0,
             format!(

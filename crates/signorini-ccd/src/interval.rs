@@ -15,7 +15,7 @@
 use std::ops::{Add, Mul, Neg, Sub};
 
 /// Smallest positive subnormal, `2⁻¹⁰⁷⁴`.
-const TINY: f64 = 4.9406564584124654e-324;
+const TINY: f64 = f64::from_bits(1);
 
 /// A value `≤` every real within half an ulp of `x` (see the module docs).
 #[inline(always)]

@@ -13,6 +13,7 @@
 
 use super::cubic::{Bernstein, coplanarity_cubic, sub3};
 use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, max_abs};
+use super::quartic::{Quartic, cross_q, dot_qq, neg};
 use super::search::Feature;
 use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
 
@@ -40,6 +41,24 @@ impl Feature for EdgeEdge {
             (&sub3(b0, a0), &sub3(b1, a1)),
             (&sub3(d0, c0), &sub3(d1, c1)),
         )
+    }
+
+    fn inside_quartics(&self) -> ([Quartic; 4], usize) {
+        let [a0, b0, c0, d0] = &self.start;
+        let [a1, b1, c1, d1] = &self.end;
+        let lv = |x0: &[f64; 3], y0: &[f64; 3], x1: &[f64; 3], y1: &[f64; 3]| {
+            (idiff(x0, y0), idiff(x1, y1))
+        };
+        let (u, v, w) = (lv(b0, a0, b1, a1), lv(d0, c0, d1, c1), lv(c0, a0, c1, a1));
+        let (cb, da) = (lv(c0, b0, c1, b1), lv(d0, a0, d1, a1));
+        let n = cross_q(&u, &v);
+        let g = [
+            dot_qq(&cross_q(&w, &v), &n),
+            neg(dot_qq(&cross_q(&cb, &v), &n)),
+            dot_qq(&cross_q(&w, &u), &n),
+            neg(dot_qq(&cross_q(&da, &u), &n)),
+        ];
+        (g, 4)
     }
 
     fn may_touch(&self, t: Interval) -> bool {

@@ -18,11 +18,13 @@
 mod cubic;
 mod edge_edge;
 mod filter;
+mod quartic;
 mod search;
 mod vertex_face;
 
 pub use cubic::{COEFF_ERR_FACTOR, max_radius};
 pub use edge_edge::EdgeEdge;
+pub use quartic::Quartic;
 pub use search::{Completion, Event, Feature, MAX_DEPTH, MAX_NODES, ROOT_WIDTH};
 pub use vertex_face::VertexFace;
 
@@ -111,12 +113,12 @@ impl CcdReport {
     }
 }
 
+/// Four vertex positions as plain arrays.
+type Corners = [[f64; 3]; 4];
+
 /// Convert and validate the eight positions of a query.
-fn to_arrays(
-    start: &[Vec3; 4],
-    end: &[Vec3; 4],
-) -> Result<([[f64; 3]; 4], [[f64; 3]; 4]), CcdError> {
-    let conv = |v: &[Vec3; 4], off: usize| -> Result<[[f64; 3]; 4], CcdError> {
+fn to_arrays(start: &[Vec3; 4], end: &[Vec3; 4]) -> Result<(Corners, Corners), CcdError> {
+    let conv = |v: &[Vec3; 4], off: usize| -> Result<Corners, CcdError> {
         let mut out = [[0.0; 3]; 4];
         for (i, p) in v.iter().enumerate() {
             for k in 0..3 {

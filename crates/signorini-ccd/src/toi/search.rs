@@ -21,6 +21,7 @@
 //! [`MAX_NODES`] runs out.
 
 use super::cubic::{self, Bernstein, FastCubic, Pattern};
+use super::quartic::{self, Quartic};
 use crate::interval::Interval;
 
 /// Deepest subdivision level: leaves are `2⁻⁴⁶ ≈ 1.4e-14` wide in `t`.
@@ -37,8 +38,12 @@ const PRUNE_DEPTH: u32 = 3;
 pub trait Feature {
     /// Enclosures of the Bernstein coefficients of the coplanarity function on `[0, 1]`.
     fn cubic(&self) -> Bernstein;
+    /// Bernstein enclosures on `[0, 1]` of the inside functions (the first `n` of the array):
+    /// at a coplanar time, contact requires all of them to be `≥ 0`.
+    fn inside_quartics(&self) -> ([Quartic; 4], usize);
     /// `false` only if, for every `t` in `t`, the features certainly do not touch *assuming* they
-    /// are coplanar at `t` (some inside function is certainly negative).
+    /// are coplanar at `t` (some inside function is certainly negative, or a necessary
+    /// separation condition holds).
     fn may_touch(&self, t: Interval) -> bool;
 }
 
@@ -77,117 +82,127 @@ pub enum Completion {
     BudgetExhausted,
 }
 
-/// One pending interval of the depth-first search.
-#[derive(Clone, Copy)]
-struct Node {
-    lo: f64,
-    hi: f64,
-    depth: u32,
-    coef: Bernstein,
+/// Search state shared by the recursion.
+struct Ctx<'a, F, E> {
+    feat: &'a F,
+    fast: FastCubic,
+    first_only: bool,
+    emit: E,
+    nodes: u32,
+    quartics: Option<([Quartic; 4], usize)>,
+}
+
+/// Whether the recursion goes on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Stop,
+    Budget,
 }
 
 /// Search `[0, 1]` left to right, calling `emit` for each event. `emit` returns `false` to stop.
-/// With `first_only`, unresolved intervals are pruned by the inside test (only contacts matter).
+/// With `first_only`, non-contact events are not emitted, unresolved intervals are pruned by the
+/// inside test, and the search stops at the first contact.
 pub fn search<F: Feature>(
     feat: &F,
     first_only: bool,
-    mut emit: impl FnMut(Event) -> bool,
+    emit: impl FnMut(Event) -> bool,
 ) -> Completion {
     let whole = feat.cubic();
-    let fast = FastCubic::new(&whole);
-    let mut stack = [Node {
-        lo: 0.0,
-        hi: 1.0,
-        depth: 0,
-        coef: whole,
-    }; MAX_DEPTH as usize + 2];
-    let mut top = 1usize;
-    let mut nodes = 0u32;
-    while top > 0 {
-        top -= 1;
-        let n = stack[top];
-        nodes += 1;
-        if nodes > MAX_NODES {
-            emit(Event::Root {
-                lo: n.lo,
-                hi: 1.0,
-                isolated: false,
-                touch: true,
-            });
-            return Completion::BudgetExhausted;
-        }
-        // Block: classify this interval by the signs of its Bernstein coefficients.
-        let ev = match cubic::pattern(&n.coef) {
-            Pattern::NoRoot => continue,
-            Pattern::OneRoot(s) => {
-                let (lo, hi) = narrow_root(&fast, n.lo, n.hi, s);
-                let touch = feat.may_touch(Interval::new(lo, hi));
-                Event::Root {
-                    lo,
-                    hi,
-                    isolated: true,
-                    touch,
-                }
-            }
-            Pattern::Flat => {
-                let first_touch = scan_touch(feat, n.lo, n.hi, &mut nodes);
-                Event::Flat {
-                    lo: n.lo,
-                    hi: n.hi,
-                    first_touch,
-                }
-            }
-            Pattern::Unknown if n.depth >= MAX_DEPTH => Event::Root {
-                lo: n.lo,
-                hi: n.hi,
-                isolated: false,
-                touch: feat.may_touch(Interval::new(n.lo, n.hi)),
-            },
-            Pattern::Unknown => {
-                if first_only
-                    && n.depth >= PRUNE_DEPTH
-                    && !feat.may_touch(Interval::new(n.lo, n.hi))
-                {
-                    continue;
-                }
-                // Block: split at the (exact, dyadic) midpoint; push right first so the left
-                // half is examined first.
-                let mid = 0.5 * (n.lo + n.hi);
-                let (l, r) = cubic::split(&n.coef);
-                let d = n.depth + 1;
-                stack[top] = Node {
-                    lo: mid,
-                    hi: n.hi,
-                    depth: d,
-                    coef: r,
-                };
-                stack[top + 1] = Node {
-                    lo: n.lo,
-                    hi: mid,
-                    depth: d,
-                    coef: l,
-                };
-                top += 2;
-                continue;
-            }
-        };
-        let contact = matches!(
-            ev,
-            Event::Root { touch: true, .. }
-                | Event::Flat {
-                    first_touch: Some(_),
-                    ..
-                }
-        );
-        if (first_only && !contact) || emit(ev) {
-            if first_only && contact {
-                return Completion::Complete;
-            }
-            continue;
-        }
-        return Completion::Complete;
+    let mut ctx = Ctx {
+        feat,
+        fast: FastCubic::new(&whole),
+        first_only,
+        emit,
+        nodes: 0,
+        quartics: None,
+    };
+    match visit(&mut ctx, 0.0, 1.0, 0, &whole) {
+        Flow::Budget => Completion::BudgetExhausted,
+        _ => Completion::Complete,
     }
-    Completion::Complete
+}
+
+/// Examine `[lo, hi]` (cubic coefficients `coef` on it), depth first, left half first.
+fn visit<F: Feature, E: FnMut(Event) -> bool>(
+    ctx: &mut Ctx<'_, F, E>,
+    lo: f64,
+    hi: f64,
+    depth: u32,
+    coef: &Bernstein,
+) -> Flow {
+    ctx.nodes += 1;
+    if ctx.nodes > MAX_NODES {
+        (ctx.emit)(Event::Root {
+            lo,
+            hi: 1.0,
+            isolated: false,
+            touch: true,
+        });
+        return Flow::Budget;
+    }
+    // Block: classify this interval by the signs of its Bernstein coefficients.
+    let ev = match cubic::pattern(coef) {
+        Pattern::NoRoot => return Flow::Continue,
+        Pattern::OneRoot(s) => {
+            let (a, b) = narrow_root(&ctx.fast, lo, hi, s);
+            Event::Root {
+                lo: a,
+                hi: b,
+                isolated: true,
+                touch: ctx.feat.may_touch(Interval::new(a, b)),
+            }
+        }
+        Pattern::Flat => {
+            let q = *ctx
+                .quartics
+                .get_or_insert_with(|| ctx.feat.inside_quartics());
+            let mut nodes = ctx.nodes;
+            let first_touch =
+                scan_touch(ctx.feat, &q.0[..q.1], (lo, hi), (0.0, 1.0), 0, &mut nodes);
+            ctx.nodes = nodes;
+            Event::Flat {
+                lo,
+                hi,
+                first_touch,
+            }
+        }
+        Pattern::Unknown if depth >= MAX_DEPTH => Event::Root {
+            lo,
+            hi,
+            isolated: false,
+            touch: ctx.feat.may_touch(Interval::new(lo, hi)),
+        },
+        Pattern::Unknown => {
+            if ctx.first_only && depth >= PRUNE_DEPTH && !ctx.feat.may_touch(Interval::new(lo, hi))
+            {
+                return Flow::Continue;
+            }
+            // Block: split at the (exact, dyadic) midpoint; left half first.
+            let mid = 0.5 * (lo + hi);
+            let (l, r) = cubic::split(coef);
+            let f = visit(ctx, lo, mid, depth + 1, &l);
+            if f != Flow::Continue {
+                return f;
+            }
+            return visit(ctx, mid, hi, depth + 1, &r);
+        }
+    };
+    let contact = matches!(
+        ev,
+        Event::Root { touch: true, .. }
+            | Event::Flat {
+                first_touch: Some(_),
+                ..
+            }
+    );
+    if ctx.first_only && !contact {
+        return Flow::Continue;
+    }
+    if !(ctx.emit)(ev) || (ctx.first_only && contact) {
+        return Flow::Stop;
+    }
+    Flow::Continue
 }
 
 /// Narrow the unique simple root of `f` in `(lo, hi)` (sign `s` at `lo`, `-s` at `hi`) to an
@@ -267,30 +282,45 @@ fn narrow_root(f: &FastCubic, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
     (lo, hi)
 }
 
-/// First `t` in `[lo, hi]` where the inside test cannot exclude contact, by bisection down to
-/// width 2⁻[`MAX_DEPTH`]; `None` if contact is excluded everywhere. Shares the node budget;
-/// when it runs out, returns the current interval's start (conservative).
-fn scan_touch<F: Feature>(feat: &F, lo: f64, hi: f64, nodes: &mut u32) -> Option<f64> {
-    let mut stack = [(0.0f64, 0.0f64, 0u32); 64];
-    stack[0] = (lo, hi, 0);
-    let mut top = 1usize;
-    while top > 0 {
-        top -= 1;
-        let (a, b, d) = stack[top];
-        *nodes += 1;
-        if *nodes > MAX_NODES {
-            return Some(a);
-        }
-        if !feat.may_touch(Interval::new(a, b)) {
-            continue;
-        }
-        if d >= MAX_DEPTH || b - a <= f64::EPSILON * b.abs() {
-            return Some(a);
-        }
-        let m = 0.5 * (a + b);
-        stack[top] = (m, b, d + 1);
-        stack[top + 1] = (a, m, d + 1);
-        top += 2;
+/// First `t` in `want = [lo, hi]` where contact cannot be excluded, by bisection of the node
+/// `node` (inside quartics `q` on it) down to width 2⁻[`MAX_DEPTH`]; `None` if contact is
+/// excluded everywhere. A node is excluded when some inside quartic is certainly negative on it,
+/// or the feature's interval inside test excludes it. Shares the node budget; when it runs out,
+/// returns the current node's start (conservative).
+fn scan_touch<F: Feature>(
+    feat: &F,
+    q: &[Quartic],
+    want: (f64, f64),
+    node: (f64, f64),
+    depth: u32,
+    nodes: &mut u32,
+) -> Option<f64> {
+    let (a, b) = node;
+    if b < want.0 || a > want.1 {
+        return None;
     }
-    None
+    *nodes += 1;
+    let start = a.max(want.0);
+    if *nodes > MAX_NODES {
+        return Some(start);
+    }
+    if q.iter().any(quartic::certainly_negative) {
+        return None;
+    }
+    let inside = q.iter().all(quartic::certainly_positive);
+    if !inside && !feat.may_touch(Interval::new(start, b.min(want.1))) {
+        return None;
+    }
+    if inside || depth >= MAX_DEPTH {
+        return Some(start);
+    }
+    let m = 0.5 * (a + b);
+    let mut left = [q[0]; 4];
+    let mut right = [q[0]; 4];
+    for (k, c) in q.iter().enumerate() {
+        (left[k], right[k]) = quartic::split(c);
+    }
+    let n = q.len();
+    scan_touch(feat, &left[..n], want, (a, m), depth + 1, nodes)
+        .or_else(|| scan_touch(feat, &right[..n], want, (m, b), depth + 1, nodes))
 }

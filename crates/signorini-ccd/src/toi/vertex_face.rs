@@ -12,6 +12,7 @@
 
 use super::cubic::{Bernstein, coplanarity_cubic, sub3};
 use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, max_abs};
+use super::quartic::{Quartic, cross_q, dot_qq};
 use super::search::Feature;
 use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
 
@@ -39,6 +40,22 @@ impl Feature for VertexFace {
             (&sub3(b0, a0), &sub3(b1, a1)),
             (&sub3(c0, a0), &sub3(c1, a1)),
         )
+    }
+
+    fn inside_quartics(&self) -> ([Quartic; 4], usize) {
+        let [p0, a0, b0, c0] = &self.start;
+        let [p1, a1, b1, c1] = &self.end;
+        let lv = |x0: &[f64; 3], y0: &[f64; 3], x1: &[f64; 3], y1: &[f64; 3]| {
+            (idiff(x0, y0), idiff(x1, y1))
+        };
+        let (pa, pb, pc) = (lv(a0, p0, a1, p1), lv(b0, p0, b1, p1), lv(c0, p0, c1, p1));
+        let n = cross_q(&lv(b0, a0, b1, a1), &lv(c0, a0, c1, a1));
+        let g = [
+            dot_qq(&n, &cross_q(&pb, &pc)),
+            dot_qq(&n, &cross_q(&pc, &pa)),
+            dot_qq(&n, &cross_q(&pa, &pb)),
+        ];
+        ([g[0], g[1], g[2], g[2]], 3)
     }
 
     fn may_touch(&self, t: Interval) -> bool {
