@@ -147,9 +147,13 @@ impl Bvh {
         if self.nodes.is_empty() {
             return;
         }
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
-        stack.push(0);
-        while let Some(i) = stack.pop() {
+        // Median splits give depth ≤ log2(n) + 1 ≤ 64, and the stack never holds more than
+        // depth + 1 entries; the fixed array avoids an allocation per query.
+        let mut stack = [0u32; 128];
+        let mut top = 1usize;
+        while top > 0 {
+            top -= 1;
+            let i = stack[top];
             let n = &self.nodes[i as usize];
             if !n.aabb.overlaps(q) {
                 continue;
@@ -161,8 +165,9 @@ impl Bvh {
                     }
                 }
             } else {
-                stack.push(n.right);
-                stack.push(n.left);
+                stack[top] = n.right;
+                stack[top + 1] = n.left;
+                top += 2;
             }
         }
     }
