@@ -229,7 +229,9 @@ fn narrow_root(f: &FastCubic, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
         }
         let step = v / d;
         t -= step;
-        if step.abs() <= 1e-16 * t.abs() {
+        // Quadratic convergence: once the step is far below the probe half-width (≥ ROOT_WIDTH/4),
+        // the estimate is accurate enough.
+        if step.abs() <= ROOT_WIDTH / 16.0 {
             break;
         }
     }
