@@ -197,3 +197,45 @@ fn non_finite_input_is_an_error() {
     assert!(vertex_face_first_toi(&s, &e).is_err());
     assert!(edge_edge_ccd(&s, &e).is_err());
 }
+
+#[test]
+fn extreme_magnitudes_terminate_conservatively() {
+    // Overflowing products (1e200³) make every enclosure infinite: the kernel must still
+    // terminate and, being conservative, report a possible contact for a real crossing.
+    let big = 1e200;
+    let s = [
+        v(0.25 * big, 0.25 * big, big),
+        v(0.0, 0.0, 0.0),
+        v(big, 0.0, 0.0),
+        v(0.0, big, 0.0),
+    ];
+    let e = [
+        v(0.25 * big, 0.25 * big, -big),
+        v(0.0, 0.0, 0.0),
+        v(big, 0.0, 0.0),
+        v(0.0, big, 0.0),
+    ];
+    let toi = vertex_face_first_toi(&s, &e).unwrap();
+    assert!(toi.is_some_and(|t| t <= 0.5));
+    assert!(vertex_face_ccd(&s, &e).unwrap().collides());
+    // Subnormal scale: the same crossing scaled by 1e-310.
+    let tiny = 1e-310;
+    let s = [
+        v(0.25 * tiny, 0.25 * tiny, tiny),
+        v(0.0, 0.0, 0.0),
+        v(tiny, 0.0, 0.0),
+        v(0.0, tiny, 0.0),
+    ];
+    let e = [
+        v(0.25 * tiny, 0.25 * tiny, -tiny),
+        v(0.0, 0.0, 0.0),
+        v(tiny, 0.0, 0.0),
+        v(0.0, tiny, 0.0),
+    ];
+    assert!(
+        vertex_face_first_toi(&s, &e)
+            .unwrap()
+            .is_some_and(|t| t <= 0.5)
+    );
+    assert!(edge_edge_first_toi(&s, &e).is_ok());
+}
