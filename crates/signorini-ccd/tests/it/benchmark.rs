@@ -8,8 +8,14 @@ use signorini_ccd::toi::{CcdReport, EdgeEdge, VertexFace, report};
 
 fn full_report(q: &Query, kind: QueryKind) -> CcdReport {
     match kind {
-        QueryKind::VertexFace => report(&VertexFace { start: q.start, end: q.end }),
-        QueryKind::EdgeEdge => report(&EdgeEdge { start: q.start, end: q.end }),
+        QueryKind::VertexFace => report(&VertexFace {
+            start: q.start,
+            end: q.end,
+        }),
+        QueryKind::EdgeEdge => report(&EdgeEdge {
+            start: q.start,
+            end: q.end,
+        }),
     }
 }
 
@@ -34,8 +40,17 @@ fn run(sub: &str, kind: QueryKind) -> (usize, usize, usize, usize) {
             // The full report (all roots, CPF intervals) agrees with the first-contact search
             // and never runs out of budget on the benchmark.
             let r = full_report(q, kind);
-            assert!(!r.budget_exhausted, "{} #{i}: node budget exhausted", path.display());
-            assert_eq!(r.first_toi(), ours, "{} #{i}: report vs first_toi", path.display());
+            assert!(
+                !r.budget_exhausted,
+                "{} #{i}: node budget exhausted",
+                path.display()
+            );
+            assert_eq!(
+                r.first_toi(),
+                ours,
+                "{} #{i}: report vs first_toi",
+                path.display()
+            );
             n += 1;
             pos += usize::from(t);
             if t && ours.is_none() {
