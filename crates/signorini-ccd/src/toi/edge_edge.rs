@@ -12,7 +12,7 @@
 //! apart pairs: the projections on `U` must overlap, and so must the per-axis extents.
 
 use super::cubic::{Bernstein, coplanarity_cubic, sub3};
-use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, max_abs};
+use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, magnitudes};
 use super::quartic::{Quartic, cross_q, dot_qq, neg};
 use super::search::Feature;
 use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
@@ -81,7 +81,7 @@ impl Feature for EdgeEdge {
                 sub3(c1, b1),
                 sub3(d1, a1),
             ];
-            let l = max_abs(&r0).max(max_abs(&r1));
+            let (l, v_max) = magnitudes(&r0, &r1);
             let tm = 0.5 * (t.lo + t.hi);
             let [u, v, w_, cb, da] = [0, 1, 2, 3, 4].map(|i| lerp(&r0[i], &r1[i], tm));
             let n = cross(&u, &v);
@@ -91,7 +91,7 @@ impl Feature for EdgeEdge {
                 dot(&cross(&w_, &u), &n),
                 -dot(&cross(&da, &u), &n),
             ];
-            match classify(&g, l, w) {
+            match classify(&g, l, v_max, w) {
                 Verdict::Outside => return false,
                 Verdict::Inside => return true,
                 Verdict::Unknown => {}

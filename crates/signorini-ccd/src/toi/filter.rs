@@ -3,15 +3,18 @@
 //! Owns: the fast, certified-by-bound evaluation of the inside functions `g` of `vertex_face.rs`
 //! and `edge_edge.rs` at the midpoint of a narrow time interval. Each `g` is a sum of 12 products
 //! of four components of relative vectors `r(t) = r₀ + t(r₁ − r₀)` (a dot product of two cross
-//! products). With `L` the largest absolute component of any `r₀`, `r₁` (so `|r(t)| ≤ L` and
-//! `|r'| ≤ 2L` componentwise):
-//! - variation over the interval: `|g(t) − g(t_m)| ≤ 12·4·2L·L³·|t − t_m| ≤ 96 L⁴ w`;
+//! products). With `L` the largest absolute component of any `r₀`, `r₁` (so `|r(t)| ≤ L`) and
+//! `V` a bound on the components of `r' = r₁ − r₀` (the computed `max|r₁ − r₀| + 4uL`, which
+//! covers the rounding of the differences):
+//! - variation over the interval: `|g(t) − g(t_m)| ≤ 12·4·V·L³·|t − t_m| ≤ 48 V L³ w`
+//!   (`t_m` is inside the interval of width `w`);
 //! - rounding: each factor is off by at most `8uL`, each 4-factor product then by `≤ 35uL⁴`, and
 //!   the 12-term sum adds `≤ 48uL⁴`; we use `1024uL⁴` (`u = 2⁻⁵³`).
 //!
 //! So `g ≤ −B` certainly excludes contact and `g ≥ B` certainly confirms that inequality, with
-//! `B = (1024u + 96w)·L⁴`. Anything in between is left to interval arithmetic. Does not own: the
-//! choice of functions (the kernels do that).
+//! `B = 1024u·L⁴ + 48·V·L³·w` (times `1 + 10⁻¹²` for the rounding of `B` itself). Anything in
+//! between is left to interval arithmetic. Does not own: the choice of functions (the kernels
+//! do that).
 
 /// Relative rounding factor of the filter (`1024u`).
 const ROUND: f64 = 1024.0 * f64::EPSILON * 0.5;
@@ -63,11 +66,27 @@ pub fn max_abs(vs: &[[f64; 3]]) -> f64 {
         .fold(0.0f64, |m, x| m.max(x.abs()))
 }
 
-/// Classify the values `g` computed at the interval midpoint, given `L` and the width `w`.
+/// Bounds `(L, V)` of the components of the relative vectors and of their velocities.
 #[inline(always)]
-pub fn classify(g: &[f64], l: f64, w: f64) -> Verdict {
-    let l2 = l * l;
-    let bound = (ROUND + 96.0 * w) * (l2 * l2) * (1.0 + 1e-12) + f64::MIN_POSITIVE;
+pub fn magnitudes(r0: &[[f64; 3]], r1: &[[f64; 3]]) -> (f64, f64) {
+    let l = max_abs(r0).max(max_abs(r1));
+    let mut v = 0.0f64;
+    for (a, b) in r0.iter().zip(r1) {
+        for k in 0..3 {
+            v = v.max((b[k] - a[k]).abs());
+        }
+    }
+    (l, v + 4.0 * ROUND_U * l)
+}
+
+/// `u = 2⁻⁵³`.
+const ROUND_U: f64 = f64::EPSILON * 0.5;
+
+/// Classify the values `g` computed at the interval midpoint, given `L`, `V` and the width `w`.
+#[inline(always)]
+pub fn classify(g: &[f64], l: f64, v: f64, w: f64) -> Verdict {
+    let l3 = l * l * l;
+    let bound = (ROUND * l3 * l + 48.0 * v * l3 * w) * (1.0 + 1e-12) + f64::MIN_POSITIVE;
     if !bound.is_finite() {
         return Verdict::Unknown;
     }

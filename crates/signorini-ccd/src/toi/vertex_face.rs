@@ -11,7 +11,7 @@
 //! so it is never excluded (conservative).
 
 use super::cubic::{Bernstein, coplanarity_cubic, sub3};
-use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, max_abs};
+use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, magnitudes};
 use super::quartic::{Quartic, cross_q, dot_qq};
 use super::search::Feature;
 use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
@@ -78,7 +78,7 @@ impl Feature for VertexFace {
                 sub3(b1, a1),
                 sub3(c1, a1),
             ];
-            let l = max_abs(&r0).max(max_abs(&r1));
+            let (l, v_max) = magnitudes(&r0, &r1);
             let tm = 0.5 * (t.lo + t.hi);
             let [pa, pb, pc, ab, ac] = [0, 1, 2, 3, 4].map(|i| lerp(&r0[i], &r1[i], tm));
             let n = cross(&ab, &ac);
@@ -87,7 +87,7 @@ impl Feature for VertexFace {
                 dot(&n, &cross(&pc, &pa)),
                 dot(&n, &cross(&pa, &pb)),
             ];
-            match classify(&g, l, w) {
+            match classify(&g, l, v_max, w) {
                 Verdict::Outside => return false,
                 Verdict::Inside => return true,
                 Verdict::Unknown => {}
