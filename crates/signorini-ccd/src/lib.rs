@@ -4,8 +4,10 @@
 //! - [`toi`]: conservative vertex–face and edge–edge kernels on the normalised step `[0, 1]`,
 //!   returning the first time of impact and every root of the coplanarity cubic with its inside
 //!   test, from which CPF's penetration time intervals follow (Tang et al. 2012, §3.2, Fig. 3);
-//! - [`bvh`]: a swept-AABB bounding-volume hierarchy broad phase over triangle meshes
-//!   (mesh–mesh and self-collision candidate pairs, refit per step, parallel with rayon);
+//! - [`bvh`] and [`mesh`]: a swept-AABB bounding-volume hierarchy broad phase over indexed
+//!   triangle meshes (mesh–mesh and self-collision candidate pairs, refit per step, parallel
+//!   with rayon, deterministic sorted output);
+//! - [`interval`]: outward-rounded interval arithmetic used for the certified bounds;
 //! - [`benchmark`]: the reader of the Wang et al. 2021 / Belgrod et al. rational query files.
 //!
 //! Does not own: collision response or penalty forces, rigid bodies, mesh generation.
