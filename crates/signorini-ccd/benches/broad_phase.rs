@@ -60,7 +60,7 @@ fn broad_phase(c: &mut Criterion) {
             step = (step + 1) % 16;
             let (x0, x1) = cloth(step);
             mesh.set_positions(x0, x1).unwrap();
-            bvh.refit(&mesh);
+            bvh.refit(&mesh).unwrap();
             let p = self_pairs(&mesh, &bvh);
             p.vertex_face.len() + p.edge_edge.len()
         })

@@ -47,7 +47,7 @@ fn main() {
         let (x0, x1) = cloth(s);
         let t = Instant::now();
         mesh.set_positions(x0, x1).expect("positions");
-        bvh.refit(&mesh);
+        bvh.refit(&mesh).unwrap();
         let p = self_pairs(&mesh, &bvh);
         println!(
             "step {s}: {:.1} ms, {} vertex-face + {} edge-edge candidate pairs",

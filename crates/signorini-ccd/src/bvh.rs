@@ -10,6 +10,7 @@
 //! contains its whole linear sweep exactly; an optional `margin` inflates it (rounded outward).
 //! Output is deterministic: pairs sorted by (first, second) index.
 
+use crate::error::MeshError;
 use crate::mesh::TriMesh;
 use rayon::prelude::*;
 use signorini_math::Vec3;
@@ -115,15 +116,15 @@ impl Bvh {
 
     /// Recompute node boxes for moved primitives (same count and tree topology).
     ///
-    /// # Panics
-    /// Never for boxes of the length the tree was built with; other lengths are a caller bug
-    /// and are checked with an assertion.
-    pub fn refit(&mut self, boxes: &[Aabb]) {
-        assert_eq!(
-            boxes.len(),
-            self.order.len(),
-            "refit with a different primitive count"
-        );
+    /// # Errors
+    /// [`MeshError::TopologyMismatch`] if `boxes` has a different length than at build time.
+    pub fn refit(&mut self, boxes: &[Aabb]) -> Result<(), MeshError> {
+        if boxes.len() != self.order.len() {
+            return Err(MeshError::TopologyMismatch {
+                expected: self.order.len(),
+                found: boxes.len(),
+            });
+        }
         // Children always have larger indices than their parent: refit in reverse order.
         for i in (0..self.nodes.len()).rev() {
             let n = self.nodes[i];
@@ -140,6 +141,7 @@ impl Bvh {
         }
         self.boxes.clear();
         self.boxes.extend_from_slice(boxes);
+        Ok(())
     }
 
     /// Call `f` for every primitive whose box overlaps `q`.
@@ -271,13 +273,29 @@ impl MeshBvh {
     }
 
     /// Recompute boxes for the mesh's new sweep and refit the trees (same topology).
-    pub fn refit(&mut self, mesh: &TriMesh) {
+    ///
+    /// # Errors
+    /// [`MeshError::TopologyMismatch`] if `mesh` has other vertex, edge or triangle counts than
+    /// the mesh the BVH was built for (nothing is changed then).
+    pub fn refit(&mut self, mesh: &TriMesh) -> Result<(), MeshError> {
         let (v, e, t) = feature_boxes(mesh, self.margin);
-        self.edges.refit(&e);
-        self.triangles.refit(&t);
+        let before = (
+            self.vertex_boxes.len(),
+            self.edge_boxes.len(),
+            self.tri_boxes.len(),
+        );
+        if (v.len(), e.len(), t.len()) != before {
+            return Err(MeshError::TopologyMismatch {
+                expected: before.0 + before.1 + before.2,
+                found: v.len() + e.len() + t.len(),
+            });
+        }
+        self.edges.refit(&e)?;
+        self.triangles.refit(&t)?;
         self.vertex_boxes = v;
         self.edge_boxes = e;
         self.tri_boxes = t;
+        Ok(())
     }
 }
 

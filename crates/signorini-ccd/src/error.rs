@@ -54,6 +54,14 @@ pub enum MeshError {
         /// Triangle index.
         triangle: usize,
     },
+    /// A BVH was refit with a different number of primitives than it was built with.
+    #[error("refit with {found} primitives, but the BVH was built over {expected}")]
+    TopologyMismatch {
+        /// Primitive count at build time.
+        expected: usize,
+        /// Primitive count given to refit.
+        found: usize,
+    },
     /// A position is NaN or infinite.
     #[error("vertex {vertex} position is not finite")]
     NonFinite {

@@ -73,7 +73,7 @@ fn self_pairs_match_brute_force() {
         let moved = random_grid(12, &mut rng, Vec3::new(0.0, 0.0, 0.2));
         mesh.set_positions(moved.start().to_vec(), moved.end().to_vec())
             .unwrap();
-        bvh.refit(&mesh);
+        bvh.refit(&mesh).unwrap();
         same_self(
             &self_pairs(&mesh, &bvh),
             &brute_force_self_pairs(&mesh, margin),
