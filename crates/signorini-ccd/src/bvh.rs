@@ -1,0 +1,417 @@
+//! Broad phase: bounding-volume hierarchies over swept axis-aligned boxes of mesh features.
+//!
+//! Owns: [`Aabb`], the binary [`Bvh`] (median split, refit), [`MeshBvh`] (one BVH over the swept
+//! boxes of the triangles and one over the edges of a [`TriMesh`]; vertex boxes are the query
+//! boxes), candidate-pair finding within one mesh ([`self_pairs`], skipping features that share
+//! a vertex) and between two meshes ([`mesh_pairs`]), parallel over the query features with
+//! rayon, and brute-force references. Does not own: the narrow phase (`toi`).
+//!
+//! Boxes are built from the coordinates by `min`/`max` only (no arithmetic), so a feature's box
+//! contains its whole linear sweep exactly; an optional `margin` inflates it (rounded outward).
+//! Output is deterministic: pairs sorted by (first, second) index.
+
+use crate::error::MeshError;
+use crate::mesh::TriMesh;
+use rayon::prelude::*;
+use signorini_math::Vec3;
+
+/// An axis-aligned box `[min, max]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Lower corner.
+    pub min: [f64; 3],
+    /// Upper corner.
+    pub max: [f64; 3],
+}
+
+impl Aabb {
+    /// The empty box (contains nothing, overlaps nothing).
+    pub const EMPTY: Aabb = Aabb {
+        min: [f64::INFINITY; 3],
+        max: [f64::NEG_INFINITY; 3],
+    };
+
+    /// Grow to contain a point.
+    #[inline]
+    pub fn add_point(&mut self, p: &Vec3) {
+        for k in 0..3 {
+            self.min[k] = self.min[k].min(p[k]);
+            self.max[k] = self.max[k].max(p[k]);
+        }
+    }
+
+    /// Grow to contain another box.
+    #[inline]
+    pub fn merge(&mut self, o: &Aabb) {
+        for k in 0..3 {
+            self.min[k] = self.min[k].min(o.min[k]);
+            self.max[k] = self.max[k].max(o.max[k]);
+        }
+    }
+
+    /// Closed-box overlap test.
+    #[inline]
+    pub fn overlaps(&self, o: &Aabb) -> bool {
+        (0..3).all(|k| self.min[k] <= o.max[k] && o.min[k] <= self.max[k])
+    }
+
+    /// Swept box of vertices `ids` from `x0` to `x1`, inflated by `margin` (rounded outward).
+    pub fn swept(x0: &[Vec3], x1: &[Vec3], ids: &[u32], margin: f64) -> Aabb {
+        let mut b = Aabb::EMPTY;
+        for &i in ids {
+            b.add_point(&x0[i as usize]);
+            b.add_point(&x1[i as usize]);
+        }
+        if margin > 0.0 {
+            for k in 0..3 {
+                b.min[k] = (b.min[k] - margin).next_down();
+                b.max[k] = (b.max[k] + margin).next_up();
+            }
+        }
+        b
+    }
+
+    fn centroid(&self, k: usize) -> f64 {
+        0.5 * (self.min[k] + self.max[k])
+    }
+}
+
+/// Largest number of primitives in a leaf.
+const LEAF_SIZE: usize = 4;
+
+/// One node: a leaf (`count > 0`, primitives `order[start..start+count]`) or an inner node with
+/// children `left` and `right` (indices always greater than its own).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    aabb: Aabb,
+    start: u32,
+    count: u32,
+    left: u32,
+    right: u32,
+}
+
+/// A binary BVH over a fixed set of boxes (primitives `0..n`).
+#[derive(Clone, Debug)]
+pub struct Bvh {
+    nodes: Vec<Node>,
+    order: Vec<u32>,
+    boxes: Vec<Aabb>,
+}
+
+impl Bvh {
+    /// Build by recursive median split on the axis of largest centroid extent (ties broken by
+    /// primitive index, so the tree is deterministic).
+    pub fn build(boxes: &[Aabb]) -> Bvh {
+        let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
+        let mut nodes = Vec::with_capacity(2 * boxes.len() / LEAF_SIZE + 1);
+        if !boxes.is_empty() {
+            build_node(boxes, &mut order, 0, &mut nodes);
+        }
+        Bvh {
+            nodes,
+            order,
+            boxes: boxes.to_vec(),
+        }
+    }
+
+    /// Recompute node boxes for moved primitives (same count and tree topology).
+    ///
+    /// # Errors
+    /// [`MeshError::TopologyMismatch`] if `boxes` has a different length than at build time.
+    pub fn refit(&mut self, boxes: &[Aabb]) -> Result<(), MeshError> {
+        if boxes.len() != self.order.len() {
+            return Err(MeshError::TopologyMismatch {
+                expected: self.order.len(),
+                found: boxes.len(),
+            });
+        }
+        // Children always have larger indices than their parent: refit in reverse order.
+        for i in (0..self.nodes.len()).rev() {
+            let n = self.nodes[i];
+            let mut b = Aabb::EMPTY;
+            if n.count > 0 {
+                for &p in &self.order[n.start as usize..(n.start + n.count) as usize] {
+                    b.merge(&boxes[p as usize]);
+                }
+            } else {
+                b = self.nodes[n.left as usize].aabb;
+                b.merge(&self.nodes[n.right as usize].aabb);
+            }
+            self.nodes[i].aabb = b;
+        }
+        self.boxes.clear();
+        self.boxes.extend_from_slice(boxes);
+        Ok(())
+    }
+
+    /// Call `f` for every primitive whose box overlaps `q`.
+    pub fn query(&self, q: &Aabb, mut f: impl FnMut(u32)) {
+        if self.nodes.is_empty() {
+            return;
+        }
+        // Median splits give depth ≤ log2(n) + 1 ≤ 64, and the stack never holds more than
+        // depth + 1 entries; the fixed array avoids an allocation per query.
+        let mut stack = [0u32; 128];
+        let mut top = 1usize;
+        while top > 0 {
+            top -= 1;
+            let i = stack[top];
+            let n = &self.nodes[i as usize];
+            if !n.aabb.overlaps(q) {
+                continue;
+            }
+            if n.count > 0 {
+                for &p in &self.order[n.start as usize..(n.start + n.count) as usize] {
+                    if self.boxes[p as usize].overlaps(q) {
+                        f(p);
+                    }
+                }
+            } else {
+                stack[top] = n.right;
+                stack[top + 1] = n.left;
+                top += 2;
+            }
+        }
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+/// Build the subtree over `order[..]` (which starts at `offset` in the full order array).
+fn build_node(boxes: &[Aabb], order: &mut [u32], offset: u32, nodes: &mut Vec<Node>) -> u32 {
+    let idx = nodes.len() as u32;
+    let mut aabb = Aabb::EMPTY;
+    for &p in order.iter() {
+        aabb.merge(&boxes[p as usize]);
+    }
+    nodes.push(Node {
+        aabb,
+        start: offset,
+        count: order.len() as u32,
+        left: 0,
+        right: 0,
+    });
+    if order.len() <= LEAF_SIZE {
+        return idx;
+    }
+    // Block: split at the median centroid along the widest centroid axis.
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for &p in order.iter() {
+        for k in 0..3 {
+            let c = boxes[p as usize].centroid(k);
+            lo[k] = lo[k].min(c);
+            hi[k] = hi[k].max(c);
+        }
+    }
+    let axis = (0..3)
+        .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+        .unwrap_or(0);
+    let mid = order.len() / 2;
+    order.select_nth_unstable_by(mid, |&a, &b| {
+        boxes[a as usize]
+            .centroid(axis)
+            .total_cmp(&boxes[b as usize].centroid(axis))
+            .then(a.cmp(&b))
+    });
+    let (l, r) = order.split_at_mut(mid);
+    let left = build_node(boxes, l, offset, nodes);
+    let right = build_node(boxes, r, offset + mid as u32, nodes);
+    let n = &mut nodes[idx as usize];
+    n.count = 0;
+    n.left = left;
+    n.right = right;
+    idx
+}
+
+/// BVHs over the swept boxes of one mesh's triangles and edges, plus its vertex boxes.
+#[derive(Clone, Debug)]
+pub struct MeshBvh {
+    margin: f64,
+    vertex_boxes: Vec<Aabb>,
+    edge_boxes: Vec<Aabb>,
+    tri_boxes: Vec<Aabb>,
+    edges: Bvh,
+    triangles: Bvh,
+}
+
+/// Candidate vertex–face and edge–edge pairs, each list sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CandidatePairs {
+    /// `(vertex, triangle)` pairs.
+    pub vertex_face: Vec<(u32, u32)>,
+    /// `(edge, edge)` pairs (indices into [`TriMesh::edges`]).
+    pub edge_edge: Vec<(u32, u32)>,
+}
+
+/// Candidate pairs between two meshes `a` and `b`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MeshPairs {
+    /// `(vertex of a, triangle of b)`.
+    pub vertex_face_ab: Vec<(u32, u32)>,
+    /// `(vertex of b, triangle of a)`.
+    pub vertex_face_ba: Vec<(u32, u32)>,
+    /// `(edge of a, edge of b)`.
+    pub edge_edge: Vec<(u32, u32)>,
+}
+
+impl MeshBvh {
+    /// Build the BVHs for the mesh's current sweep, boxes inflated by `margin ≥ 0`.
+    pub fn build(mesh: &TriMesh, margin: f64) -> MeshBvh {
+        let (v, e, t) = feature_boxes(mesh, margin);
+        MeshBvh {
+            margin,
+            edges: Bvh::build(&e),
+            triangles: Bvh::build(&t),
+            vertex_boxes: v,
+            edge_boxes: e,
+            tri_boxes: t,
+        }
+    }
+
+    /// Recompute boxes for the mesh's new sweep and refit the trees (same topology).
+    ///
+    /// # Errors
+    /// [`MeshError::TopologyMismatch`] if `mesh` has other vertex, edge or triangle counts than
+    /// the mesh the BVH was built for (nothing is changed then).
+    pub fn refit(&mut self, mesh: &TriMesh) -> Result<(), MeshError> {
+        let (v, e, t) = feature_boxes(mesh, self.margin);
+        let before = (
+            self.vertex_boxes.len(),
+            self.edge_boxes.len(),
+            self.tri_boxes.len(),
+        );
+        if (v.len(), e.len(), t.len()) != before {
+            return Err(MeshError::TopologyMismatch {
+                expected: before.0 + before.1 + before.2,
+                found: v.len() + e.len() + t.len(),
+            });
+        }
+        self.edges.refit(&e)?;
+        self.triangles.refit(&t)?;
+        self.vertex_boxes = v;
+        self.edge_boxes = e;
+        self.tri_boxes = t;
+        Ok(())
+    }
+}
+
+/// Swept boxes of vertices, edges and triangles (in parallel).
+fn feature_boxes(m: &TriMesh, margin: f64) -> (Vec<Aabb>, Vec<Aabb>, Vec<Aabb>) {
+    let (x0, x1) = (m.start(), m.end());
+    let v = (0..m.vertex_count() as u32)
+        .into_par_iter()
+        .map(|i| Aabb::swept(x0, x1, &[i], margin))
+        .collect();
+    let e = m
+        .edges()
+        .par_iter()
+        .map(|e| Aabb::swept(x0, x1, e, margin))
+        .collect();
+    let t = m
+        .triangles()
+        .par_iter()
+        .map(|t| Aabb::swept(x0, x1, t, margin))
+        .collect();
+    (v, e, t)
+}
+
+/// For every query box `i` (in parallel), the sorted primitives `j` of `bvh` overlapping it and
+/// accepted by `keep(i, j)`; concatenated in `i` order (deterministic).
+fn collect_pairs(
+    queries: &[Aabb],
+    bvh: &Bvh,
+    keep: impl Fn(u32, u32) -> bool + Sync,
+) -> Vec<(u32, u32)> {
+    queries
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, q)| {
+            let i = i as u32;
+            let mut hits = Vec::new();
+            bvh.query(q, |j| {
+                if keep(i, j) {
+                    hits.push((i, j));
+                }
+            });
+            hits.sort_unstable();
+            hits
+        })
+        .collect()
+}
+
+fn shares_vertex(a: &[u32], b: &[u32]) -> bool {
+    a.iter().any(|x| b.contains(x))
+}
+
+/// Self-collision candidates of one mesh: vertex–triangle pairs where the vertex is not a corner
+/// of the triangle, and edge pairs `(i, j)`, `i < j`, sharing no vertex; boxes must overlap.
+pub fn self_pairs(mesh: &TriMesh, bvh: &MeshBvh) -> CandidatePairs {
+    let tris = mesh.triangles();
+    let edges = mesh.edges();
+    CandidatePairs {
+        vertex_face: collect_pairs(&bvh.vertex_boxes, &bvh.triangles, |v, t| {
+            !tris[t as usize].contains(&v)
+        }),
+        edge_edge: collect_pairs(&bvh.edge_boxes, &bvh.edges, |i, j| {
+            i < j && !shares_vertex(&edges[i as usize], &edges[j as usize])
+        }),
+    }
+}
+
+/// Candidates between two different meshes (no adjacency to skip).
+pub fn mesh_pairs(a_bvh: &MeshBvh, b_bvh: &MeshBvh) -> MeshPairs {
+    MeshPairs {
+        vertex_face_ab: collect_pairs(&a_bvh.vertex_boxes, &b_bvh.triangles, |_, _| true),
+        vertex_face_ba: collect_pairs(&b_bvh.vertex_boxes, &a_bvh.triangles, |_, _| true),
+        edge_edge: collect_pairs(&a_bvh.edge_boxes, &b_bvh.edges, |_, _| true),
+    }
+}
+
+/// Brute-force reference for [`self_pairs`] (O(n²); tests only).
+pub fn brute_force_self_pairs(mesh: &TriMesh, margin: f64) -> CandidatePairs {
+    let (v, e, t) = feature_boxes(mesh, margin);
+    let tris = mesh.triangles();
+    let edges = mesh.edges();
+    let mut out = CandidatePairs::default();
+    for (i, vb) in v.iter().enumerate() {
+        for (j, tb) in t.iter().enumerate() {
+            if vb.overlaps(tb) && !tris[j].contains(&(i as u32)) {
+                out.vertex_face.push((i as u32, j as u32));
+            }
+        }
+    }
+    for i in 0..e.len() {
+        for j in i + 1..e.len() {
+            if e[i].overlaps(&e[j]) && !shares_vertex(&edges[i], &edges[j]) {
+                out.edge_edge.push((i as u32, j as u32));
+            }
+        }
+    }
+    out
+}
+
+/// Brute-force reference for [`mesh_pairs`] (O(n²); tests only).
+pub fn brute_force_mesh_pairs(a: &TriMesh, b: &TriMesh, margin: f64) -> MeshPairs {
+    let (va, ea, ta) = feature_boxes(a, margin);
+    let (vb, eb, tb) = feature_boxes(b, margin);
+    let all = |p: &[Aabb], q: &[Aabb]| -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for (i, x) in p.iter().enumerate() {
+            for (j, y) in q.iter().enumerate() {
+                if x.overlaps(y) {
+                    out.push((i as u32, j as u32));
+                }
+            }
+        }
+        out
+    };
+    MeshPairs {
+        vertex_face_ab: all(&va, &tb),
+        vertex_face_ba: all(&vb, &ta),
+        edge_edge: all(&ea, &eb),
+    }
+}

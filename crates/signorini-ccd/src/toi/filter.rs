@@ -1,0 +1,100 @@
+//! Floating-point filter for the inside functions on a narrow time interval.
+//!
+//! Owns: the fast, certified-by-bound evaluation of the inside functions `g` of `vertex_face.rs`
+//! and `edge_edge.rs` at the midpoint of a narrow time interval. Each `g` is a sum of 12 products
+//! of four components of relative vectors `r(t) = r₀ + t(r₁ − r₀)` (a dot product of two cross
+//! products). With `L` the largest absolute component of any `r₀`, `r₁` (so `|r(t)| ≤ L`) and
+//! `V` a bound on the components of `r' = r₁ − r₀` (the computed `max|r₁ − r₀| + 4uL`, which
+//! covers the rounding of the differences):
+//! - variation over the interval: `|g(t) − g(t_m)| ≤ 12·4·V·L³·|t − t_m| ≤ 48 V L³ w`
+//!   (`t_m` is inside the interval of width `w`);
+//! - rounding: each factor is off by at most `8uL`, each 4-factor product then by `≤ 35uL⁴`, and
+//!   the 12-term sum adds `≤ 48uL⁴`; we use `1024uL⁴` (`u = 2⁻⁵³`).
+//!
+//! So `g ≤ −B` certainly excludes contact and `g ≥ B` certainly confirms that inequality, with
+//! `B = 1024u·L⁴ + 48·V·L³·w` (times `1 + 10⁻¹²` for the rounding of `B` itself). Anything in
+//! between is left to interval arithmetic. Does not own: the choice of functions (the kernels
+//! do that).
+
+/// Relative rounding factor of the filter (`1024u`).
+const ROUND: f64 = 1024.0 * f64::EPSILON * 0.5;
+/// Widest interval on which the filter is tried (wider ones go straight to intervals).
+pub const FILTER_MAX_WIDTH: f64 = 1e-6;
+
+/// Result of the filter for one set of inside functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Some function is certainly negative: no contact on the interval.
+    Outside,
+    /// Every function is certainly non-negative.
+    Inside,
+    /// Undecided: fall back to interval arithmetic.
+    Unknown,
+}
+
+/// `r₀ + t(r₁ − r₀)`.
+#[inline(always)]
+pub fn lerp(r0: &[f64; 3], r1: &[f64; 3], t: f64) -> [f64; 3] {
+    [
+        r0[0] + t * (r1[0] - r0[0]),
+        r0[1] + t * (r1[1] - r0[1]),
+        r0[2] + t * (r1[2] - r0[2]),
+    ]
+}
+
+/// Cross product.
+#[inline(always)]
+pub fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// Dot product.
+#[inline(always)]
+pub fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Largest absolute component over a set of vectors.
+#[inline(always)]
+pub fn max_abs(vs: &[[f64; 3]]) -> f64 {
+    vs.iter()
+        .flat_map(|v| v.iter())
+        .fold(0.0f64, |m, x| m.max(x.abs()))
+}
+
+/// Bounds `(L, V)` of the components of the relative vectors and of their velocities.
+#[inline(always)]
+pub fn magnitudes(r0: &[[f64; 3]], r1: &[[f64; 3]]) -> (f64, f64) {
+    let l = max_abs(r0).max(max_abs(r1));
+    let mut v = 0.0f64;
+    for (a, b) in r0.iter().zip(r1) {
+        for k in 0..3 {
+            v = v.max((b[k] - a[k]).abs());
+        }
+    }
+    (l, v + 4.0 * ROUND_U * l)
+}
+
+/// `u = 2⁻⁵³`.
+const ROUND_U: f64 = f64::EPSILON * 0.5;
+
+/// Classify the values `g` computed at the interval midpoint, given `L`, `V` and the width `w`.
+#[inline(always)]
+pub fn classify(g: &[f64], l: f64, v: f64, w: f64) -> Verdict {
+    let l3 = l * l * l;
+    let bound = (ROUND * l3 * l + 48.0 * v * l3 * w) * (1.0 + 1e-12) + f64::MIN_POSITIVE;
+    if !bound.is_finite() {
+        return Verdict::Unknown;
+    }
+    if g.iter().any(|&x| x < -bound) {
+        Verdict::Outside
+    } else if g.iter().all(|&x| x > bound) {
+        Verdict::Inside
+    } else {
+        Verdict::Unknown
+    }
+}
