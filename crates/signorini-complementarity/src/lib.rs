@@ -8,8 +8,16 @@
 //! Every solve returns `Result<SolveInfo, SolveError>`; no input, however hard or malformed,
 //! panics or hangs: every loop has a limit.
 
+mod auto;
+mod fischer_burmeister;
+mod lemke;
+mod pgs;
+mod polish;
 mod problem;
+mod reduce;
+pub mod siconos;
 mod solve;
 
 pub use problem::{Lcp, Mcp, ProblemError};
-pub use solve::{SolveError, SolveInfo, SolveParams, SolverKind};
+pub use siconos::{ParseError, ProblemKind};
+pub use solve::{SolveError, SolveInfo, SolveParams, SolverKind, solve_lcp, solve_mcp};

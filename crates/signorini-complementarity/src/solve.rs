@@ -1,10 +1,14 @@
-//! Solver selection, parameters, and what a solve reports.
+//! Solver selection, parameters, what a solve reports, and the entry points
+//! [`solve_lcp`] and [`solve_mcp`] (validate, time, dispatch to one algorithm file).
 //!
-//! The entry points `solve_lcp(&Lcp, &SolveParams)` and `solve_mcp(&Mcp, &SolveParams)`
-//! return `Result<SolveInfo, SolveError>`.
+//! Does not own any algorithm: those live in `lemke.rs`, `fischer_burmeister.rs`, `pgs.rs`
+//! and the fallback chain in `auto.rs`.
 
 use nalgebra::DVector;
 use signorini_math::Real;
+use std::time::Instant;
+
+use crate::{Lcp, Mcp};
 
 /// Which algorithm to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -30,8 +34,12 @@ pub struct SolveParams {
     pub tolerance: Real,
     /// Iteration (or pivot) limit; `None` picks a size-dependent default.
     pub max_iterations: Option<usize>,
-    /// Optional starting point (length n).
+    /// Optional starting point (length n). Lemke turns it into a starting complementary
+    /// basis (z_i basic where l_i < z_i, box multiplier basic where z_i = u_i); FB-Newton and
+    /// PGS start from it. A wrong length is ignored.
     pub warm_start: Option<DVector<Real>>,
+    /// PGS/SOR relaxation ω ∈ (0, 2); 1 is plain projected Gauss–Seidel.
+    pub relaxation: Real,
 }
 
 impl Default for SolveParams {
@@ -41,6 +49,7 @@ impl Default for SolveParams {
             tolerance: signorini_math::tolerance::LCP_RESIDUAL_TOL,
             max_iterations: None,
             warm_start: None,
+            relaxation: 1.0,
         }
     }
 }
@@ -96,4 +105,107 @@ pub enum SolveError {
     /// The input is unusable (non-finite entry, wrong size, algorithm precondition).
     #[error("invalid input: {0}")]
     InvalidInput(String),
+    /// The solver terminated normally but its answer misses the tolerance (numerical
+    /// breakdown, or a stationary point of the merit function that is not a solution).
+    #[error(
+        "{solver:?} stopped after {iterations} iterations with residual {residual:e} above tolerance"
+    )]
+    Inaccurate {
+        /// The solver.
+        solver: SolverKind,
+        /// Iterations or pivots performed.
+        iterations: usize,
+        /// Natural-map residual of `best`.
+        residual: Real,
+        /// The iterate it stopped at.
+        best: DVector<Real>,
+    },
+}
+
+impl SolveError {
+    /// The best iterate carried by the error, if any.
+    pub fn best(&self) -> Option<&DVector<Real>> {
+        match self {
+            SolveError::MaxIterations { best, .. } | SolveError::Inaccurate { best, .. } => {
+                Some(best)
+            }
+            SolveError::Infeasible { best, .. } => best.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// What one algorithm hands back to the dispatcher: its iterate and iteration count.
+#[derive(Debug, Clone)]
+pub(crate) struct Attempt {
+    pub z: DVector<Real>,
+    pub iterations: usize,
+    pub solver: SolverKind,
+    pub fallbacks: Vec<(SolverKind, String)>,
+}
+
+/// Solve LCP(M, q) (0 ≤ z ⟂ M z + q ≥ 0) with the solver chosen in `params`.
+///
+/// ```
+/// use nalgebra::{dmatrix, dvector};
+/// use signorini_complementarity::{solve_lcp, Lcp, SolveParams};
+/// let lcp = Lcp::new(dmatrix![2.0, 1.0; 1.0, 2.0], dvector![-5.0, -6.0]).unwrap();
+/// let info = solve_lcp(&lcp, &SolveParams::default()).unwrap();
+/// assert!((info.z[0] - 4.0 / 3.0).abs() < 1e-12 && info.residual < 1e-12);
+/// ```
+pub fn solve_lcp(lcp: &Lcp, params: &SolveParams) -> Result<SolveInfo, SolveError> {
+    solve_mcp(&lcp.to_mcp(), params)
+}
+
+/// Solve the box MCP (l ≤ z ≤ u, w = M z + q, w ⟂ the box; free variables allowed).
+///
+/// Validates the input (square, finite, l ≤ u), then runs `params.solver`. A result counts
+/// as solved when its natural-map residual is ≤ `tolerance · max(1, ‖q‖∞)`; otherwise an
+/// error is returned that carries the best iterate.
+pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveError> {
+    let start = Instant::now();
+    let mcp = Mcp::new(
+        mcp.m.clone(),
+        mcp.q.clone(),
+        mcp.lower.clone(),
+        mcp.upper.clone(),
+    )
+    .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
+    if !(params.tolerance.is_finite() && params.tolerance > 0.0) {
+        return Err(SolveError::InvalidInput(format!(
+            "tolerance must be positive and finite, got {}",
+            params.tolerance
+        )));
+    }
+    let tol = scaled_tolerance(&mcp, params.tolerance);
+    let attempt = match params.solver {
+        SolverKind::Lemke => crate::auto::run_lemke(&mcp, params)?,
+        SolverKind::FbNewton => crate::fischer_burmeister::solve_fb(&mcp, params, tol)?,
+        SolverKind::Pgs => crate::pgs::solve_pgs(&mcp, params, tol)?,
+        SolverKind::Auto => crate::auto::solve_auto(&mcp, params, tol)?,
+    };
+    let w = mcp.w(&attempt.z);
+    let residual = mcp.residual(&attempt.z);
+    if !(residual <= tol) {
+        return Err(SolveError::Inaccurate {
+            solver: attempt.solver,
+            iterations: attempt.iterations,
+            residual,
+            best: attempt.z,
+        });
+    }
+    Ok(SolveInfo {
+        z: attempt.z,
+        w,
+        solver: attempt.solver,
+        iterations: attempt.iterations,
+        residual,
+        seconds: start.elapsed().as_secs_f64(),
+        fallbacks: attempt.fallbacks,
+    })
+}
+
+/// `tolerance · max(1, ‖q‖∞)`.
+pub(crate) fn scaled_tolerance(mcp: &Mcp, tolerance: Real) -> Real {
+    tolerance * mcp.q.amax().max(1.0)
 }

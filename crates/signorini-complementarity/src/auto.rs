@@ -1,0 +1,204 @@
+//! The `Auto` fallback chain and the Lemke entry used by the dispatcher.
+//!
+//! Owns: [`run_lemke`] and [`solve_auto`]. Does not own the algorithms themselves.
+//!
+//! Chain (`notes/complementarity-solvers.md` §0.3, §2.1.6, §2.1.10):
+//! 1. Lemke with d = e (warm-started if a start is given);
+//! 2. after a ray, Lemke again with d_i = max(1, |q_i|) (another path);
+//! 3. FB-Newton from the best iterate so far;
+//! 4. regularised retries: Lemke on M + εI for ε = 1e-10, 1e-8, …, 1e-2 (times max(1, ‖M‖∞)),
+//!    each answer polished and then FB-Newton-refined on the *original* problem
+//!    (the RPI simulator doubles ε from 1e-16; decades are enough here).
+//!
+//! Every candidate gets one active-set Newton polish (`polish.rs`) if that lowers the
+//! residual. The first candidate within tolerance wins; its solver is reported, and
+//! `fallbacks` lists why the earlier ones failed. If none succeeds, the best iterate is
+//! returned inside `SolveError::Infeasible` (for Lemke's ray on a problem that every
+//! fallback also fails, "no solution" is the likely truth: `lcp_Pang_isolated_sol_perturbed`).
+
+use nalgebra::DVector;
+use signorini_math::Real;
+
+use crate::Mcp;
+use crate::fischer_burmeister::{fb_newton, start_point};
+use crate::lemke::{Covering, lemke_mcp};
+use crate::polish::polish_if_better;
+use crate::solve::{Attempt, SolveError, SolveParams, SolverKind};
+
+/// FB-Newton iteration limit inside the chain.
+const FB_ITERATIONS: usize = 100;
+/// Regularisation weights ε / max(1, ‖M‖∞) tried in turn.
+const REGULARISATION: [Real; 5] = [1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
+
+/// Lemke (d = e) on the MCP, through its LCP reduction.
+pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams) -> Result<Attempt, SolveError> {
+    let r = lemke_mcp(
+        mcp,
+        params.max_iterations,
+        Covering::Ones,
+        params.warm_start.as_ref(),
+    )?;
+    Ok(Attempt {
+        z: r.z,
+        iterations: r.pivots,
+        solver: SolverKind::Lemke,
+        fallbacks: Vec::new(),
+    })
+}
+
+/// The best candidate so far and the failure log.
+struct Chain {
+    best: Option<(Real, DVector<Real>, SolverKind, usize)>,
+    log: Vec<(SolverKind, String)>,
+    tol: Real,
+}
+
+impl Chain {
+    /// Offer a candidate (polished first). Returns true if it is within tolerance.
+    fn offer(
+        &mut self,
+        mcp: &Mcp,
+        z: DVector<Real>,
+        solver: SolverKind,
+        iterations: usize,
+    ) -> bool {
+        let (z, r) = polish_if_better(mcp, z);
+        if self.best.as_ref().is_none_or(|b| r < b.0) {
+            self.best = Some((r, z, solver, iterations));
+        }
+        r <= self.tol
+    }
+
+    fn fail(&mut self, solver: SolverKind, why: String) {
+        self.log.push((solver, why));
+    }
+
+    fn done(self) -> Attempt {
+        let (_, z, solver, iterations) = self.best.expect("done() only after a success");
+        Attempt {
+            z,
+            iterations,
+            solver,
+            fallbacks: self.log,
+        }
+    }
+
+    fn best_z(&self, mcp: &Mcp, warm: Option<&DVector<Real>>) -> DVector<Real> {
+        match &self.best {
+            Some(b) => b.1.clone(),
+            None => start_point(mcp, warm),
+        }
+    }
+}
+
+/// Run the chain (module docs).
+pub(crate) fn solve_auto(
+    mcp: &Mcp,
+    params: &SolveParams,
+    tol: Real,
+) -> Result<Attempt, SolveError> {
+    let mut chain = Chain {
+        best: None,
+        log: Vec::new(),
+        tol,
+    };
+    let warm = params.warm_start.as_ref();
+
+    // 1–2. Lemke, d = e, then (after a ray) d scaled by |q|.
+    let mut coverings = vec![Covering::Ones];
+    for k in 0..2 {
+        let covering = coverings[k.min(coverings.len() - 1)];
+        if k >= coverings.len() {
+            break;
+        }
+        match lemke_mcp(
+            mcp,
+            params.max_iterations,
+            covering,
+            warm.filter(|_| k == 0),
+        ) {
+            Ok(r) => {
+                if chain.offer(mcp, r.z, SolverKind::Lemke, r.pivots) {
+                    return Ok(chain.done());
+                }
+                let res = chain.best.as_ref().map_or(Real::INFINITY, |b| b.0);
+                chain.fail(
+                    SolverKind::Lemke,
+                    format!(
+                        "terminated ({covering:?} covering) with residual {res:e} above tolerance"
+                    ),
+                );
+            }
+            Err(e) => {
+                if let Some(z) = e.best() {
+                    chain.offer(mcp, z.clone(), SolverKind::Lemke, 0);
+                }
+                if matches!(e, SolveError::Ray { .. }) && k == 0 {
+                    coverings.push(Covering::ScaledByQ);
+                }
+                chain.fail(SolverKind::Lemke, format!("{e} ({covering:?} covering)"));
+            }
+        }
+    }
+
+    // 3. FB-Newton from the best iterate so far.
+    let fb = fb_newton(mcp, chain.best_z(mcp, warm), FB_ITERATIONS, tol);
+    if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
+        return Ok(chain.done());
+    }
+    chain.fail(
+        SolverKind::FbNewton,
+        format!(
+            "stopped after {} iterations at residual {:e}",
+            fb.iterations, fb.residual
+        ),
+    );
+
+    // 4. Regularised Lemke (M + εI), refined by FB-Newton on the original problem.
+    let scale = mcp.m.amax().max(1.0);
+    for eps in REGULARISATION.iter().map(|e| e * scale) {
+        let mut reg = mcp.clone();
+        for i in 0..reg.dim() {
+            reg.m[(i, i)] += eps;
+        }
+        match lemke_mcp(&reg, params.max_iterations, Covering::Ones, None) {
+            Ok(r) => {
+                if chain.offer(mcp, r.z.clone(), SolverKind::Lemke, r.pivots) {
+                    chain.log.push((
+                        SolverKind::Lemke,
+                        format!("succeeded only as a start: regularised ε = {eps:e}"),
+                    ));
+                    return Ok(chain.done());
+                }
+                let fb = fb_newton(mcp, r.z, FB_ITERATIONS, tol);
+                if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
+                    return Ok(chain.done());
+                }
+                chain.fail(
+                    SolverKind::Lemke,
+                    format!(
+                        "regularised ε = {eps:e}: answer misses tolerance on the original problem"
+                    ),
+                );
+            }
+            Err(e) => chain.fail(SolverKind::Lemke, format!("regularised ε = {eps:e}: {e}")),
+        }
+    }
+
+    // Nothing within tolerance: report the best iterate.
+    let (residual, best) = match chain.best {
+        Some((r, z, _, _)) => (r, Some(z)),
+        None => (Real::INFINITY, None),
+    };
+    let reason = chain
+        .log
+        .iter()
+        .map(|(s, w)| format!("{s:?}: {w}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    Err(SolveError::Infeasible {
+        reason: format!("no solver reached the tolerance ({reason})"),
+        best,
+        residual,
+    })
+}

@@ -1,0 +1,502 @@
+//! Lemke's complementary pivoting method for LCP(M, q), dense, with an explicit basis inverse.
+//!
+//! Owns: the pivoting kernel [`lemke_lcp`] (covering vector, lexicographic ratio test with
+//! tolerance-aware ties, "z₀ leaves on ties", drift checks with iterative refinement and
+//! refactorisation, warm start from a complementary basis, ray and pivot-limit detection).
+//! Does not own: box bounds or free variables (see `reduce.rs`, which maps a box MCP to an
+//! LCP), fallbacks (`auto.rs`), or the public entry points (`solve.rs`).
+//!
+//! Reference: Cottle, Pang & Stone, *The Linear Complementarity Problem* (1992), §4.4
+//! (Algorithm 4.4.5 with the lexicographic rule of §4.9; Example 4.4.16 for the
+//! "artificial variable leaves on ties" rule). Notes: `notes/complementarity-solvers.md` §2.1.
+//!
+//! The system is `w − M z − d z₀ = q`, variables numbered `w_0..w_{n−1}` (0..n),
+//! `z_0..z_{n−1}` (n..2n) and the artificial `z₀` (2n). The basis inverse `B⁻¹` is stored
+//! row-major so that the pivot's row operations and the entering-column dot products run
+//! over contiguous memory: one pivot costs about 2n² flops.
+
+use nalgebra::{DMatrix, DVector};
+use signorini_math::Real;
+use signorini_math::tolerance::LCP_TIE_TOL;
+
+use crate::Mcp;
+use crate::reduce::Reduction;
+use crate::solve::SolveError;
+
+/// Entries of the entering column at or below `PIVOT_TOL · max(1, ‖a‖∞)` are treated as
+/// zero in the ratio test (dimensionless). Drake uses ≈ n·ε·max|M|; 1e-11 relative to the
+/// column keeps `lcp_tobenna` (cond 1.8e6) and the Siconos MLCPs on the right path.
+const PIVOT_TOL: Real = 1e-11;
+
+/// A drift check (‖B x_B − q‖∞) runs every this many pivots (costs one O(n²) product).
+const DRIFT_CHECK_EVERY: usize = 32;
+
+/// Relative drift (‖B x_B − q‖∞ / max(1, ‖q‖∞)) above which `B⁻¹` is recomputed by LU.
+const DRIFT_REFACTOR: Real = 1e-9;
+
+/// Which covering vector d > 0 Lemke uses (`notes/complementarity-solvers.md` §2.1.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Covering {
+    /// d = e (Siconos, Drake, CPS).
+    Ones,
+    /// d_i = max(1, |q_i|): a different path, tried after a ray.
+    ScaledByQ,
+}
+
+/// Options of one Lemke run.
+#[derive(Debug, Clone)]
+pub(crate) struct LemkeConfig {
+    /// Pivot limit.
+    pub max_pivots: usize,
+    /// Covering vector for a cold start.
+    pub covering: Covering,
+    /// Warm start: `true` where `z_i` is basic in the starting complementary basis.
+    pub warm_basis: Option<Vec<bool>>,
+}
+
+/// What a successful Lemke run returns.
+#[derive(Debug, Clone)]
+pub(crate) struct LemkeResult {
+    /// The solution z.
+    pub z: DVector<Real>,
+    /// Number of pivots (0 for q ≥ 0 or a feasible warm basis).
+    pub pivots: usize,
+}
+
+/// The pivoting state: basis, row-major `B⁻¹`, basic values `x_B = B⁻¹ q`.
+struct Tableau<'a> {
+    n: usize,
+    m: &'a DMatrix<Real>,
+    q: &'a DVector<Real>,
+    d: Vec<Real>,
+    binv: Vec<Real>,
+    xb: Vec<Real>,
+    basis: Vec<usize>,
+    row_of: Vec<usize>,
+}
+
+const NONBASIC: usize = usize::MAX;
+
+/// Solve LCP(M, q) by Lemke's method (CPS §4.4). `M` must be square n×n with finite entries.
+#[allow(non_snake_case)]
+pub(crate) fn lemke_lcp(
+    M: &DMatrix<Real>,
+    q: &DVector<Real>,
+    cfg: &LemkeConfig,
+) -> Result<LemkeResult, SolveError> {
+    let n = q.len();
+    // q ≥ 0: z = 0 solves it, no pivots.
+    if q.iter().all(|&qi| qi >= 0.0) {
+        return Ok(LemkeResult {
+            z: DVector::zeros(n),
+            pivots: 0,
+        });
+    }
+    let mut t = Tableau::cold(M, q, cfg.covering);
+    // Warm start: if the guessed basis is nonsingular, use it; if it is already feasible, done.
+    if let Some(flags) = &cfg.warm_basis
+        && flags.len() == n
+        && t.warm(flags)
+        && t.xb.iter().all(|&x| x >= -PIVOT_TOL * t.scale_q())
+    {
+        return Ok(LemkeResult {
+            z: t.refined_z(),
+            pivots: 0,
+        });
+    }
+
+    // Initial pivot: z₀ enters; the leaving row is the lexicographic minimum of
+    // (x_B,i, B⁻¹_i) / |a_i| over rows with a_i < 0 (the most infeasible row).
+    let z0 = 2 * n;
+    let a = t.column(z0);
+    let cand: Vec<usize> = (0..n).filter(|&i| a[i] < 0.0 && t.xb[i] < 0.0).collect();
+    if cand.is_empty() {
+        // Only possible after a warm start with tiny negative entries: accept.
+        return Ok(LemkeResult {
+            z: t.refined_z(),
+            pivots: 0,
+        });
+    }
+    let r = t.lexmin(&cand, &a, None);
+    let mut leaving = t.basis[r];
+    t.pivot(r, &a, z0);
+    let mut pivots = 1;
+
+    // Main loop: the complement of the variable that just left enters (CPS Alg. 4.4.5).
+    while pivots < cfg.max_pivots {
+        let entering = complement(leaving, n);
+        let a = t.column(entering);
+        let amax = a.iter().fold(0.0, |acc: Real, x| acc.max(x.abs()));
+        let tol = PIVOT_TOL * amax.max(1.0);
+        let cand: Vec<usize> = (0..n).filter(|&i| a[i] > tol).collect();
+        if cand.is_empty() {
+            return Err(SolveError::Ray { pivot: pivots });
+        }
+        let r = t.lexmin(&cand, &a, Some(t.row_of[z0]));
+        leaving = t.basis[r];
+        t.pivot(r, &a, entering);
+        pivots += 1;
+        if leaving == z0 {
+            return Ok(LemkeResult {
+                z: t.refined_z(),
+                pivots,
+            });
+        }
+        if pivots.is_multiple_of(DRIFT_CHECK_EVERY) {
+            t.check_drift();
+        }
+    }
+    Err(SolveError::MaxIterations {
+        iterations: pivots,
+        residual: Real::INFINITY,
+        best: t.z_from_basis(),
+    })
+}
+
+/// Solve a box MCP with Lemke through its LCP reduction (`reduce.rs`): Schur complement
+/// of an invertible free block, else split free variables; shifted/flipped bounds; box
+/// multipliers. Returns z for the original MCP and the pivot count.
+pub(crate) fn lemke_mcp(
+    mcp: &Mcp,
+    max_pivots: Option<usize>,
+    covering: Covering,
+    warm: Option<&DVector<Real>>,
+) -> Result<LemkeResult, SolveError> {
+    let red = Reduction::new(mcp);
+    let nl = red.q.len();
+    let cfg = LemkeConfig {
+        max_pivots: max_pivots.unwrap_or(50 * nl + 100),
+        covering,
+        warm_basis: warm.map(|z| red.warm_basis(mcp, z)),
+    };
+    match lemke_lcp(&red.m, &red.q, &cfg) {
+        Ok(r) => Ok(LemkeResult {
+            z: red.recover(&r.z, mcp.dim()),
+            pivots: r.pivots,
+        }),
+        Err(SolveError::MaxIterations {
+            iterations, best, ..
+        }) => {
+            let z = red.recover(&best, mcp.dim());
+            Err(SolveError::MaxIterations {
+                iterations,
+                residual: mcp.residual(&z),
+                best: z,
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The complementary partner of variable `v` (w_i ↔ z_i).
+fn complement(v: usize, n: usize) -> usize {
+    if v < n { v + n } else { v - n }
+}
+
+/// Dot product with four accumulators (lets the compiler vectorise it).
+fn dot(a: &[Real], b: &[Real]) -> Real {
+    let mut s = [0.0; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        s[0] += x[0] * y[0];
+        s[1] += x[1] * y[1];
+        s[2] += x[2] * y[2];
+        s[3] += x[3] * y[3];
+    }
+    let mut tail = 0.0;
+    for (x, y) in ra.iter().zip(rb) {
+        tail += x * y;
+    }
+    (s[0] + s[1]) + (s[2] + s[3]) + tail
+}
+
+impl<'a> Tableau<'a> {
+    /// Cold start: basis {w}, B⁻¹ = I, x_B = q, covering vector d.
+    fn cold(m: &'a DMatrix<Real>, q: &'a DVector<Real>, covering: Covering) -> Self {
+        let n = q.len();
+        let d = match covering {
+            Covering::Ones => vec![1.0; n],
+            Covering::ScaledByQ => q.iter().map(|x| x.abs().max(1.0)).collect(),
+        };
+        let mut binv = vec![0.0; n * n];
+        for i in 0..n {
+            binv[i * n + i] = 1.0;
+        }
+        let mut row_of = vec![NONBASIC; 2 * n + 1];
+        for (i, r) in row_of.iter_mut().enumerate().take(n) {
+            *r = i;
+        }
+        Tableau {
+            n,
+            m,
+            q,
+            d,
+            binv,
+            xb: q.as_slice().to_vec(),
+            basis: (0..n).collect(),
+            row_of,
+        }
+    }
+
+    fn scale_q(&self) -> Real {
+        self.q.amax().max(1.0)
+    }
+
+    /// Warm start from a complementary basis (`flags[i]` ⇒ z_i basic, else w_i). Sets the
+    /// covering vector to d = B e so that z₀'s column is −e in the new basis (all rows
+    /// move together). Returns false (state unchanged) if B is singular.
+    fn warm(&mut self, flags: &[bool]) -> bool {
+        let n = self.n;
+        let basis: Vec<usize> = (0..n).map(|i| if flags[i] { n + i } else { i }).collect();
+        let Some(binv) = self.inverse_of(&basis) else {
+            return false;
+        };
+        let mut d = vec![0.0; n];
+        for &v in &basis {
+            self.add_column(v, 1.0, &mut d);
+        }
+        self.d = d;
+        self.install(basis, binv);
+        true
+    }
+
+    /// Install a basis and its row-major inverse; recompute x_B = B⁻¹ q.
+    fn install(&mut self, basis: Vec<usize>, binv: Vec<Real>) {
+        let n = self.n;
+        self.row_of.iter_mut().for_each(|r| *r = NONBASIC);
+        for (i, &v) in basis.iter().enumerate() {
+            self.row_of[v] = i;
+        }
+        self.basis = basis;
+        self.binv = binv;
+        self.xb = (0..n)
+            .map(|i| dot(&self.binv[i * n..(i + 1) * n], self.q.as_slice()))
+            .collect();
+    }
+
+    /// `out += s · column(v)` for the original column of variable v.
+    fn add_column(&self, v: usize, s: Real, out: &mut [Real]) {
+        let n = self.n;
+        if v < n {
+            out[v] += s;
+        } else if v < 2 * n {
+            let col = self.m.column(v - n);
+            for (o, c) in out.iter_mut().zip(col.iter()) {
+                *o -= s * c;
+            }
+        } else {
+            for (o, c) in out.iter_mut().zip(&self.d) {
+                *o -= s * c;
+            }
+        }
+    }
+
+    /// Row-major inverse of the basis matrix, or None if it is (numerically) singular.
+    fn inverse_of(&self, basis: &[usize]) -> Option<Vec<Real>> {
+        let n = self.n;
+        let mut b = DMatrix::zeros(n, n);
+        for (k, &v) in basis.iter().enumerate() {
+            let mut col = vec![0.0; n];
+            self.add_column(v, 1.0, &mut col);
+            b.column_mut(k).copy_from_slice(&col);
+        }
+        let inv = b.lu().try_inverse()?;
+        if !inv.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        // nalgebra is column-major: the transpose's storage is B⁻¹ row-major.
+        Some(inv.transpose().as_slice().to_vec())
+    }
+
+    /// The entering column a = B⁻¹ · column(v).
+    fn column(&self, v: usize) -> Vec<Real> {
+        let n = self.n;
+        if v < n {
+            (0..n).map(|i| self.binv[i * n + v]).collect()
+        } else if v < 2 * n {
+            let col = self.m.column(v - n);
+            let col = col.as_slice();
+            (0..n)
+                .map(|i| -dot(&self.binv[i * n..(i + 1) * n], col))
+                .collect()
+        } else {
+            (0..n)
+                .map(|i| -dot(&self.binv[i * n..(i + 1) * n], &self.d))
+                .collect()
+        }
+    }
+
+    /// Lexicographic ratio test (CPS §4.9) over candidate rows: minimise
+    /// (x_B,i, B⁻¹_{i,0}, …, B⁻¹_{i,n−1}) / |a_i|, comparing with relative tolerance
+    /// `LCP_TIE_TOL` (exact comparison cycles on `lcp_tobenna`). If the row of z₀ is among
+    /// the ratio ties it wins (CPS Ex. 4.4.16).
+    fn lexmin(&self, cand: &[usize], a: &[Real], z0_row: Option<usize>) -> usize {
+        let n = self.n;
+        let ratio = |i: usize| self.xb[i] / a[i].abs();
+        let mut tied = ties(cand, ratio);
+        if let Some(r0) = z0_row
+            && tied.contains(&r0)
+        {
+            return r0;
+        }
+        let mut k = 0;
+        while tied.len() > 1 && k < n {
+            tied = ties(&tied, |i| self.binv[i * n + k] / a[i].abs());
+            k += 1;
+        }
+        tied[0]
+    }
+
+    /// Pivot on row r with entering column a (already B⁻¹-transformed).
+    fn pivot(&mut self, r: usize, a: &[Real], entering: usize) {
+        let n = self.n;
+        let inv = 1.0 / a[r];
+        self.xb[r] *= inv;
+        let xr = self.xb[r];
+        // Scale the pivot row, then eliminate it from every other row (contiguous axpy).
+        let (head, rest) = self.binv.split_at_mut(r * n);
+        let (row_r, tail) = rest.split_at_mut(n);
+        row_r.iter_mut().for_each(|x| *x *= inv);
+        for (i, row) in head.chunks_exact_mut(n).enumerate() {
+            eliminate(row, row_r, a[i], &mut self.xb[i], xr);
+        }
+        for (j, row) in tail.chunks_exact_mut(n).enumerate() {
+            let i = r + 1 + j;
+            eliminate(row, row_r, a[i], &mut self.xb[i], xr);
+        }
+        let leaving = self.basis[r];
+        self.row_of[leaving] = NONBASIC;
+        self.row_of[entering] = r;
+        self.basis[r] = entering;
+    }
+
+    /// ‖B x_B − q‖∞.
+    fn drift(&self, xb: &[Real]) -> Real {
+        let mut r: Vec<Real> = self.q.iter().map(|x| -x).collect();
+        for (i, &v) in self.basis.iter().enumerate() {
+            self.add_column(v, xb[i], &mut r);
+        }
+        r.iter().fold(0.0, |acc: Real, x| acc.max(x.abs()))
+    }
+
+    /// Drift check; refactor B⁻¹ by LU if x_B has drifted (keeps the old one if singular).
+    fn check_drift(&mut self) {
+        if self.drift(&self.xb) > DRIFT_REFACTOR * self.scale_q()
+            && let Some(binv) = self.inverse_of(&self.basis)
+        {
+            let basis = self.basis.clone();
+            self.install(basis, binv);
+        }
+    }
+
+    /// z read from the basis (z_j = x_B at z_j's row, 0 if nonbasic).
+    fn z_from_basis(&self) -> DVector<Real> {
+        let n = self.n;
+        DVector::from_fn(n, |j, _| match self.row_of[n + j] {
+            NONBASIC => 0.0,
+            r => self.xb[r],
+        })
+    }
+
+    /// The final z after one step of iterative refinement x_B += B⁻¹ (q − B x_B), and a full
+    /// refactorisation if that did not bring the drift down.
+    fn refined_z(&mut self) -> DVector<Real> {
+        let n = self.n;
+        let mut res: Vec<Real> = self.q.as_slice().to_vec();
+        for (i, &v) in self.basis.iter().enumerate() {
+            self.add_column(v, -self.xb[i], &mut res);
+        }
+        for i in 0..n {
+            self.xb[i] += dot(&self.binv[i * n..(i + 1) * n], &res);
+        }
+        if self.drift(&self.xb) > DRIFT_REFACTOR * self.scale_q() {
+            self.check_drift();
+        }
+        self.z_from_basis()
+    }
+}
+
+/// `row −= f · row_r`, `x −= f · x_r` (skipped when f = 0: rows untouched by this pivot).
+fn eliminate(row: &mut [Real], row_r: &[Real], f: Real, x: &mut Real, xr: Real) {
+    if f != 0.0 {
+        *x -= f * xr;
+        for (a, b) in row.iter_mut().zip(row_r) {
+            *a -= f * b;
+        }
+    }
+}
+
+/// The candidates whose key is within the relative tie tolerance of the minimum key.
+fn ties(cand: &[usize], key: impl Fn(usize) -> Real) -> Vec<usize> {
+    let min = cand.iter().map(|&i| key(i)).fold(Real::INFINITY, Real::min);
+    let tol = LCP_TIE_TOL * min.abs().max(1.0);
+    let tied: Vec<usize> = cand
+        .iter()
+        .copied()
+        .filter(|&i| key(i) <= min + tol)
+        .collect();
+    if tied.is_empty() {
+        cand[..1].to_vec()
+    } else {
+        tied
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(m: &[Real], q: &[Real]) -> Result<LemkeResult, SolveError> {
+        let n = q.len();
+        let m = DMatrix::from_row_slice(n, n, m);
+        let q = DVector::from_column_slice(q);
+        let cfg = LemkeConfig {
+            max_pivots: 1000,
+            covering: Covering::Ones,
+            warm_basis: None,
+        };
+        lemke_lcp(&m, &q, &cfg)
+    }
+
+    #[test]
+    fn cps_example_4_4_16_needs_z0_to_leave_on_ties() {
+        // CPS Ex. 4.4.16 (Drake "TestPSD"): M = [[1,−1],[−1,1]], q = (1,−1) → z = (0,1).
+        let r = run(&[1.0, -1.0, -1.0, 1.0], &[1.0, -1.0]).unwrap();
+        assert!(
+            (r.z[0] - 0.0).abs() < 1e-12 && (r.z[1] - 1.0).abs() < 1e-12,
+            "{}",
+            r.z
+        );
+    }
+
+    #[test]
+    fn drake_cycling_example_is_solved() {
+        let r = run(&[1., 2., 0., 0., 1., 2., 2., 0., 1.], &[-1.0; 3]).unwrap();
+        for i in 0..3 {
+            assert!((r.z[i] - 1.0 / 3.0).abs() < 1e-12, "{}", r.z);
+        }
+    }
+
+    #[test]
+    fn unsolvable_scalar_is_a_ray() {
+        assert!(matches!(
+            run(&[-1.0], &[-1.0]),
+            Err(SolveError::Ray { pivot: 1 })
+        ));
+    }
+
+    #[test]
+    fn warm_start_from_the_solution_basis_takes_zero_pivots() {
+        let m = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]);
+        let q = DVector::from_column_slice(&[-5.0, -6.0]);
+        let cfg = LemkeConfig {
+            max_pivots: 100,
+            covering: Covering::Ones,
+            warm_basis: Some(vec![true, true]),
+        };
+        let r = lemke_lcp(&m, &q, &cfg).unwrap();
+        assert_eq!(r.pivots, 0);
+        assert!((r.z[0] - 4.0 / 3.0).abs() < 1e-12 && (r.z[1] - 7.0 / 3.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,60 @@
+//! Active-set Newton polish: one exact solve on the active set identified by an iterate.
+//!
+//! Owns: [`polish`]. Does not own: deciding when to polish (the callers in
+//! `fischer_burmeister.rs` and `auto.rs` keep the result only if the residual drops).
+//!
+//! This is one step of the minimum-map ("Newton-min") method
+//! (`notes/complementarity-solvers.md` §2.3): with p = mid(l, u, z − w), indices where p
+//! sits on a bound are fixed there and the others solve w_F = 0:
+//! M_FF z_F = −(q_F + M_FA z_A).
+
+use nalgebra::{DMatrix, DVector};
+use signorini_math::Real;
+
+use crate::Mcp;
+
+/// The polished iterate, or None if the reduced system is singular or gives a non-finite z.
+pub(crate) fn polish(mcp: &Mcp, z: &DVector<Real>) -> Option<DVector<Real>> {
+    let n = mcp.dim();
+    let w = mcp.w(z);
+    // Identify the active set from the natural map.
+    let mut out = z.clone();
+    let mut free = Vec::with_capacity(n);
+    for i in 0..n {
+        let p = (z[i] - w[i]).clamp(mcp.lower[i], mcp.upper[i]);
+        if p == mcp.lower[i] || p == mcp.upper[i] {
+            out[i] = p;
+        } else {
+            free.push(i);
+        }
+    }
+    if free.is_empty() {
+        return Some(out);
+    }
+    // Solve the reduced system on the free set with the active variables fixed.
+    let nf = free.len();
+    let mff = DMatrix::from_fn(nf, nf, |i, j| mcp.m[(free[i], free[j])]);
+    let mut fixed = out.clone();
+    for &i in &free {
+        fixed[i] = 0.0;
+    }
+    let rhs_full = &mcp.m * &fixed + &mcp.q;
+    let rhs = DVector::from_fn(nf, |i, _| -rhs_full[free[i]]);
+    let zf = mff.lu().solve(&rhs)?;
+    for (k, &i) in free.iter().enumerate() {
+        out[i] = zf[k];
+    }
+    out.iter().all(|x| x.is_finite()).then_some(out)
+}
+
+/// `polish(z)` if it lowers the residual, else z; returns the kept iterate and its residual.
+pub(crate) fn polish_if_better(mcp: &Mcp, z: DVector<Real>) -> (DVector<Real>, Real) {
+    let r0 = mcp.residual(&z);
+    match polish(mcp, &z) {
+        Some(p) => {
+            let r1 = mcp.residual(&p);
+            if r1 < r0 { (p, r1) } else { (z, r0) }
+        }
+        None => (z, r0),
+    }
+}

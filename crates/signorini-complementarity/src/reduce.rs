@@ -1,0 +1,279 @@
+//! Reduction of a box-constrained linear MCP to a standard LCP, so that Lemke can solve it.
+//!
+//! Owns: [`Reduction`] (build, map a solution back, map a warm start forward).
+//! Does not own: any solver.
+//!
+//! Two steps, each used only when needed:
+//!
+//! 1. **Free variables** (l = −∞, u = +∞; w_F = 0). If the free block `M_FF` is invertible
+//!    (LU with a pivot ratio above `SCHUR_MIN_PIVOT_RATIO`), they are eliminated by a Schur
+//!    complement: z_F = −M_FF⁻¹ (M_FC z_C + q_F), leaving
+//!    M' = M_CC − M_CF M_FF⁻¹ M_FC, q' = q_C − M_CF M_FF⁻¹ q_F (CPS §1.5, mixed LCP).
+//!    If `M_FF` is singular, each free variable is split, z_F = x⁺ − x⁻ with x± ≥ 0, whose
+//!    complementary functions are w_F and −w_F.
+//! 2. **Bounds.** A variable with only a lower bound becomes z = l + x, x ≥ 0; with only an
+//!    upper bound z = u − x (its function is −w); with both, z = l + x and an extra
+//!    multiplier v ≥ 0 with w⁺ = w + v ⟂ x and s = (u − l) − x ⟂ v. The LCP matrix is
+//!    [[Σ M S, E], [−Eᵀ, 0]] (S, Σ = ±1 diagonals, E selects the boxed variables). For a
+//!    PSD `M` this matrix is copositive-plus, so Lemke processes it.
+
+use nalgebra::{DMatrix, DVector};
+use signorini_math::Real;
+
+use crate::Mcp;
+
+/// Minimum |U_ii| / max |U_ii| of the LU of `M_FF` for the Schur complement to be used.
+/// Below it the block is treated as singular and free variables are split instead.
+const SCHUR_MIN_PIVOT_RATIO: Real = 1e-12;
+
+/// How free variables were handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FreeHandling {
+    /// No free variables.
+    None,
+    /// Eliminated by the Schur complement of the invertible free block.
+    Schur,
+    /// Split into positive and negative parts (free block singular).
+    Split,
+}
+
+/// A box MCP rewritten as LCP(m, q), with what is needed to map back.
+pub(crate) struct Reduction {
+    /// The LCP matrix.
+    pub m: DMatrix<Real>,
+    /// The LCP vector.
+    pub q: DVector<Real>,
+    /// How free variables were handled.
+    pub free: FreeHandling,
+    /// Indices (into the original problem) of the free variables.
+    free_idx: Vec<usize>,
+    /// Indices of the constrained (non-free) variables, or all variables when split.
+    kept_idx: Vec<usize>,
+    /// For the Schur case: z_F = −(x_mat z_C + x_vec).
+    schur: Option<(DMatrix<Real>, DVector<Real>)>,
+    /// Per kept variable: offset c and sign s of z = c + s·x.
+    shift: Vec<(Real, Real)>,
+    /// Number of split free variables (their x⁺, x⁻ come after the kept ones).
+    n_split: usize,
+}
+
+impl Reduction {
+    /// Build the LCP for `mcp`.
+    pub(crate) fn new(mcp: &Mcp) -> Reduction {
+        let n = mcp.dim();
+        let is_free =
+            |i: usize| mcp.lower[i] == Real::NEG_INFINITY && mcp.upper[i] == Real::INFINITY;
+        let free_idx: Vec<usize> = (0..n).filter(|&i| is_free(i)).collect();
+        let cons_idx: Vec<usize> = (0..n).filter(|&i| !is_free(i)).collect();
+
+        // Step 1: free variables → Schur complement, or split.
+        let (m1, q1, lo, up, free, schur, kept_idx, n_split) = if free_idx.is_empty() {
+            (
+                mcp.m.clone(),
+                mcp.q.clone(),
+                mcp.lower.clone(),
+                mcp.upper.clone(),
+                FreeHandling::None,
+                None,
+                cons_idx,
+                0,
+            )
+        } else if let Some((ms, qs, xm, xv)) = schur(mcp, &free_idx, &cons_idx) {
+            let lo = DVector::from_fn(cons_idx.len(), |k, _| mcp.lower[cons_idx[k]]);
+            let up = DVector::from_fn(cons_idx.len(), |k, _| mcp.upper[cons_idx[k]]);
+            (
+                ms,
+                qs,
+                lo,
+                up,
+                FreeHandling::Schur,
+                Some((xm, xv)),
+                cons_idx,
+                0,
+            )
+        } else {
+            let (ms, qs, lo, up) = split(mcp, &free_idx, &cons_idx);
+            (
+                ms,
+                qs,
+                lo,
+                up,
+                FreeHandling::Split,
+                None,
+                cons_idx,
+                free_idx.len(),
+            )
+        };
+
+        // Step 2: bounds → shifts, flips and box multipliers.
+        let nk = q1.len();
+        let shift: Vec<(Real, Real)> = (0..nk)
+            .map(|i| {
+                if lo[i].is_finite() {
+                    (lo[i], 1.0)
+                } else {
+                    (up[i], -1.0)
+                }
+            })
+            .collect();
+        let boxed: Vec<usize> = (0..nk)
+            .filter(|&i| lo[i].is_finite() && up[i].is_finite())
+            .collect();
+        let nl = nk + boxed.len();
+        let c = DVector::from_fn(nk, |i, _| shift[i].0);
+        let qc = &m1 * &c + &q1;
+        let mut m = DMatrix::zeros(nl, nl);
+        let mut q = DVector::zeros(nl);
+        for i in 0..nk {
+            let si = shift[i].1;
+            q[i] = si * qc[i];
+            for j in 0..nk {
+                m[(i, j)] = si * m1[(i, j)] * shift[j].1;
+            }
+        }
+        for (k, &i) in boxed.iter().enumerate() {
+            m[(i, nk + k)] = 1.0;
+            m[(nk + k, i)] = -1.0;
+            q[nk + k] = up[i] - lo[i];
+        }
+        Reduction {
+            m,
+            q,
+            free,
+            free_idx,
+            kept_idx,
+            schur,
+            shift,
+            n_split,
+        }
+    }
+
+    /// Map an LCP solution x back to the MCP's z.
+    pub(crate) fn recover(&self, x: &DVector<Real>, n: usize) -> DVector<Real> {
+        let mut z = DVector::zeros(n);
+        let nk = self.shift.len();
+        let zk = DVector::from_fn(nk, |i, _| self.shift[i].0 + self.shift[i].1 * x[i]);
+        match self.free {
+            FreeHandling::Split => {
+                for (k, &i) in self.kept_idx.iter().enumerate() {
+                    z[i] = zk[k];
+                }
+                let nc = self.kept_idx.len();
+                for (k, &i) in self.free_idx.iter().enumerate() {
+                    z[i] = zk[nc + k] - zk[nc + self.n_split + k];
+                }
+            }
+            _ => {
+                for (k, &i) in self.kept_idx.iter().enumerate() {
+                    z[i] = zk[k];
+                }
+                if let Some((xm, xv)) = &self.schur {
+                    let zf = -(xm * &zk + xv);
+                    for (k, &i) in self.free_idx.iter().enumerate() {
+                        z[i] = zf[k];
+                    }
+                }
+            }
+        }
+        z
+    }
+
+    /// A warm-start basis for the LCP from an MCP iterate z: x_i basic where it is positive
+    /// (box multipliers basic where z sits at its upper bound).
+    pub(crate) fn warm_basis(&self, mcp: &Mcp, z: &DVector<Real>) -> Vec<bool> {
+        let nl = self.q.len();
+        let nk = self.shift.len();
+        let mut flags = vec![false; nl];
+        let zk: Vec<Real> = match self.free {
+            FreeHandling::Split => {
+                let mut v: Vec<Real> = self.kept_idx.iter().map(|&i| z[i]).collect();
+                v.extend(self.free_idx.iter().map(|&i| z[i].max(0.0)));
+                v.extend(self.free_idx.iter().map(|&i| (-z[i]).max(0.0)));
+                v
+            }
+            _ => self.kept_idx.iter().map(|&i| z[i]).collect(),
+        };
+        for i in 0..nk {
+            let x = (zk[i] - self.shift[i].0) * self.shift[i].1;
+            flags[i] = x > 0.0;
+        }
+        let mut k = nk;
+        for (i, &ki) in self.kept_idx.iter().enumerate() {
+            let (l, u) = (mcp.lower[ki], mcp.upper[ki]);
+            if l.is_finite() && u.is_finite() {
+                flags[k] = zk[i] >= u;
+                k += 1;
+            }
+        }
+        flags
+    }
+}
+
+type SchurParts = (DMatrix<Real>, DVector<Real>, DMatrix<Real>, DVector<Real>);
+
+/// Schur complement of the free block, or None if `M_FF` is (numerically) singular.
+fn schur(mcp: &Mcp, f: &[usize], c: &[usize]) -> Option<SchurParts> {
+    let sub = |rows: &[usize], cols: &[usize]| {
+        DMatrix::from_fn(rows.len(), cols.len(), |i, j| mcp.m[(rows[i], cols[j])])
+    };
+    let mff = sub(f, f);
+    let lu = mff.lu();
+    let u = lu.u();
+    let diag: Vec<Real> = (0..f.len()).map(|i| u[(i, i)].abs()).collect();
+    let (dmin, dmax) = diag
+        .iter()
+        .fold((Real::INFINITY, 0.0 as Real), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    if !(dmin > SCHUR_MIN_PIVOT_RATIO * dmax) {
+        return None;
+    }
+    let qf = DVector::from_fn(f.len(), |i, _| mcp.q[f[i]]);
+    let xm = lu.solve(&sub(f, c))?;
+    let xv = lu.solve(&qf)?;
+    let qc = DVector::from_fn(c.len(), |i, _| mcp.q[c[i]]);
+    let mcf = sub(c, f);
+    let ms = sub(c, c) - &mcf * &xm;
+    let qs = qc - &mcf * &xv;
+    if !ms.iter().chain(qs.iter()).all(|x| x.is_finite()) {
+        return None;
+    }
+    Some((ms, qs, xm, xv))
+}
+
+/// The split form: variables (z_C, x⁺, x⁻), functions (w_C, w_F, −w_F), bounds x± ≥ 0.
+fn split(
+    mcp: &Mcp,
+    f: &[usize],
+    c: &[usize],
+) -> (DMatrix<Real>, DVector<Real>, DVector<Real>, DVector<Real>) {
+    let (nc, nf) = (c.len(), f.len());
+    let n2 = nc + 2 * nf;
+    // Original index and sign of each new variable / row.
+    let map = |k: usize| -> (usize, Real) {
+        if k < nc {
+            (c[k], 1.0)
+        } else if k < nc + nf {
+            (f[k - nc], 1.0)
+        } else {
+            (f[k - nc - nf], -1.0)
+        }
+    };
+    let m = DMatrix::from_fn(n2, n2, |i, j| {
+        let ((ri, si), (cj, sj)) = (map(i), map(j));
+        si * sj * mcp.m[(ri, cj)]
+    });
+    let q = DVector::from_fn(n2, |i, _| {
+        let (ri, si) = map(i);
+        si * mcp.q[ri]
+    });
+    let lo = DVector::from_fn(n2, |i, _| if i < nc { mcp.lower[c[i]] } else { 0.0 });
+    let up = DVector::from_fn(n2, |i, _| {
+        if i < nc {
+            mcp.upper[c[i]]
+        } else {
+            Real::INFINITY
+        }
+    });
+    (m, q, lo, up)
+}
