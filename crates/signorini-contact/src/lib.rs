@@ -22,7 +22,7 @@ mod potential;
 mod standard;
 
 pub use constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
-pub use contact::{Contact, Jacobian, vertex_edge_contact};
+pub use contact::{Contact, Jacobian, applicability, vertex_edge_contact};
 pub use corrective::corrective_contacts;
 pub use formulate::{Formulation, FormulationError};
 pub use potential::{PEG_APPLICABILITY_RELAXATION, peg_detection_distance, potential_contacts};

@@ -50,39 +50,78 @@ pub fn resolve_set(entry: &str, data_dir: &Path) -> (String, PathBuf) {
     let e = entry.trim();
     if e.len() == 1 && e.chars().all(|c| c.is_ascii_alphabetic()) {
         let l = e.to_ascii_lowercase();
-        return (l.clone(), data_dir.join("body_sets").join(format!("set_{l}.json")));
+        return (
+            l.clone(),
+            data_dir.join("body_sets").join(format!("set_{l}.json")),
+        );
     }
     let p = PathBuf::from(e);
-    let label = p.file_stem().map(|s| s.to_string_lossy().trim_start_matches("set_").to_string()).unwrap_or_else(|| e.to_string());
+    let label = p
+        .file_stem()
+        .map(|s| s.to_string_lossy().trim_start_matches("set_").to_string())
+        .unwrap_or_else(|| e.to_string());
     (label, p)
 }
 
 /// Load and validate a body-set JSON file.
 pub fn load_body_set(label: &str, path: &Path) -> Result<BodySet, ExperimentError> {
     let text = std::fs::read_to_string(path).map_err(|e| ExperimentError::io(path, e))?;
-    let raw: RawSet =
-        serde_json::from_str(&text).map_err(|e| ExperimentError::Parse { path: path.to_path_buf(), reason: e.to_string() })?;
+    let raw: RawSet = serde_json::from_str(&text).map_err(|e| ExperimentError::Parse {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
     if raw.bodies.is_empty() {
-        return Err(ExperimentError::Parse { path: path.to_path_buf(), reason: "`bodies` is empty".into() });
+        return Err(ExperimentError::Parse {
+            path: path.to_path_buf(),
+            reason: "`bodies` is empty".into(),
+        });
     }
     let bodies = raw
         .bodies
         .iter()
         .enumerate()
-        .map(|(i, b)| to_spec(b).map_err(|(field, reason)| ExperimentError::Body { path: path.to_path_buf(), body: i, field, reason }))
+        .map(|(i, b)| {
+            to_spec(b).map_err(|(field, reason)| ExperimentError::Body {
+                path: path.to_path_buf(),
+                body: i,
+                field,
+                reason,
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(BodySet { label: label.to_string(), path: path.to_path_buf(), bodies })
+    Ok(BodySet {
+        label: label.to_string(),
+        path: path.to_path_buf(),
+        bodies,
+    })
 }
 
 fn to_spec(b: &RawBody) -> Result<BodySpec, (&'static str, String)> {
-    let verts = b.vertices_local.iter().map(|v| Vec2::new(v[0], v[1])).collect();
+    let verts = b
+        .vertices_local
+        .iter()
+        .map(|v| Vec2::new(v[0], v[1]))
+        .collect();
     let shape = ConvexPolygon::new(verts).map_err(|e| ("vertices_local", e.to_string()))?;
-    let body = RigidBody2::dynamic(shape, b.mass, b.inertia)
-        .map_err(|e| (if e.to_string().contains("mass") { "mass" } else { "inertia" }, e.to_string()))?;
+    let body = RigidBody2::dynamic(shape, b.mass, b.inertia).map_err(|e| {
+        (
+            if e.to_string().contains("mass") {
+                "mass"
+            } else {
+                "inertia"
+            },
+            e.to_string(),
+        )
+    })?;
     let mut body = body
         .with_pose(Vec2::new(b.position[0], b.position[1]), b.angle)
         .with_velocity(Vec3::new(b.velocity[0], b.velocity[1], b.velocity[2]));
-    body.external_force = Vec3::new(b.external_force[0], b.external_force[1], b.external_force[2]);
-    body.validate().map_err(|e| ("position/angle/velocity/external_force", e.to_string()))?;
+    body.external_force = Vec3::new(
+        b.external_force[0],
+        b.external_force[1],
+        b.external_force[2],
+    );
+    body.validate()
+        .map_err(|e| ("position/angle/velocity/external_force", e.to_string()))?;
     Ok(BodySpec { body })
 }

@@ -43,6 +43,9 @@ pub enum ExperimentError {
 
 impl ExperimentError {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        ExperimentError::Io { path: path.into(), source }
+        ExperimentError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

@@ -11,12 +11,12 @@
 //! (trajectories, per-step files, `summary.csv`, `pooled.csv`, `failures.csv`, plots,
 //! `report.txt`). Does not own: the physics.
 
+use crate::ExperimentError;
 use crate::bodyset::BodySet;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
 use crate::stats::{Summary, summarize};
 use crate::svg::{Plot, Series};
 use crate::writer::{Csv, h_tag, trajectory_header};
-use crate::ExperimentError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use signorini_dynamics::RigidBody2;
@@ -34,10 +34,18 @@ pub fn paper_step_sizes() -> Vec<f64> {
 
 /// The open box: floor, left wall, right wall (static, counter-clockwise rectangles; notes §7).
 pub fn box_walls() -> Vec<RigidBody2> {
-    [(-1.0, -0.4, 1.0, 0.0), (-1.2, -0.4, -0.8, 1.6), (0.8, -0.4, 1.2, 1.6)]
-        .iter()
-        .map(|&(x0, y0, x1, y1)| RigidBody2::fixed(ConvexPolygon::rectangle(x0, y0, x1, y1).expect("box rectangles are valid")))
-        .collect()
+    [
+        (-1.0, -0.4, 1.0, 0.0),
+        (-1.2, -0.4, -0.8, 1.6),
+        (0.8, -0.4, 1.2, 1.6),
+    ]
+    .iter()
+    .map(|&(x0, y0, x1, y1)| {
+        RigidBody2::fixed(
+            ConvexPolygon::rectangle(x0, y0, x1, y1).expect("box rectangles are valid"),
+        )
+    })
+    .collect()
 }
 
 /// Steps between drops: `round(0.25/h)` with halves away from zero (notes §7), at least 1.
@@ -61,6 +69,22 @@ pub struct RunSpec {
     pub h: f64,
     /// Duration (s).
     pub duration: f64,
+    /// Gap-correction re-solves per step for PEG runs (0 = the paper's stepper).
+    pub gap_corrections: usize,
+}
+
+/// World settings of the experiments: PEG with `gap_corrections` (see
+/// `WorldParams::gap_corrections`); the baselines exactly as in the paper, without the
+/// mixed-form retry (it has the same solutions as the reduced LCP and only doubles the cost of
+/// the many unsolvable standard-model steps).
+pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) -> WorldParams {
+    let mut p = WorldParams::new(model, h);
+    if model == ContactModel::Peg {
+        p.gap_corrections = gap_corrections;
+    } else {
+        p.mixed_fallback = false;
+    }
+    p
 }
 
 /// What a run produced.
@@ -111,18 +135,26 @@ pub fn total_overlap(bodies: &[RigidBody2]) -> f64 {
 /// Run one pouring simulation; writes `trajectories/<stem>.csv` and `steps/<stem>.csv` under
 /// `out` if given.
 pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, ExperimentError> {
-    let mut world = World::new(WorldParams::new(spec.model, spec.h))?;
+    let mut world = World::new(experiment_params(spec.model, spec.h, spec.gap_corrections))?;
     for w in box_walls() {
         world.add_body(w)?;
     }
     let n_walls = world.bodies.len();
-    let mut r = RunResult { model: spec.model.name().into(), set: spec.set.label.clone(), h: spec.h, ..Default::default() };
+    let mut r = RunResult {
+        model: spec.model.name().into(),
+        set: spec.set.label.clone(),
+        h: spec.h,
+        ..Default::default()
+    };
     let (mut traj, mut steps) = match out {
         Some(dir) => (
-            Some(Csv::create(&dir.join("trajectories").join(format!("{}.csv", r.stem())), trajectory_header())?),
+            Some(Csv::create(
+                &dir.join("trajectories").join(format!("{}.csv", r.stem())),
+                trajectory_header(),
+            )?),
             Some(Csv::create(
                 &dir.join("steps").join(format!("{}.csv", r.stem())),
-                "step,overlap,contacts,unilateral,inter,cross,unknowns,solver,iterations,residual,failed",
+                "step,overlap,contacts,unilateral,inter,cross,unknowns,solver,iterations,residual,corrections,failed",
             )?),
         ),
         None => (None, None),
@@ -149,10 +181,21 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
             }
         }
         if let Some(f) = steps.as_mut() {
-            let solver = rep.solver.map(|k| format!("{k:?}").to_lowercase()).unwrap_or_else(|| "none".into());
+            let solver = rep
+                .solver
+                .map(|k| format!("{k:?}").to_lowercase())
+                .unwrap_or_else(|| "none".into());
             f.line(&format!(
-                "{s},{overlap},{},{},{},{},{},{solver},{},{},{}",
-                c.contacts, c.unilateral, c.inter, c.cross, rep.unknowns, rep.iterations, rep.residual, rep.failed as u8
+                "{s},{overlap},{},{},{},{},{},{solver},{},{},{},{}",
+                c.contacts,
+                c.unilateral,
+                c.inter,
+                c.cross,
+                rep.unknowns,
+                rep.iterations,
+                rep.residual,
+                rep.corrections,
+                rep.failed as u8
             ))?;
         }
     }
@@ -181,6 +224,8 @@ pub struct PourConfig {
     pub out: PathBuf,
     /// Shared data directory (for the reference CSVs; missing references are skipped).
     pub data_dir: PathBuf,
+    /// Gap-correction re-solves per step for PEG (0 = the paper's stepper).
+    pub gap_corrections: usize,
 }
 
 /// Pooled statistics of one (model, h) over sets.
@@ -226,7 +271,13 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     for &model in &cfg.models {
         for set in &cfg.sets {
             for &h in &cfg.hs {
-                specs.push(RunSpec { model, set: set.clone(), h, duration: cfg.duration });
+                specs.push(RunSpec {
+                    model,
+                    set: set.clone(),
+                    h,
+                    duration: cfg.duration,
+                    gap_corrections: cfg.gap_corrections,
+                });
             }
         }
     }
@@ -236,11 +287,16 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     if !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed_precise} eta {eta}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed_precise} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let mut runs: Vec<RunResult> = specs
         .par_iter()
         .map(|spec| {
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_pour(spec, Some(&cfg.out))));
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_pour(spec, Some(&cfg.out))
+            }));
             bar.inc(1);
             let fail = |e: String| RunResult {
                 model: spec.model.name().into(),
@@ -257,28 +313,53 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
         })
         .collect();
     bar.finish_and_clear();
-    runs.sort_by(|a, b| (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(b.model.as_str(), b.set.as_str(), h_key(b.h))));
+    runs.sort_by(|a, b| {
+        (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(
+            b.model.as_str(),
+            b.set.as_str(),
+            h_key(b.h),
+        ))
+    });
     write_summary(&cfg.out, &runs)?;
     let pooled = pool(&runs);
     write_pooled(&cfg.out, &pooled)?;
     let (report, ok) = compare(cfg, &pooled)?;
-    std::fs::write(cfg.out.join("report.txt"), &report).map_err(|e| ExperimentError::io(cfg.out.join("report.txt"), e))?;
+    std::fs::write(cfg.out.join("report.txt"), &report)
+        .map_err(|e| ExperimentError::io(cfg.out.join("report.txt"), e))?;
     plot(cfg, &pooled)?;
-    Ok(SweepResult { runs, pooled, report, all_checks_pass: ok })
+    Ok(SweepResult {
+        runs,
+        pooled,
+        report,
+        all_checks_pass: ok,
+    })
 }
 
 fn write_summary(out: &Path, runs: &[RunResult]) -> Result<(), ExperimentError> {
-    let mut f = Csv::create(&out.join("summary.csv"), "model,set,h,n_steps,median,q1,q3,max,mean,ms_per_step,failed_steps")?;
+    let mut f = Csv::create(
+        &out.join("summary.csv"),
+        "model,set,h,n_steps,median,q1,q3,max,mean,ms_per_step,failed_steps",
+    )?;
     let mut failures = Vec::new();
     for r in runs {
         let s = summarize(&r.overlap);
-        let ms = if r.n_steps > 0 { 1000.0 * r.step_seconds / r.n_steps as f64 } else { f64::NAN };
+        let ms = if r.n_steps > 0 {
+            1000.0 * r.step_seconds / r.n_steps as f64
+        } else {
+            f64::NAN
+        };
         f.line(&format!(
             "{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.4},{}",
             r.model, r.set, r.h, r.n_steps, s.median, s.q1, s.q3, s.max, s.mean, ms, r.failed_steps
         ))?;
         if let Some(e) = &r.error {
-            failures.push(format!("{},{},{},\"{}\"", r.model, r.set, r.h, e.replace('"', "'")));
+            failures.push(format!(
+                "{},{},{},\"{}\"",
+                r.model,
+                r.set,
+                r.h,
+                e.replace('"', "'")
+            ));
         }
     }
     f.finish()?;
@@ -292,7 +373,10 @@ fn write_summary(out: &Path, runs: &[RunResult]) -> Result<(), ExperimentError> 
 fn pool(runs: &[RunResult]) -> Vec<Pooled> {
     let mut groups: BTreeMap<(String, i64), Vec<&RunResult>> = BTreeMap::new();
     for r in runs {
-        groups.entry((r.model.clone(), h_key(r.h))).or_default().push(r);
+        groups
+            .entry((r.model.clone(), h_key(r.h)))
+            .or_default()
+            .push(r);
     }
     groups
         .into_iter()
@@ -310,8 +394,16 @@ fn pool(runs: &[RunResult]) -> Vec<Pooled> {
                 runs_with_failed_steps: ok.iter().filter(|r| r.failed_steps > 0).count(),
                 overlap: summarize(&all),
                 max_run_max: all.iter().copied().fold(0.0, f64::max),
-                mean_inter: if steps > 0 { inter as f64 / steps as f64 } else { f64::NAN },
-                ms_per_step: if steps > 0 { 1000.0 * secs / steps as f64 } else { f64::NAN },
+                mean_inter: if steps > 0 {
+                    inter as f64 / steps as f64
+                } else {
+                    f64::NAN
+                },
+                ms_per_step: if steps > 0 {
+                    1000.0 * secs / steps as f64
+                } else {
+                    f64::NAN
+                },
             }
         })
         .collect()
@@ -326,7 +418,19 @@ fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), ExperimentError> {
         let s = &p.overlap;
         f.line(&format!(
             "{},{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.3},{:.4}",
-            p.model, p.h, p.runs, p.failed_runs, p.runs_with_failed_steps, s.n, s.median, s.q1, s.q3, s.max, s.mean, p.mean_inter, p.ms_per_step
+            p.model,
+            p.h,
+            p.runs,
+            p.failed_runs,
+            p.runs_with_failed_steps,
+            s.n,
+            s.median,
+            s.q1,
+            s.q3,
+            s.max,
+            s.mean,
+            p.mean_inter,
+            p.ms_per_step
         ))?;
     }
     f.finish()
@@ -340,13 +444,27 @@ fn refs(cfg: &PourConfig, model: &str) -> Vec<ReferenceOverlap> {
 fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), ExperimentError> {
     use std::fmt::Write;
     let peg_ref = refs(cfg, "peg");
-    let find = |m: &str, h: f64| pooled.iter().find(|p| p.model == m && h_key(p.h) == h_key(h));
+    let find = |m: &str, h: f64| {
+        pooled
+            .iter()
+            .find(|p| p.model == m && h_key(p.h) == h_key(h))
+    };
     let mut s = String::new();
     let mut ok = true;
     let _ = writeln!(
         s,
         "{:>6} {:>5} {:>6} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9} {:>9} {:>9}",
-        "h", "runs", "failed", "PEG median", "authors med", "PEG max", "std median", "corr median", "std/PEG", "corr/PEG", "ms PEG/std"
+        "h",
+        "runs",
+        "failed",
+        "PEG median",
+        "authors med",
+        "PEG max",
+        "std median",
+        "corr median",
+        "std/PEG",
+        "corr/PEG",
+        "ms PEG/std"
     );
     for &h in &cfg.hs {
         let peg = find("peg", h);
@@ -354,14 +472,23 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
         let cor = find("corrective", h);
         let r = peg_ref.iter().find(|r| h_key(r.h) == h_key(h));
         let med = |p: Option<&Pooled>| p.map(|p| p.overlap.median).unwrap_or(f64::NAN);
-        let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else if a > 0.0 { f64::INFINITY } else { f64::NAN };
+        let ratio = |a: f64, b: f64| {
+            if b > 0.0 {
+                a / b
+            } else if a > 0.0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        };
         let pm = med(peg);
         let _ = writeln!(
             s,
             "{:>6} {:>5} {:>6} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>9.3e} {:>9.3e} {:>9.3}",
             h,
             peg.map(|p| p.runs).unwrap_or(0),
-            peg.map(|p| p.failed_runs + p.runs_with_failed_steps).unwrap_or(0),
+            peg.map(|p| p.failed_runs + p.runs_with_failed_steps)
+                .unwrap_or(0),
             pm,
             r.map(|r| r.median).unwrap_or(f64::NAN),
             peg.map(|p| p.max_run_max).unwrap_or(f64::NAN),
@@ -395,8 +522,17 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
 }
 
 fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
-    let colors = [("peg", "#1f77b4"), ("standard", "#d62728"), ("corrective", "#2ca02c")];
-    let mut fig21 = Plot::new("Overlap area per step (median, Q1–Q3), cf. paper Fig. 21", "h (ms)", "overlap area (m²)", true);
+    let colors = [
+        ("peg", "#1f77b4"),
+        ("standard", "#d62728"),
+        ("corrective", "#2ca02c"),
+    ];
+    let mut fig21 = Plot::new(
+        "Overlap area per step (median, Q1–Q3), cf. paper Fig. 21",
+        "h (ms)",
+        "overlap area (m²)",
+        true,
+    );
     for (m, c) in colors {
         let pts: Vec<_> = pooled
             .iter()
@@ -404,24 +540,59 @@ fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
             .map(|p| (p.h * 1000.0, p.overlap.median, p.overlap.q1, p.overlap.q3))
             .collect();
         if !pts.is_empty() {
-            fig21.add(Series { name: format!("ours: {m}"), color: c.into(), dashed: false, points: pts });
+            fig21.add(Series {
+                name: format!("ours: {m}"),
+                color: c.into(),
+                dashed: false,
+                points: pts,
+            });
         }
     }
-    for (m, label, c) in [("peg", "authors: PEG", "#1f77b4"), ("corrective_standard", "authors: corrective", "#2ca02c")] {
-        let pts: Vec<_> = refs(cfg, m).iter().map(|r| (r.h * 1000.0 + 0.25, r.median, r.q1, r.q3)).collect();
+    for (m, label, c) in [
+        ("peg", "authors: PEG", "#1f77b4"),
+        ("corrective_standard", "authors: corrective", "#2ca02c"),
+    ] {
+        let pts: Vec<_> = refs(cfg, m)
+            .iter()
+            .map(|r| (r.h * 1000.0 + 0.25, r.median, r.q1, r.q3))
+            .collect();
         if !pts.is_empty() {
-            fig21.add(Series { name: label.into(), color: c.into(), dashed: true, points: pts });
+            fig21.add(Series {
+                name: label.into(),
+                color: c.into(),
+                dashed: true,
+                points: pts,
+            });
         }
     }
     write(&cfg.out.join("fig21_overlap.svg"), &fig21.to_svg())?;
-    let mut fig22 = Plot::new("Mean I-constraints (incl. X) per step, cf. paper Fig. 22", "h (ms)", "constraints per step", false);
-    let pts: Vec<_> = pooled.iter().filter(|p| p.model == "peg").map(|p| (p.h * 1000.0, p.mean_inter, p.mean_inter, p.mean_inter)).collect();
+    let mut fig22 = Plot::new(
+        "Mean I-constraints (incl. X) per step, cf. paper Fig. 22",
+        "h (ms)",
+        "constraints per step",
+        false,
+    );
+    let pts: Vec<_> = pooled
+        .iter()
+        .filter(|p| p.model == "peg")
+        .map(|p| (p.h * 1000.0, p.mean_inter, p.mean_inter, p.mean_inter))
+        .collect();
     if !pts.is_empty() {
-        fig22.add(Series { name: "ours: PEG".into(), color: "#1f77b4".into(), dashed: false, points: pts });
+        fig22.add(Series {
+            name: "ours: PEG".into(),
+            color: "#1f77b4".into(),
+            dashed: false,
+            points: pts,
+        });
     }
     if let Ok(r) = reference_mean_inter(&cfg.data_dir.join("reference_constraint_counts.csv")) {
         let pts = r.iter().map(|&(h, i)| (h * 1000.0, i, i, i)).collect();
-        fig22.add(Series { name: "authors: PEG".into(), color: "#ff7f0e".into(), dashed: true, points: pts });
+        fig22.add(Series {
+            name: "authors: PEG".into(),
+            color: "#ff7f0e".into(),
+            dashed: true,
+            points: pts,
+        });
     }
     write(&cfg.out.join("fig22_traps.svg"), &fig22.to_svg())
 }

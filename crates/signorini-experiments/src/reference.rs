@@ -21,23 +21,34 @@ impl Table {
         let mut lines = text.lines().filter(|l| !l.trim().is_empty());
         let header: Vec<String> = lines
             .next()
-            .ok_or_else(|| ExperimentError::Parse { path: path.to_path_buf(), reason: "empty file".into() })?
+            .ok_or_else(|| ExperimentError::Parse {
+                path: path.to_path_buf(),
+                reason: "empty file".into(),
+            })?
             .split(',')
             .map(|s| s.trim().to_string())
             .collect();
-        let rows = lines.map(|l| l.split(',').map(|s| s.trim().to_string()).collect()).collect();
+        let rows = lines
+            .map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
+            .collect();
         Ok(Table { header, rows })
     }
 
     /// Column `name` of every row (empty string if missing).
     pub fn column(&self, name: &str) -> Vec<String> {
         let i = self.header.iter().position(|h| h == name);
-        self.rows.iter().map(|r| i.and_then(|i| r.get(i).cloned()).unwrap_or_default()).collect()
+        self.rows
+            .iter()
+            .map(|r| i.and_then(|i| r.get(i).cloned()).unwrap_or_default())
+            .collect()
     }
 
     /// Column `name` parsed as numbers (NaN if unparsable).
     pub fn numbers(&self, name: &str) -> Vec<f64> {
-        self.column(name).iter().map(|s| s.parse().unwrap_or(f64::NAN)).collect()
+        self.column(name)
+            .iter()
+            .map(|s| s.parse().unwrap_or(f64::NAN))
+            .collect()
     }
 }
 
@@ -65,10 +76,18 @@ pub struct ReferenceOverlap {
 }
 
 /// Read `reference_overlap.csv` and aggregate per h for `model`.
-pub fn reference_overlap(path: &Path, model: &str) -> Result<Vec<ReferenceOverlap>, ExperimentError> {
+pub fn reference_overlap(
+    path: &Path,
+    model: &str,
+) -> Result<Vec<ReferenceOverlap>, ExperimentError> {
     let t = Table::read(path)?;
     let (models, hs) = (t.column("model"), t.numbers("h"));
-    let (med, q1, q3, max) = (t.numbers("median"), t.numbers("q1"), t.numbers("q3"), t.numbers("max"));
+    let (med, q1, q3, max) = (
+        t.numbers("median"),
+        t.numbers("q1"),
+        t.numbers("q3"),
+        t.numbers("max"),
+    );
     let mut by_h: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
     for (i, m) in models.iter().enumerate() {
         if m == model && hs[i].is_finite() {
@@ -76,7 +95,11 @@ pub fn reference_overlap(path: &Path, model: &str) -> Result<Vec<ReferenceOverla
         }
     }
     let agg = |idx: &[usize], col: &[f64]| {
-        let mut v: Vec<f64> = idx.iter().map(|&i| col[i]).filter(|x| x.is_finite()).collect();
+        let mut v: Vec<f64> = idx
+            .iter()
+            .map(|&i| col[i])
+            .filter(|x| x.is_finite())
+            .collect();
         v.sort_by(f64::total_cmp);
         quantile_sorted(&v, 0.5)
     };
@@ -88,7 +111,11 @@ pub fn reference_overlap(path: &Path, model: &str) -> Result<Vec<ReferenceOverla
             median: agg(&idx, &med),
             q1: agg(&idx, &q1),
             q3: agg(&idx, &q3),
-            max: idx.iter().map(|&i| max[i]).filter(|x| x.is_finite()).fold(f64::NAN, f64::max),
+            max: idx
+                .iter()
+                .map(|&i| max[i])
+                .filter(|x| x.is_finite())
+                .fold(f64::NAN, f64::max),
         })
         .collect())
 }
@@ -104,7 +131,10 @@ pub fn reference_mean_inter(path: &Path) -> Result<Vec<(f64, f64)>, ExperimentEr
             by_h.entry(h_key(*h)).or_default().push(*v);
         }
     }
-    Ok(by_h.into_iter().map(|(k, v)| (k as f64 * 1e-6, v.iter().sum::<f64>() / v.len() as f64)).collect())
+    Ok(by_h
+        .into_iter()
+        .map(|(k, v)| (k as f64 * 1e-6, v.iter().sum::<f64>() / v.len() as f64))
+        .collect())
 }
 
 /// One row of the triangle-drop reference: model (`PEG`, `ST`, `pen`, `peg_ground_truth`), h,
@@ -129,8 +159,21 @@ pub struct TriangleReference {
 pub fn triangle_references(path: &Path) -> Result<Vec<TriangleReference>, ExperimentError> {
     let t = Table::read(path)?;
     let models = t.column("model");
-    let (h, n, x, y, th) = (t.numbers("h"), t.numbers("n_steps"), t.numbers("final_x"), t.numbers("final_y"), t.numbers("final_theta"));
+    let (h, n, x, y, th) = (
+        t.numbers("h"),
+        t.numbers("n_steps"),
+        t.numbers("final_x"),
+        t.numbers("final_y"),
+        t.numbers("final_theta"),
+    );
     Ok((0..models.len())
-        .map(|i| TriangleReference { model: models[i].clone(), h: h[i], n_steps: n[i] as usize, x: x[i], y: y[i], theta: th[i] })
+        .map(|i| TriangleReference {
+            model: models[i].clone(),
+            h: h[i],
+            n_steps: n[i] as usize,
+            x: x[i],
+            y: y[i],
+            theta: th[i],
+        })
         .collect())
 }

@@ -33,7 +33,10 @@ pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
 
 /// Summarise a series (NaN → 0).
 pub fn summarize(values: &[f64]) -> Summary {
-    let mut v: Vec<f64> = values.iter().map(|x| if x.is_nan() { 0.0 } else { *x }).collect();
+    let mut v: Vec<f64> = values
+        .iter()
+        .map(|x| if x.is_nan() { 0.0 } else { *x })
+        .collect();
     v.sort_by(f64::total_cmp);
     let n = v.len();
     Summary {
@@ -42,6 +45,10 @@ pub fn summarize(values: &[f64]) -> Summary {
         q1: quantile_sorted(&v, 0.25),
         q3: quantile_sorted(&v, 0.75),
         max: v.last().copied().unwrap_or(f64::NAN),
-        mean: if n == 0 { f64::NAN } else { v.iter().sum::<f64>() / n as f64 },
+        mean: if n == 0 {
+            f64::NAN
+        } else {
+            v.iter().sum::<f64>() / n as f64
+        },
     }
 }

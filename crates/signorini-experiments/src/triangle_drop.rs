@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Real, Vec2, Vec3};
-use signorini_world::{ContactModel, World, WorldParams};
+use signorini_world::{ContactModel, World};
 use std::path::{Path, PathBuf};
 
 /// Duration of the test (s).
@@ -27,7 +27,12 @@ pub const GRAVITY: Real = 9.81;
 /// Equilateral triangle with vertices at distance `r` from the origin, apex up (CCW).
 pub fn triangle(r: Real) -> ConvexPolygon {
     let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
-    ConvexPolygon::new(vec![Vec2::new(0.0, r), Vec2::new(-r * c, -r * s), Vec2::new(r * c, -r * s)]).expect("equilateral triangle is valid")
+    ConvexPolygon::new(vec![
+        Vec2::new(0.0, r),
+        Vec2::new(-r * c, -r * s),
+        Vec2::new(r * c, -r * s),
+    ])
+    .expect("equilateral triangle is valid")
 }
 
 /// The two bodies: static T1 (index 0) and dynamic T2 (index 1).
@@ -64,13 +69,21 @@ pub struct TriangleOutcome {
 
 /// Run one model at one h for `steps` steps (default `floor(1.5/h)`), writing the trajectory
 /// of T2 to `trajectory` if given.
-pub fn run_triangle(model: ContactModel, h: Real, steps: Option<usize>, trajectory: Option<&Path>) -> Result<TriangleOutcome, ExperimentError> {
-    let mut world = World::new(WorldParams::new(model, h))?;
+pub fn run_triangle(
+    model: ContactModel,
+    h: Real,
+    gap_corrections: usize,
+    steps: Option<usize>,
+    trajectory: Option<&Path>,
+) -> Result<TriangleOutcome, ExperimentError> {
+    let mut world = World::new(crate::pour2d::experiment_params(model, h, gap_corrections))?;
     for b in scene() {
         world.add_body(b)?;
     }
     let n = steps.unwrap_or_else(|| crate::pour2d::step_count(DURATION, h));
-    let mut csv = trajectory.map(|p| Csv::create(p, trajectory_header())).transpose()?;
+    let mut csv = trajectory
+        .map(|p| Csv::create(p, trajectory_header()))
+        .transpose()?;
     let mut failed_steps = 0;
     for s in 1..=n {
         failed_steps += world.step().failed as usize;
@@ -82,7 +95,15 @@ pub fn run_triangle(model: ContactModel, h: Real, steps: Option<usize>, trajecto
         c.finish()?;
     }
     let b = &world.bodies[1];
-    Ok(TriangleOutcome { model, h, n_steps: n, position: b.position, angle: b.angle, velocity: b.velocity, failed_steps })
+    Ok(TriangleOutcome {
+        model,
+        h,
+        n_steps: n,
+        position: b.position,
+        angle: b.angle,
+        velocity: b.velocity,
+        failed_steps,
+    })
 }
 
 /// Result of [`run_all`].
@@ -98,29 +119,61 @@ pub struct TriangleSweep {
 
 /// Run every model at every h in parallel and write `final_states.csv`, trajectories and
 /// `report.txt` to `out`. `data_dir` holds `triangle_drop/reference_final_states.csv`.
-pub fn run_all(models: &[ContactModel], hs: &[Real], out: &Path, data_dir: &Path) -> Result<TriangleSweep, ExperimentError> {
+pub fn run_all(
+    models: &[ContactModel],
+    hs: &[Real],
+    gap_corrections: usize,
+    out: &Path,
+    data_dir: &Path,
+) -> Result<TriangleSweep, ExperimentError> {
     std::fs::create_dir_all(out).map_err(|e| ExperimentError::io(out, e))?;
-    let mut jobs: Vec<(ContactModel, Real)> = models.iter().flat_map(|&m| hs.iter().map(move |&h| (m, h))).collect();
+    let mut jobs: Vec<(ContactModel, Real)> = models
+        .iter()
+        .flat_map(|&m| hs.iter().map(move |&h| (m, h)))
+        .collect();
     jobs.sort_by(|a, b| (a.0, h_key(a.1)).cmp(&(b.0, h_key(b.1))));
     let outcomes: Vec<Result<TriangleOutcome, String>> = jobs
         .par_iter()
         .map(|&(m, h)| {
-            let path: PathBuf = out.join("trajectories").join(format!("{}_{}.csv", m.name(), h_tag(h)));
-            run_triangle(m, h, None, Some(&path)).map_err(|e| e.to_string())
+            let path: PathBuf =
+                out.join("trajectories")
+                    .join(format!("{}_{}.csv", m.name(), h_tag(h)));
+            run_triangle(m, h, gap_corrections, None, Some(&path)).map_err(|e| e.to_string())
         })
         .collect();
-    let mut csv = Csv::create(&out.join("final_states.csv"), "model,h,n_steps,x,y,angle,vx,vy,omega")?;
+    let mut csv = Csv::create(
+        &out.join("final_states.csv"),
+        "model,h,n_steps,x,y,angle,vx,vy,omega",
+    )?;
     for o in outcomes.iter().flatten() {
         csv.line(&format!(
             "{},{},{},{},{},{},{},{},{}",
-            o.model.name(), o.h, o.n_steps, o.position.x, o.position.y, o.angle, o.velocity.x, o.velocity.y, o.velocity.z
+            o.model.name(),
+            o.h,
+            o.n_steps,
+            o.position.x,
+            o.position.y,
+            o.angle,
+            o.velocity.x,
+            o.velocity.y,
+            o.velocity.z
         ))?;
     }
     csv.finish()?;
-    let refs = triangle_references(&data_dir.join("triangle_drop").join("reference_final_states.csv")).unwrap_or_default();
+    let refs = triangle_references(
+        &data_dir
+            .join("triangle_drop")
+            .join("reference_final_states.csv"),
+    )
+    .unwrap_or_default();
     let (report, ok) = compare(&outcomes, &refs);
-    std::fs::write(out.join("report.txt"), &report).map_err(|e| ExperimentError::io(out.join("report.txt"), e))?;
-    Ok(TriangleSweep { outcomes, report, all_checks_pass: ok })
+    std::fs::write(out.join("report.txt"), &report)
+        .map_err(|e| ExperimentError::io(out.join("report.txt"), e))?;
+    Ok(TriangleSweep {
+        outcomes,
+        report,
+        all_checks_pass: ok,
+    })
 }
 
 /// Relative error of (x, y) against a reference, per coordinate (max of the two).
@@ -128,13 +181,20 @@ pub fn relative_error(p: &Vec2, x: Real, y: Real) -> Real {
     ((p.x - x) / x).abs().max(((p.y - y) / y).abs())
 }
 
-fn compare(outcomes: &[Result<TriangleOutcome, String>], refs: &[TriangleReference]) -> (String, bool) {
+fn compare(
+    outcomes: &[Result<TriangleOutcome, String>],
+    refs: &[TriangleReference],
+) -> (String, bool) {
     use std::fmt::Write;
     let truth = refs.iter().find(|r| r.model == "peg_ground_truth");
     let trap = Vec2::new(1.5f64.sqrt(), 1.5 * std::f64::consts::SQRT_2);
     let mut s = String::new();
     let mut ok = true;
-    let _ = writeln!(s, "{:>10} {:>6} {:>6} {:>10} {:>10} {:>8} {:>10} {:>22}", "model", "h", "steps", "x", "y", "angle", "|v|", "check");
+    let _ = writeln!(
+        s,
+        "{:>10} {:>6} {:>6} {:>10} {:>10} {:>8} {:>10} {:>22}",
+        "model", "h", "steps", "x", "y", "angle", "|v|", "check"
+    );
     for o in outcomes {
         let o = match o {
             Ok(o) => o,
@@ -148,7 +208,10 @@ fn compare(outcomes: &[Result<TriangleOutcome, String>], refs: &[TriangleReferen
             ContactModel::Standard => {
                 let trapped = (o.position - trap).norm() < 1e-3 && o.velocity.norm() < 1e-6;
                 ok &= trapped;
-                format!("trapped at (1.2247, 2.1213): {}", if trapped { "yes" } else { "NO" })
+                format!(
+                    "trapped at (1.2247, 2.1213): {}",
+                    if trapped { "yes" } else { "NO" }
+                )
             }
             ContactModel::Peg => match truth {
                 Some(t) => {
@@ -164,7 +227,14 @@ fn compare(outcomes: &[Result<TriangleOutcome, String>], refs: &[TriangleReferen
         let _ = writeln!(
             s,
             "{:>10} {:>6} {:>6} {:>10.4} {:>10.4} {:>8.4} {:>10.2e} {:>22}",
-            o.model.name(), o.h, o.n_steps, o.position.x, o.position.y, o.angle, o.velocity.norm(), check
+            o.model.name(),
+            o.h,
+            o.n_steps,
+            o.position.x,
+            o.position.y,
+            o.angle,
+            o.velocity.norm(),
+            check
         );
     }
     let _ = writeln!(s, "checks: {}", if ok { "PASS" } else { "FAIL" });

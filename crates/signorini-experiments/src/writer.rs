@@ -30,7 +30,10 @@ impl Csv {
             std::fs::create_dir_all(dir).map_err(|e| ExperimentError::io(dir, e))?;
         }
         let file = File::create(path).map_err(|e| ExperimentError::io(path, e))?;
-        let mut csv = Csv { path: path.to_path_buf(), out: BufWriter::new(file) };
+        let mut csv = Csv {
+            path: path.to_path_buf(),
+            out: BufWriter::new(file),
+        };
         csv.line(header)?;
         Ok(csv)
     }
@@ -40,11 +43,21 @@ impl Csv {
     }
 
     /// One trajectory row: pose of the body frame as in the body-set file.
-    pub(crate) fn pose(&mut self, step: usize, body: usize, b: &RigidBody2) -> Result<(), ExperimentError> {
-        self.line(&format!("{step},{body},{},{},{}", b.position.x, b.position.y, b.angle))
+    pub(crate) fn pose(
+        &mut self,
+        step: usize,
+        body: usize,
+        b: &RigidBody2,
+    ) -> Result<(), ExperimentError> {
+        self.line(&format!(
+            "{step},{body},{},{},{}",
+            b.position.x, b.position.y, b.angle
+        ))
     }
 
     pub(crate) fn finish(mut self) -> Result<(), ExperimentError> {
-        self.out.flush().map_err(|e| ExperimentError::io(&self.path, e))
+        self.out
+            .flush()
+            .map_err(|e| ExperimentError::io(&self.path, e))
     }
 }

@@ -49,6 +49,8 @@ pub struct StepReport {
     pub residual: f64,
     /// Sum of the normal impulses (U-constraints and I/X primaries), N·s.
     pub normal_impulse: f64,
+    /// Gap-correction re-solves performed (see `WorldParams::gap_corrections`).
+    pub corrections: usize,
     /// True if every solve failed and free-flight velocities were kept.
     pub failed: bool,
     /// Why the step failed (if it did).

@@ -14,13 +14,14 @@
 use crate::report::{StageTimes, StepReport};
 use signorini_complementarity::{SolveParams, SolverKind, solve_lcp, solve_mcp};
 use signorini_contact::{
-    ConstraintSet, ContactModel, Formulation, PEG_APPLICABILITY_RELAXATION, SM_DETECTION_DISTANCE,
-    corrective_contacts, peg::build_peg_constraints, peg_detection_distance, potential_contacts,
-    standard_contacts,
+    ConstraintSet, Contact, ContactModel, Formulation, PEG_APPLICABILITY_RELAXATION,
+    SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints,
+    peg_detection_distance, potential_contacts, standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
 use signorini_geometry::dim2::{Aabb, sweep_and_prune};
 use signorini_math::{Real, Vec2, Vec3};
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Why a world could not be built or stepped.
@@ -57,6 +58,17 @@ pub struct WorldParams {
     pub peg_distance: Option<Real>,
     /// Standard-model detection distance (default 0.07 m, notes §5.6).
     pub standard_distance: Real,
+    /// Retry a failed reduced LCP in the mixed (MCP) form. Both forms have the same solutions,
+    /// so this only helps when the failure was numerical; it roughly doubles the cost of a
+    /// step whose problem has no solution (standard-model traps). Default true.
+    pub mixed_fallback: bool,
+    /// Gap-correction re-solves per step (0 = the paper's stepper). Ours, not in the paper
+    /// or the reference code: after a solve, every contact's gap is re-measured at the
+    /// resulting configuration; if a constraint is violated there (the linearised gap of
+    /// paper Eq. 8/48 missed a second-order term, e.g. rotation × translation), each contact's
+    /// ψ is lowered by its observed linearisation error and the same subproblem is solved
+    /// again. Same constraints, same stepper; only the ψ/h constants change.
+    pub gap_corrections: usize,
 }
 
 impl WorldParams {
@@ -69,6 +81,8 @@ impl WorldParams {
             solver: SolverKind::Auto,
             peg_distance: None,
             standard_distance: SM_DETECTION_DISTANCE,
+            mixed_fallback: true,
+            gap_corrections: 0,
         }
     }
 }
@@ -140,10 +154,13 @@ impl World {
         times.formulation = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
-        let velocities = match &form {
+        let mut velocities = match &form {
             None => pred.free.clone(),
             Some(f) => self.solve(f, &pred.free, &mut report),
         };
+        if form.is_some() && !report.failed {
+            velocities = self.correct_gaps(set, velocities, &pred, &mut report);
+        }
         times.solve = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
@@ -249,6 +266,11 @@ impl World {
             }
             Err(e) => report.fallbacks.push(format!("reduced LCP: {e}")),
         }
+        if !self.params.mixed_fallback {
+            report.failed = true;
+            report.failure = Some("reduced LCP failed; kept free-flight velocities".into());
+            return free.to_vec();
+        }
         params.solver = SolverKind::Auto;
         let mixed = form
             .mixed_mcp(&self.bodies, free)
@@ -275,6 +297,125 @@ impl World {
         }
     }
 
+    /// Stage 4b (optional, `gap_corrections`): move to the configuration the velocities lead
+    /// to and re-measure. A constraint violated there by more than [`CORRECTION_TOLERANCE`]
+    /// triggers a re-solve in which each contact's ψ is lowered by its linearisation error
+    /// (actual − linear, when negative); for PEG, vertex–edge pairs that only come near at
+    /// that configuration (missed by the one-step prediction) join the potential contacts and
+    /// the U/I/X constraints are rebuilt. Keeps the last successful velocities.
+    fn correct_gaps(
+        &self,
+        set: ConstraintSet,
+        mut velocities: Vec<Vec3>,
+        pred: &Predicted,
+        report: &mut StepReport,
+    ) -> Vec<Vec3> {
+        let h = self.params.h;
+        let peg = self.params.model == ContactModel::Peg;
+        let mut set = set;
+        let mut pool: BTreeMap<(usize, usize, usize, usize), Contact> =
+            set.contacts.iter().map(|c| (c.key(), c.clone())).collect();
+        for _ in 0..self.params.gap_corrections {
+            let trial: Vec<Vec<Vec2>> = self
+                .bodies
+                .iter()
+                .zip(&velocities)
+                .map(|(b, v)| {
+                    if b.is_static {
+                        b.world_vertices()
+                    } else {
+                        b.shape
+                            .placed(&(b.position + Vec2::new(v.x, v.y) * h), b.angle + h * v.z)
+                    }
+                })
+                .collect();
+            let mut actual = vec![Real::INFINITY; set.contacts.len()];
+            for (k, c) in set.contacts.iter().enumerate() {
+                if c.vertex == usize::MAX {
+                    continue; // corrective contacts have no feature pair to re-measure
+                }
+                actual[k] = edge_gap(&trial[c.a][c.vertex], &trial[c.b], c.edge);
+                let linear = c.gap + h * c.jacobian.dot_velocity(|b| velocities[b]);
+                if let Some(p) = pool.get_mut(&c.key()) {
+                    p.gap += (actual[k] - linear).min(0.0);
+                }
+            }
+            // Rotation within the step: re-test applicability at the trial orientation, and
+            // treat a vertex inside the other body there as a violation even if unconstrained.
+            let mut inside = false;
+            for c in pool.values_mut().filter(|c| c.vertex != usize::MAX) {
+                let tb = &trial[c.b];
+                let e = tb[(c.edge + 1) % tb.len()] - tb[c.edge];
+                let outward = Vec2::new(e.y, -e.x) / e.norm();
+                c.applicability =
+                    c.applicability
+                        .max(applicability(&trial[c.a], c.vertex, &outward));
+                let p = &trial[c.a][c.vertex];
+                inside |= (0..tb.len()).all(|k| edge_gap(p, tb, k) < -CORRECTION_TOLERANCE);
+            }
+            let mut violated = inside
+                || set
+                    .unilateral
+                    .iter()
+                    .any(|&k| actual[k] < -CORRECTION_TOLERANCE)
+                || set.inter.iter().chain(set.cross.iter()).any(|p| {
+                    p.secondaries
+                        .iter()
+                        .fold(actual[p.primary], |m, &s| m.max(actual[s]))
+                        < -CORRECTION_TOLERANCE
+                });
+            if peg {
+                let eps = self.detection_distance();
+                let boxes: Vec<Aabb> = pred
+                    .verts
+                    .iter()
+                    .zip(&trial)
+                    .map(|(v, t)| {
+                        Aabb::from_points(v.iter())
+                            .union(&Aabb::from_points(t.iter()))
+                            .inflated(eps)
+                    })
+                    .collect();
+                let pairs: Vec<(usize, usize)> = sweep_and_prune(&boxes)
+                    .into_iter()
+                    .filter(|&(i, j)| !(self.bodies[i].is_static && self.bodies[j].is_static))
+                    .collect();
+                for c in potential_contacts(&self.bodies, &pred.verts, &trial, &pairs, eps) {
+                    if pool.contains_key(&c.key()) {
+                        continue;
+                    }
+                    violated |= edge_gap(&trial[c.a][c.vertex], &trial[c.b], c.edge)
+                        < -CORRECTION_TOLERANCE;
+                    pool.insert(c.key(), c);
+                }
+            }
+            if !violated {
+                break;
+            }
+            let contacts: Vec<Contact> = pool.values().cloned().collect();
+            set = if peg {
+                let counts: Vec<usize> = self.bodies.iter().map(|b| b.shape.len()).collect();
+                build_peg_constraints(contacts, &counts, PEG_APPLICABILITY_RELAXATION)
+            } else {
+                ConstraintSet::all_unilateral(contacts)
+            };
+            let form = Formulation::build(&set, h, self.params.mu);
+            let mut sub = StepReport::default();
+            let v = self.solve(&form, &pred.free, &mut sub);
+            if sub.failed {
+                break;
+            }
+            report.corrections += 1;
+            report.counts = set.counts();
+            report.unknowns = sub.unknowns;
+            report.residual = sub.residual;
+            report.iterations += sub.iterations;
+            report.normal_impulse = sub.normal_impulse;
+            velocities = v;
+        }
+        velocities
+    }
+
     /// Stage 5: accept the velocities (non-finite ones are replaced by ν* and the step is
     /// marked failed by the caller's report only if a solve failed) and update positions.
     fn integrate(&mut self, velocities: &[Vec3]) {
@@ -289,6 +430,16 @@ impl World {
             b.integrate_position(h);
         }
     }
+}
+
+/// Violation (m) of a re-measured constraint that triggers a gap correction.
+pub const CORRECTION_TOLERANCE: Real = 1e-7;
+
+/// Signed gap of vertex `p` to edge `edge` of a counter-clockwise polygon (notes §2).
+fn edge_gap(p: &Vec2, poly: &[Vec2], edge: usize) -> Real {
+    let t = poly[edge];
+    let e = poly[(edge + 1) % poly.len()] - t;
+    Vec2::new(-e.y, e.x).dot(&(t - p)) / e.norm()
 }
 
 fn record(report: &mut StepReport, info: &signorini_complementarity::SolveInfo) {

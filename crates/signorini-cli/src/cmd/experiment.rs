@@ -37,6 +37,10 @@ pub struct Common {
     /// Output directory.
     #[arg(long)]
     out: PathBuf,
+    /// PEG only: gap-correction re-solves per step when the solved step would still
+    /// interpenetrate (0 = exactly the paper's stepper; see docs/peg2d.md).
+    #[arg(long, default_value_t = 8)]
+    gap_corrections: usize,
 }
 
 /// `pour2d` options.
@@ -68,16 +72,29 @@ pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
 }
 
 fn data_dir(c: &Common) -> anyhow::Result<PathBuf> {
-    let d = c.data.clone().unwrap_or_else(|| PathBuf::from("../shared/data/peg2d"));
+    let d = c
+        .data
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("../shared/data/peg2d"));
     if !d.join("body_sets").is_dir() {
-        bail!("shared data directory {} not found (expected body_sets/ inside); pass --data DIR", d.display());
+        bail!(
+            "shared data directory {} not found (expected body_sets/ inside); pass --data DIR",
+            d.display()
+        );
     }
     Ok(d)
 }
 
 fn hs(c: &Common) -> anyhow::Result<Vec<f64>> {
-    let hs = if c.h.is_empty() { pour2d::paper_step_sizes() } else { c.h.clone() };
-    if let Some(h) = hs.iter().find(|h| !(h.is_finite() && **h > 0.0 && **h <= 1.0)) {
+    let hs = if c.h.is_empty() {
+        pour2d::paper_step_sizes()
+    } else {
+        c.h.clone()
+    };
+    if let Some(h) = hs
+        .iter()
+        .find(|h| !(h.is_finite() && **h > 0.0 && **h <= 1.0))
+    {
         bail!("--h: step size {h} must be in (0, 1] s");
     }
     Ok(hs)
@@ -85,9 +102,19 @@ fn hs(c: &Common) -> anyhow::Result<Vec<f64>> {
 
 fn models(c: &Common) -> anyhow::Result<Vec<ContactModel>> {
     if c.models.is_empty() {
-        return Ok(vec![ContactModel::Peg, ContactModel::Standard, ContactModel::Corrective]);
+        return Ok(vec![
+            ContactModel::Peg,
+            ContactModel::Standard,
+            ContactModel::Corrective,
+        ]);
     }
-    c.models.iter().map(|m| ContactModel::parse(m).ok_or_else(|| anyhow!("--models: unknown model `{m}` (peg, standard, corrective)"))).collect()
+    c.models
+        .iter()
+        .map(|m| {
+            ContactModel::parse(m)
+                .ok_or_else(|| anyhow!("--models: unknown model `{m}` (peg, standard, corrective)"))
+        })
+        .collect()
 }
 
 fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
@@ -95,27 +122,56 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
     if !(a.duration.is_finite() && a.duration > 0.0) {
         return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
     }
-    let entries: Vec<String> = if a.sets.is_empty() { "abcdefghij".chars().map(String::from).collect() } else { a.sets.clone() };
+    let entries: Vec<String> = if a.sets.is_empty() {
+        "abcdefghij".chars().map(String::from).collect()
+    } else {
+        a.sets.clone()
+    };
     let sets = entries
         .iter()
         .map(|e| {
             let (label, path) = bodyset::resolve_set(e, &data);
-            bodyset::load_body_set(&label, &path).map(Arc::new).with_context(|| format!("--sets entry `{e}`"))
+            bodyset::load_body_set(&label, &path)
+                .map(Arc::new)
+                .with_context(|| format!("--sets entry `{e}`"))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let cfg = pour2d::PourConfig { sets, hs: hs(&a.common)?, models: models(&a.common)?, duration: a.duration, out: a.common.out.clone(), data_dir: data };
+    let cfg = pour2d::PourConfig {
+        sets,
+        hs: hs(&a.common)?,
+        models: models(&a.common)?,
+        duration: a.duration,
+        out: a.common.out.clone(),
+        data_dir: data,
+        gap_corrections: a.common.gap_corrections,
+    };
     let r = pour2d::run_sweep(&cfg).map_err(anyhow::Error::from)?;
     print!("{}", r.report);
     println!("outputs in {}", display(&cfg.out));
-    Ok(if r.all_checks_pass { Outcome::Success } else { Outcome::Failed })
+    Ok(if r.all_checks_pass {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    })
 }
 
 fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {
     let data = data_dir(&a.common)?;
-    let r = triangle_drop::run_all(&models(&a.common)?, &hs(&a.common)?, &a.common.out, &data).map_err(anyhow::Error::from)?;
+    let r = triangle_drop::run_all(
+        &models(&a.common)?,
+        &hs(&a.common)?,
+        a.common.gap_corrections,
+        &a.common.out,
+        &data,
+    )
+    .map_err(anyhow::Error::from)?;
     print!("{}", r.report);
     println!("outputs in {}", display(&a.common.out));
-    Ok(if r.all_checks_pass { Outcome::Success } else { Outcome::Failed })
+    Ok(if r.all_checks_pass {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    })
 }
 
 fn display(p: &Path) -> String {

@@ -45,7 +45,7 @@ pub fn intersection_area(a: &[Vec2], b: &[Vec2]) -> Real {
     if poly.len() < 3 {
         return 0.0;
     }
-    polygon_area_signed(&poly).max(0.0)
+    polygon_area_signed(&poly).max(0.0) + 0.0 // `+ 0.0` turns −0 into +0
 }
 
 /// Result of a separating-axis test on two overlapping convex polygons.
