@@ -25,7 +25,9 @@ pub use constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
 pub use contact::{Contact, Jacobian, applicability, vertex_edge_contact};
 pub use corrective::corrective_contacts;
 pub use formulate::{Formulation, FormulationError};
-pub use potential::{PEG_APPLICABILITY_RELAXATION, peg_detection_distance, potential_contacts};
+pub use potential::{
+    PEG_APPLICABILITY_RELAXATION, crosses_edge, peg_detection_distance, potential_contacts,
+};
 pub use standard::{SM_DETECTION_DISTANCE, standard_contacts};
 
 use serde::{Deserialize, Serialize};

@@ -131,7 +131,7 @@ pub fn run_all(
         .iter()
         .flat_map(|&m| hs.iter().map(move |&h| (m, h)))
         .collect();
-    jobs.sort_by(|a, b| (a.0, h_key(a.1)).cmp(&(b.0, h_key(b.1))));
+    jobs.sort_by_key(|a| (a.0, h_key(a.1)));
     let outcomes: Vec<Result<TriangleOutcome, String>> = jobs
         .par_iter()
         .map(|&(m, h)| {
