@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ExperimentError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("cannot access {path}")]
     Io {
         /// The file.
         path: PathBuf,
