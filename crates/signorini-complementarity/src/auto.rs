@@ -5,7 +5,7 @@
 //! Chain (`notes/complementarity-solvers.md` §0.3, §2.1.6, §2.1.10):
 //! 1. Lemke with d = e (warm-started if a start is given);
 //! 2. after a ray, Lemke again with d_i = max(1, |q_i|) (another path);
-//! 3. FB-Newton from the best iterate so far;
+//! 3. FB-Newton from the best iterate so far, then from mid(l, u, 0) (or the warm start);
 //! 4. regularised retries: Lemke on M + εI for ε = 1e-10, 1e-8, …, 1e-2 (times max(1, ‖M‖∞)),
 //!    each answer polished and then FB-Newton-refined on the *original* problem
 //!    (the RPI simulator doubles ε from 1e-16; decades are enough here).
@@ -37,12 +37,14 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams) -> Result<Attempt, Solv
         params.max_iterations,
         Covering::Ones,
         params.warm_start.as_ref(),
+        params.warm_basis.as_deref(),
     )?;
     Ok(Attempt {
         z: r.z,
         iterations: r.pivots,
         solver: SolverKind::Lemke,
         fallbacks: Vec::new(),
+        basis: Some(r.basis),
     })
 }
 
@@ -51,6 +53,8 @@ struct Chain {
     best: Option<(Real, DVector<Real>, SolverKind, usize)>,
     log: Vec<(SolverKind, String)>,
     tol: Real,
+    /// The basis of the first (unregularised) Lemke run that terminated, if any.
+    basis: Option<Vec<bool>>,
 }
 
 impl Chain {
@@ -80,6 +84,11 @@ impl Chain {
             iterations,
             solver,
             fallbacks: self.log,
+            basis: if solver == SolverKind::Lemke {
+                self.basis
+            } else {
+                None
+            },
         }
     }
 
@@ -98,6 +107,7 @@ pub(crate) fn solve_auto(
     tol: Real,
 ) -> Result<Attempt, SolveError> {
     let mut chain = Chain {
+        basis: None,
         best: None,
         log: Vec::new(),
         tol,
@@ -116,8 +126,10 @@ pub(crate) fn solve_auto(
             params.max_iterations,
             covering,
             warm.filter(|_| k == 0),
+            params.warm_basis.as_deref().filter(|_| k == 0),
         ) {
             Ok(r) => {
+                chain.basis = Some(r.basis);
                 if chain.offer(mcp, r.z, SolverKind::Lemke, r.pivots) {
                     return Ok(chain.done());
                 }
@@ -141,18 +153,27 @@ pub(crate) fn solve_auto(
         }
     }
 
-    // 3. FB-Newton from the best iterate so far.
-    let fb = fb_newton(mcp, chain.best_z(mcp, warm), FB_ITERATIONS, tol);
-    if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
-        return Ok(chain.done());
+    // 3. FB-Newton from the best iterate so far, then from the plain start point (a wrong
+    //    Lemke active set can trap Newton near a non-solution stationary point).
+    let starts = [chain.best_z(mcp, warm), start_point(mcp, warm)];
+    for (k, z0) in starts.into_iter().enumerate() {
+        let fb = fb_newton(mcp, z0, FB_ITERATIONS, tol);
+        if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
+            return Ok(chain.done());
+        }
+        let from = if k == 0 {
+            "best iterate"
+        } else {
+            "start point"
+        };
+        chain.fail(
+            SolverKind::FbNewton,
+            format!(
+                "from the {from}: stopped after {} iterations at residual {:e}",
+                fb.iterations, fb.residual
+            ),
+        );
     }
-    chain.fail(
-        SolverKind::FbNewton,
-        format!(
-            "stopped after {} iterations at residual {:e}",
-            fb.iterations, fb.residual
-        ),
-    );
 
     // 4. Regularised Lemke (M + εI), refined by FB-Newton on the original problem.
     let scale = mcp.m.amax().max(1.0);
@@ -161,12 +182,12 @@ pub(crate) fn solve_auto(
         for i in 0..reg.dim() {
             reg.m[(i, i)] += eps;
         }
-        match lemke_mcp(&reg, params.max_iterations, Covering::Ones, None) {
+        match lemke_mcp(&reg, params.max_iterations, Covering::Ones, None, None) {
             Ok(r) => {
                 if chain.offer(mcp, r.z.clone(), SolverKind::Lemke, r.pivots) {
                     chain.log.push((
                         SolverKind::Lemke,
-                        format!("succeeded only as a start: regularised ε = {eps:e}"),
+                        format!("(note) the answer comes from Lemke on M + εI, ε = {eps:e}, polished on the original problem"),
                     ));
                     return Ok(chain.done());
                 }

@@ -58,6 +58,7 @@ pub(crate) fn solve_fb(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<Att
             iterations: out.iterations,
             solver: SolverKind::FbNewton,
             fallbacks: Vec::new(),
+            basis: None,
         });
     }
     if out.iterations >= max_iter {

@@ -61,15 +61,30 @@ pub(crate) struct LemkeResult {
     pub z: DVector<Real>,
     /// Number of pivots (0 for q ≥ 0 or a feasible warm basis).
     pub pivots: usize,
+    /// The final complementary basis: `true` where z_i is basic (a warm start for the next
+    /// solve of a nearby problem).
+    pub basis: Vec<bool>,
 }
 
-/// The pivoting state: basis, row-major `B⁻¹`, basic values `x_B = B⁻¹ q`.
+/// The pivoting state: basis, `B⁻¹`, basic values `x_B = B⁻¹ q`.
+///
+/// Storage of `B⁻¹`: if w_j is basic in row p, column j of `B⁻¹` is exactly e_p, and it stays
+/// so under pivots that keep w_j basic. Only the other columns ("slots", one per nonbasic
+/// w_j, at most the number of basic z's plus z₀) are stored, row-major with row stride n, so
+/// a pivot costs about 2·n·(slots) flops instead of 2n²; early pivots are nearly free.
 struct Tableau<'a> {
     n: usize,
     m: &'a DMatrix<Real>,
     q: &'a DVector<Real>,
     d: Vec<Real>,
+    /// Stored columns of B⁻¹: entry (i, slot s) at `binv[i * n + s]`, s < `slots`.
     binv: Vec<Real>,
+    /// Number of stored columns.
+    slots: usize,
+    /// Slot of column j of B⁻¹ (NONBASIC if w_j is basic: the column is a unit vector).
+    slot_of: Vec<usize>,
+    /// Column j of B⁻¹ held in each slot.
+    col_of_slot: Vec<usize>,
     xb: Vec<Real>,
     basis: Vec<usize>,
     row_of: Vec<usize>,
@@ -90,19 +105,25 @@ pub(crate) fn lemke_lcp(
         return Ok(LemkeResult {
             z: DVector::zeros(n),
             pivots: 0,
+            basis: vec![false; n],
         });
     }
-    let mut t = Tableau::cold(M, q, cfg.covering);
+    // LCP(q/s, M/s) has the same solutions: scale so that the tolerances are meaningful
+    // for any magnitude of the data (1e-150 … 1e150).
+    let s = M.amax().max(q.amax());
+    let (Ms, qs) = if s.is_finite() && s > 0.0 && s != 1.0 {
+        (M / s, q / s)
+    } else {
+        (M.clone(), q.clone())
+    };
+    let mut t = Tableau::cold(&Ms, &qs, cfg.covering);
     // Warm start: if the guessed basis is nonsingular, use it; if it is already feasible, done.
     if let Some(flags) = &cfg.warm_basis
         && flags.len() == n
         && t.warm(flags)
         && t.xb.iter().all(|&x| x >= -PIVOT_TOL * t.scale_q())
     {
-        return Ok(LemkeResult {
-            z: t.refined_z(),
-            pivots: 0,
-        });
+        return Ok(t.finish(0));
     }
 
     // Initial pivot: z₀ enters; the leaving row is the lexicographic minimum of
@@ -112,10 +133,7 @@ pub(crate) fn lemke_lcp(
     let cand: Vec<usize> = (0..n).filter(|&i| a[i] < 0.0 && t.xb[i] < 0.0).collect();
     if cand.is_empty() {
         // Only possible after a warm start with tiny negative entries: accept.
-        return Ok(LemkeResult {
-            z: t.refined_z(),
-            pivots: 0,
-        });
+        return Ok(t.finish(0));
     }
     let r = t.lexmin(&cand, &a, None);
     let mut leaving = t.basis[r];
@@ -137,10 +155,7 @@ pub(crate) fn lemke_lcp(
         t.pivot(r, &a, entering);
         pivots += 1;
         if leaving == z0 {
-            return Ok(LemkeResult {
-                z: t.refined_z(),
-                pivots,
-            });
+            return Ok(t.finish(pivots));
         }
         if pivots.is_multiple_of(DRIFT_CHECK_EVERY) {
             t.check_drift();
@@ -155,24 +170,31 @@ pub(crate) fn lemke_lcp(
 
 /// Solve a box MCP with Lemke through its LCP reduction (`reduce.rs`): Schur complement
 /// of an invertible free block, else split free variables; shifted/flipped bounds; box
-/// multipliers. Returns z for the original MCP and the pivot count.
+/// multipliers. Returns z for the original MCP, the pivot count and the final basis of the
+/// reduced LCP. Warm start: a `basis` of the reduced LCP's size wins over `warm` (a z).
 pub(crate) fn lemke_mcp(
     mcp: &Mcp,
     max_pivots: Option<usize>,
     covering: Covering,
     warm: Option<&DVector<Real>>,
+    basis: Option<&[bool]>,
 ) -> Result<LemkeResult, SolveError> {
     let red = Reduction::new(mcp);
     let nl = red.q.len();
     let cfg = LemkeConfig {
         max_pivots: max_pivots.unwrap_or(50 * nl + 100),
         covering,
-        warm_basis: warm.map(|z| red.warm_basis(mcp, z)),
+        warm_basis: match (basis, warm) {
+            (Some(b), _) if b.len() == nl => Some(b.to_vec()),
+            (_, Some(z)) if z.len() == mcp.dim() => Some(red.warm_basis(mcp, z)),
+            _ => None,
+        },
     };
     match lemke_lcp(&red.m, &red.q, &cfg) {
         Ok(r) => Ok(LemkeResult {
             z: red.recover(&r.z, mcp.dim()),
             pivots: r.pivots,
+            basis: r.basis,
         }),
         Err(SolveError::MaxIterations {
             iterations, best, ..
@@ -212,17 +234,13 @@ fn dot(a: &[Real], b: &[Real]) -> Real {
 }
 
 impl<'a> Tableau<'a> {
-    /// Cold start: basis {w}, B⁻¹ = I, x_B = q, covering vector d.
+    /// Cold start: basis {w}, B⁻¹ = I (no stored columns), x_B = q, covering vector d.
     fn cold(m: &'a DMatrix<Real>, q: &'a DVector<Real>, covering: Covering) -> Self {
         let n = q.len();
         let d = match covering {
             Covering::Ones => vec![1.0; n],
             Covering::ScaledByQ => q.iter().map(|x| x.abs().max(1.0)).collect(),
         };
-        let mut binv = vec![0.0; n * n];
-        for i in 0..n {
-            binv[i * n + i] = 1.0;
-        }
         let mut row_of = vec![NONBASIC; 2 * n + 1];
         for (i, r) in row_of.iter_mut().enumerate().take(n) {
             *r = i;
@@ -232,7 +250,10 @@ impl<'a> Tableau<'a> {
             m,
             q,
             d,
-            binv,
+            binv: vec![0.0; n * n],
+            slots: 0,
+            slot_of: vec![NONBASIC; n],
+            col_of_slot: Vec::with_capacity(n),
             xb: q.as_slice().to_vec(),
             basis: (0..n).collect(),
             row_of,
@@ -257,22 +278,55 @@ impl<'a> Tableau<'a> {
             self.add_column(v, 1.0, &mut d);
         }
         self.d = d;
-        self.install(basis, binv);
+        self.install(basis, &binv);
         true
     }
 
-    /// Install a basis and its row-major inverse; recompute x_B = B⁻¹ q.
-    fn install(&mut self, basis: Vec<usize>, binv: Vec<Real>) {
+    /// Install a basis and its full row-major inverse: keep the non-unit columns, recompute
+    /// x_B = B⁻¹ q.
+    fn install(&mut self, basis: Vec<usize>, full: &[Real]) {
         let n = self.n;
         self.row_of.iter_mut().for_each(|r| *r = NONBASIC);
         for (i, &v) in basis.iter().enumerate() {
             self.row_of[v] = i;
         }
         self.basis = basis;
-        self.binv = binv;
         self.xb = (0..n)
-            .map(|i| dot(&self.binv[i * n..(i + 1) * n], self.q.as_slice()))
+            .map(|i| dot(&full[i * n..(i + 1) * n], self.q.as_slice()))
             .collect();
+        self.col_of_slot = (0..n).filter(|&j| self.row_of[j] == NONBASIC).collect();
+        self.slots = self.col_of_slot.len();
+        self.slot_of.iter_mut().for_each(|s| *s = NONBASIC);
+        for (s, &j) in self.col_of_slot.iter().enumerate() {
+            self.slot_of[j] = s;
+            for i in 0..n {
+                self.binv[i * n + s] = full[i * n + j];
+            }
+        }
+    }
+
+    /// Entry (i, k) of B⁻¹.
+    fn binv_at(&self, i: usize, k: usize) -> Real {
+        match self.slot_of[k] {
+            NONBASIC => Real::from(u8::from(self.row_of[k] == i)),
+            s => self.binv[i * self.n + s],
+        }
+    }
+
+    /// B⁻¹ v for a full-length vector v.
+    fn apply_binv(&self, v: &[Real]) -> Vec<Real> {
+        let n = self.n;
+        let g: Vec<Real> = self.col_of_slot.iter().map(|&j| v[j]).collect();
+        (0..n)
+            .map(|i| {
+                let unit = if self.basis[i] < n {
+                    v[self.basis[i]]
+                } else {
+                    0.0
+                };
+                unit + dot(&self.binv[i * n..i * n + self.slots], &g)
+            })
+            .collect()
     }
 
     /// `out += s · column(v)` for the original column of variable v.
@@ -313,18 +367,13 @@ impl<'a> Tableau<'a> {
     fn column(&self, v: usize) -> Vec<Real> {
         let n = self.n;
         if v < n {
-            (0..n).map(|i| self.binv[i * n + v]).collect()
-        } else if v < 2 * n {
-            let col = self.m.column(v - n);
-            let col = col.as_slice();
-            (0..n)
-                .map(|i| -dot(&self.binv[i * n..(i + 1) * n], col))
-                .collect()
-        } else {
-            (0..n)
-                .map(|i| -dot(&self.binv[i * n..(i + 1) * n], &self.d))
-                .collect()
+            // w_v is nonbasic, so its column of B⁻¹ is stored.
+            let s = self.slot_of[v];
+            return (0..n).map(|i| self.binv[i * n + s]).collect();
         }
+        let mut col = vec![0.0; n];
+        self.add_column(v, 1.0, &mut col);
+        self.apply_binv(&col)
     }
 
     /// Lexicographic ratio test (CPS §4.9) over candidate rows: minimise
@@ -342,7 +391,7 @@ impl<'a> Tableau<'a> {
         }
         let mut k = 0;
         while tied.len() > 1 && k < n {
-            tied = ties(&tied, |i| self.binv[i * n + k] / a[i].abs());
+            tied = ties(&tied, |i| self.binv_at(i, k) / a[i].abs());
             k += 1;
         }
         tied[0]
@@ -351,21 +400,49 @@ impl<'a> Tableau<'a> {
     /// Pivot on row r with entering column a (already B⁻¹-transformed).
     fn pivot(&mut self, r: usize, a: &[Real], entering: usize) {
         let n = self.n;
+        let leaving = self.basis[r];
+        // A leaving w_p turns column p of B⁻¹ (currently e_r) into a stored column.
+        if leaving < n {
+            let s = self.slots;
+            for i in 0..n {
+                self.binv[i * n + s] = Real::from(u8::from(i == r));
+            }
+            self.slot_of[leaving] = s;
+            self.col_of_slot.push(leaving);
+            self.slots += 1;
+        }
+        let width = self.slots;
         let inv = 1.0 / a[r];
         self.xb[r] *= inv;
         let xr = self.xb[r];
         // Scale the pivot row, then eliminate it from every other row (contiguous axpy).
         let (head, rest) = self.binv.split_at_mut(r * n);
         let (row_r, tail) = rest.split_at_mut(n);
+        let row_r = &mut row_r[..width];
         row_r.iter_mut().for_each(|x| *x *= inv);
         for (i, row) in head.chunks_exact_mut(n).enumerate() {
-            eliminate(row, row_r, a[i], &mut self.xb[i], xr);
+            eliminate(&mut row[..width], row_r, a[i], &mut self.xb[i], xr);
         }
         for (j, row) in tail.chunks_exact_mut(n).enumerate() {
             let i = r + 1 + j;
-            eliminate(row, row_r, a[i], &mut self.xb[i], xr);
+            eliminate(&mut row[..width], row_r, a[i], &mut self.xb[i], xr);
         }
-        let leaving = self.basis[r];
+        // An entering w_j: its column is now e_r; drop the stored copy (swap-remove).
+        if entering < n {
+            let s = self.slot_of[entering];
+            let last = self.slots - 1;
+            if s != last {
+                for i in 0..n {
+                    self.binv[i * n + s] = self.binv[i * n + last];
+                }
+                let moved = self.col_of_slot[last];
+                self.col_of_slot[s] = moved;
+                self.slot_of[moved] = s;
+            }
+            self.col_of_slot.pop();
+            self.slot_of[entering] = NONBASIC;
+            self.slots -= 1;
+        }
         self.row_of[leaving] = NONBASIC;
         self.row_of[entering] = r;
         self.basis[r] = entering;
@@ -386,7 +463,17 @@ impl<'a> Tableau<'a> {
             && let Some(binv) = self.inverse_of(&self.basis)
         {
             let basis = self.basis.clone();
-            self.install(basis, binv);
+            self.install(basis, &binv);
+        }
+    }
+
+    /// The result: refined z and the complementary basis (z₀ has left).
+    fn finish(&mut self, pivots: usize) -> LemkeResult {
+        let n = self.n;
+        LemkeResult {
+            z: self.refined_z(),
+            pivots,
+            basis: (0..n).map(|j| self.row_of[n + j] != NONBASIC).collect(),
         }
     }
 
@@ -402,13 +489,13 @@ impl<'a> Tableau<'a> {
     /// The final z after one step of iterative refinement x_B += B⁻¹ (q − B x_B), and a full
     /// refactorisation if that did not bring the drift down.
     fn refined_z(&mut self) -> DVector<Real> {
-        let n = self.n;
         let mut res: Vec<Real> = self.q.as_slice().to_vec();
         for (i, &v) in self.basis.iter().enumerate() {
             self.add_column(v, -self.xb[i], &mut res);
         }
-        for i in 0..n {
-            self.xb[i] += dot(&self.binv[i * n..(i + 1) * n], &res);
+        let corr = self.apply_binv(&res);
+        for (x, c) in self.xb.iter_mut().zip(corr) {
+            *x += c;
         }
         if self.drift(&self.xb) > DRIFT_REFACTOR * self.scale_q() {
             self.check_drift();

@@ -2,11 +2,25 @@
 //!
 //! Owns: the problem types [`Lcp`] (w = Mz + q, 0 ≤ z ⟂ w ≥ 0) and [`Mcp`] (box-constrained
 //! linear MCP, l ≤ z ≤ u, infinite bounds allowed, which covers the mixed LCP with free
-//! variables); the solvers; the natural-map residual; Siconos file I/O.
+//! variables), dense or from a [`CscMatrix`]; the solvers; the natural-map residual;
+//! Siconos file I/O.
 //! Does not own: how a contact model builds its matrices (that is `signorini-contact`).
 //!
 //! Every solve returns `Result<SolveInfo, SolveError>`; no input, however hard or malformed,
 //! panics or hangs: every loop has a limit.
+//!
+//! # Solvers (one file each; user guide: `docs/complementarity.md`)
+//!
+//! | [`SolverKind`] | file | method | reference |
+//! |---|---|---|---|
+//! | `Lemke` | `lemke.rs` | complementary pivoting, covering vector d = e, lexicographic ratio test with relative tie tolerance 1e-11, z₀ leaves on ties, drift check + refinement + LU refactorisation, warm start from a basis or a z | Cottle, Pang & Stone, *The LCP* (1992), §4.4, §4.9, Ex. 4.4.16 |
+//! | (for `Lemke` on an MCP) | `reduce.rs` | box MCP → LCP: Schur complement of an invertible free block, else split free variables; shifted/flipped bounds and box multipliers | CPS §1.5 |
+//! | `FbNewton` | `fischer_burmeister.rs` | semismooth Newton on the penalized Fischer–Burmeister function, Billups' form for bounds, free variables handled directly, non-monotone Armijo, gradient fallback | De Luca, Facchinei & Kanzow, *Math. Prog.* 75 (1996) and *COAP* 16 (2000); Chen, Chen & Kanzow, *Math. Prog.* 88 (2000); Billups, thesis (1995) |
+//! | `Pgs` | `pgs.rs` | projected Gauss–Seidel / SOR (positive diagonal required) | Cryer (1971); Mangasarian (1977); Luo & Tseng (1992) |
+//! | `Auto` | `auto.rs` | Lemke → Lemke with another covering vector → FB-Newton → Lemke on M + εI refined on the original; each candidate polished by one active-set Newton step (`polish.rs`) | `notes/complementarity-solvers.md` §0.3 |
+//!
+//! A result counts as solved when the natural-map residual ‖z − mid(l, u, z − w)‖∞ is at most
+//! `SolveParams::tolerance · max(1, ‖q‖∞)`.
 
 mod auto;
 mod fischer_burmeister;
@@ -17,7 +31,9 @@ mod problem;
 mod reduce;
 pub mod siconos;
 mod solve;
+mod sparse;
 
 pub use problem::{Lcp, Mcp, ProblemError};
 pub use siconos::{ParseError, ProblemKind};
 pub use solve::{SolveError, SolveInfo, SolveParams, SolverKind, solve_lcp, solve_mcp};
+pub use sparse::CscMatrix;

@@ -30,7 +30,9 @@ pub(crate) fn solve_pgs(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
             "PGS relaxation ω must lie in (0, 2), got {omega}"
         )));
     }
-    if let Some(i) = (0..n).find(|&i| !(mcp.m[(i, i)] > 0.0)) {
+    if let Some(i) =
+        (0..n).find(|&i| mcp.m[(i, i)].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater))
+    {
         return Err(SolveError::InvalidInput(format!(
             "PGS needs a positive diagonal, but M[{i},{i}] = {} (use Lemke or FB-Newton)",
             mcp.m[(i, i)]
@@ -58,6 +60,7 @@ pub(crate) fn solve_pgs(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
                     iterations: sweep,
                     solver: SolverKind::Pgs,
                     fallbacks: Vec::new(),
+                    basis: None,
                 });
             }
             if !r.is_finite() {

@@ -120,6 +120,19 @@ impl Reduction {
             .filter(|&i| lo[i].is_finite() && up[i].is_finite())
             .collect();
         let nl = nk + boxed.len();
+        // Plain LCP (every variable ≥ 0, no box): the matrix is used as is.
+        if boxed.is_empty() && shift.iter().all(|&(c, s)| c == 0.0 && s == 1.0) {
+            return Reduction {
+                m: m1,
+                q: q1,
+                free,
+                free_idx,
+                kept_idx,
+                schur,
+                shift,
+                n_split,
+            };
+        }
         let c = DVector::from_fn(nk, |i, _| shift[i].0);
         let qc = &m1 * &c + &q1;
         let mut m = DMatrix::zeros(nl, nl);
@@ -225,7 +238,7 @@ fn schur(mcp: &Mcp, f: &[usize], c: &[usize]) -> Option<SchurParts> {
         .fold((Real::INFINITY, 0.0 as Real), |(a, b), &x| {
             (a.min(x), b.max(x))
         });
-    if !(dmin > SCHUR_MIN_PIVOT_RATIO * dmax) {
+    if dmin.partial_cmp(&(SCHUR_MIN_PIVOT_RATIO * dmax)) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     let qf = DVector::from_fn(f.len(), |i, _| mcp.q[f[i]]);
@@ -276,4 +289,43 @@ fn split(
         }
     });
     (m, q, lo, up)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lemke::{Covering, lemke_mcp};
+
+    /// z_F free, z_C ≥ 0, M = [[0, 1], [−1, 0]], q = (−2, 3): w_F = z_C − 2 = 0 ⇒ z_C = 2,
+    /// so w_C = −z_F + 3 = 0 ⇒ z_F = 3. M_FF = 0 is singular: the split form is used.
+    #[test]
+    fn singular_free_block_is_split_and_solved() {
+        let m = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -1.0, 0.0]);
+        let mcp = Mcp::mixed(m, DVector::from_column_slice(&[-2.0, 3.0]), 1).unwrap();
+        assert_eq!(Reduction::new(&mcp).free, FreeHandling::Split);
+        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();
+        assert!(
+            (r.z[0] - 3.0).abs() < 1e-12 && (r.z[1] - 2.0).abs() < 1e-12,
+            "{}",
+            r.z
+        );
+    }
+
+    /// An invertible free block is eliminated by the Schur complement, and z_F recovered.
+    #[test]
+    fn invertible_free_block_uses_the_schur_complement() {
+        // [[2, 1], [1, 1]], q = (−2, −1): z_F = (2 − z_C)/2, w_C = z_F + z_C − 1 = z_C/2 ≥ 0
+        // ⟂ z_C ⇒ z_C = 0, z_F = 1.
+        let m = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 1.0]);
+        let mcp = Mcp::mixed(m, DVector::from_column_slice(&[-2.0, -1.0]), 1).unwrap();
+        let red = Reduction::new(&mcp);
+        assert_eq!(red.free, FreeHandling::Schur);
+        assert_eq!((red.m.nrows(), red.m[(0, 0)]), (1, 0.5));
+        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();
+        assert!(
+            (r.z[0] - 1.0).abs() < 1e-12 && r.z[1].abs() < 1e-12,
+            "{}",
+            r.z
+        );
+    }
 }

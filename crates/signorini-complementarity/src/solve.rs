@@ -38,6 +38,10 @@ pub struct SolveParams {
     /// basis (z_i basic where l_i < z_i, box multiplier basic where z_i = u_i); FB-Newton and
     /// PGS start from it. A wrong length is ignored.
     pub warm_start: Option<DVector<Real>>,
+    /// Lemke warm start from a basis: pass `SolveInfo::basis` of a previous solve of a
+    /// problem with the same structure (size and bounds). Wins over `warm_start` for Lemke;
+    /// a basis of the wrong length is ignored. A singular basis falls back to a cold start.
+    pub warm_basis: Option<Vec<bool>>,
     /// PGS/SOR relaxation ω ∈ (0, 2); 1 is plain projected Gauss–Seidel.
     pub relaxation: Real,
 }
@@ -49,6 +53,7 @@ impl Default for SolveParams {
             tolerance: signorini_math::tolerance::LCP_RESIDUAL_TOL,
             max_iterations: None,
             warm_start: None,
+            warm_basis: None,
             relaxation: 1.0,
         }
     }
@@ -71,6 +76,9 @@ pub struct SolveInfo {
     pub seconds: Real,
     /// Solvers tried before the one that succeeded, with why each failed.
     pub fallbacks: Vec<(SolverKind, String)>,
+    /// Lemke's final complementary basis (of the problem's LCP reduction, see
+    /// `SolveParams::warm_basis`), when Lemke produced `z`; `None` otherwise.
+    pub basis: Option<Vec<bool>>,
 }
 
 /// Why a solve failed, and where.
@@ -142,14 +150,16 @@ pub(crate) struct Attempt {
     pub iterations: usize,
     pub solver: SolverKind,
     pub fallbacks: Vec<(SolverKind, String)>,
+    pub basis: Option<Vec<bool>>,
 }
 
 /// Solve LCP(M, q) (0 ≤ z ⟂ M z + q ≥ 0) with the solver chosen in `params`.
 ///
 /// ```
-/// use nalgebra::{dmatrix, dvector};
+/// use nalgebra::{DMatrix, DVector};
 /// use signorini_complementarity::{solve_lcp, Lcp, SolveParams};
-/// let lcp = Lcp::new(dmatrix![2.0, 1.0; 1.0, 2.0], dvector![-5.0, -6.0]).unwrap();
+/// let m = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]);
+/// let lcp = Lcp::new(m, DVector::from_column_slice(&[-5.0, -6.0])).unwrap();
 /// let info = solve_lcp(&lcp, &SolveParams::default()).unwrap();
 /// assert!((info.z[0] - 4.0 / 3.0).abs() < 1e-12 && info.residual < 1e-12);
 /// ```
@@ -186,7 +196,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
     };
     let w = mcp.w(&attempt.z);
     let residual = mcp.residual(&attempt.z);
-    if !(residual <= tol) {
+    if residual.is_nan() || residual > tol {
         return Err(SolveError::Inaccurate {
             solver: attempt.solver,
             iterations: attempt.iterations,
@@ -202,6 +212,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
         residual,
         seconds: start.elapsed().as_secs_f64(),
         fallbacks: attempt.fallbacks,
+        basis: attempt.basis,
     })
 }
 

@@ -1,7 +1,8 @@
 //! `signorini lcp solve FILE`: read a Siconos LCP/MLCP/Relay file, solve it, print the report.
 //!
 //! Exit codes: 0 solved, 1 not solved (ray, iteration limit, infeasible), 2 bad input
-//! (unreadable or malformed file, with the line and reason).
+//! (unreadable or malformed file, with the line and reason; or `invalid_input`: a problem the
+//! chosen solver cannot take, such as PGS on a zero diagonal).
 
 use crate::exit::{BadInput, Outcome};
 use anyhow::Context;
@@ -96,7 +97,14 @@ pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
             params.solver = to_kind(solver);
             params.tolerance = tolerance;
             params.max_iterations = max_iterations;
-            let report = Report::solve(&mcp, &params);
+            let mut report = Report::solve(&mcp, &params);
+            if report.status == "invalid_input" {
+                // The problem is unusable for this solver (e.g. PGS on a zero diagonal): print
+                // the report, then exit 2 with the reason.
+                let msg = std::mem::take(&mut report.message);
+                report.print(format, &file);
+                return Err(BadInput(anyhow::anyhow!("{file}: {msg}")));
+            }
             report.print(format, &file);
             Ok(if report.status == "solved" {
                 Outcome::Success

@@ -1,0 +1,148 @@
+//! Hostile inputs: NaN, infinities, huge/tiny scales, singular and empty problems never
+//! panic; errors name the problem.
+
+use crate::params;
+use nalgebra::{DMatrix, DVector};
+use signorini_complementarity::siconos::{read_lcp, read_mlcp, read_relay};
+use signorini_complementarity::{Lcp, Mcp, SolveError, SolverKind, solve_lcp, solve_mcp};
+
+const ALL: [SolverKind; 4] = [
+    SolverKind::Lemke,
+    SolverKind::FbNewton,
+    SolverKind::Pgs,
+    SolverKind::Auto,
+];
+
+#[test]
+fn non_finite_entries_are_invalid_input_with_the_index() {
+    let mut mcp = Lcp {
+        m: DMatrix::identity(2, 2),
+        q: DVector::from_element(2, -1.0),
+    }
+    .to_mcp();
+    mcp.m[(1, 0)] = f64::NAN;
+    for s in ALL {
+        match solve_mcp(&mcp, &params(s)) {
+            Err(SolveError::InvalidInput(msg)) => assert!(msg.contains("M at index 1"), "{msg}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    let lcp = Lcp {
+        m: DMatrix::identity(2, 2),
+        q: DVector::from_column_slice(&[1.0, f64::INFINITY]),
+    };
+    assert!(matches!(
+        solve_lcp(&lcp, &params(SolverKind::Auto)),
+        Err(SolveError::InvalidInput(_))
+    ));
+}
+
+#[test]
+fn empty_problem_is_solved_trivially() {
+    let lcp = Lcp::new(DMatrix::zeros(0, 0), DVector::zeros(0)).unwrap();
+    for s in ALL {
+        let info = solve_lcp(&lcp, &params(s)).unwrap();
+        assert_eq!(info.z.len(), 0);
+    }
+}
+
+#[test]
+fn wrong_sizes_are_invalid_input() {
+    let mcp = Mcp {
+        m: DMatrix::identity(3, 2),
+        q: DVector::zeros(3),
+        lower: DVector::zeros(3),
+        upper: DVector::zeros(3),
+    };
+    assert!(matches!(
+        solve_mcp(&mcp, &params(SolverKind::Auto)),
+        Err(SolveError::InvalidInput(_))
+    ));
+}
+
+#[test]
+fn singular_and_zero_matrices_do_not_panic() {
+    for s in ALL {
+        // M = 0, q < 0: no solution.
+        let lcp = Lcp::new(DMatrix::zeros(3, 3), DVector::from_element(3, -1.0)).unwrap();
+        assert!(solve_lcp(&lcp, &params(s)).is_err(), "{s:?}");
+        // M = 0, q ≥ 0: z = 0.
+        let lcp = Lcp::new(DMatrix::zeros(3, 3), DVector::from_element(3, 1.0)).unwrap();
+        if s != SolverKind::Pgs {
+            assert!(solve_lcp(&lcp, &params(s)).is_ok(), "{s:?}");
+        }
+        // Mixed LCP with a singular free block.
+        let m = DMatrix::from_row_slice(3, 3, &[0., 0., 1., 0., 0., 1., -1., -1., 0.]);
+        let mcp = Mcp::mixed(m, DVector::from_column_slice(&[1., 1., -1.]), 2).unwrap();
+        let _ = solve_mcp(&mcp, &params(s));
+    }
+}
+
+#[test]
+fn huge_and_tiny_scales_are_solved() {
+    for scale in [1e-150, 1e-20, 1e20, 1e150] {
+        let m = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]) * scale;
+        let q = DVector::from_column_slice(&[-5.0, -6.0]) * scale;
+        let lcp = Lcp::new(m, q).unwrap();
+        for s in [SolverKind::Lemke, SolverKind::Auto] {
+            let info =
+                solve_lcp(&lcp, &params(s)).unwrap_or_else(|e| panic!("{scale:e} {s:?}: {e}"));
+            assert!(
+                (info.z[0] - 4.0 / 3.0).abs() < 1e-9,
+                "{scale:e} {s:?}: {}",
+                info.z
+            );
+        }
+    }
+    // Overflowing products: no panic, and nothing non-finite reported as solved.
+    let lcp = Lcp::new(
+        DMatrix::from_element(2, 2, 1e300),
+        DVector::from_element(2, -1e300),
+    )
+    .unwrap();
+    for s in ALL {
+        if let Ok(info) = solve_lcp(&lcp, &params(s)) {
+            assert!(info.z.iter().all(|x| x.is_finite()) && info.residual.is_finite());
+        }
+    }
+}
+
+#[test]
+fn bad_parameters_are_invalid_input() {
+    let lcp = Lcp::new(DMatrix::identity(1, 1), DVector::from_element(1, -1.0)).unwrap();
+    let mut p = params(SolverKind::Auto);
+    p.tolerance = f64::NAN;
+    assert!(matches!(
+        solve_lcp(&lcp, &p),
+        Err(SolveError::InvalidInput(_))
+    ));
+    let mut p = params(SolverKind::Pgs);
+    p.relaxation = 2.5;
+    assert!(matches!(
+        solve_lcp(&lcp, &p),
+        Err(SolveError::InvalidInput(_))
+    ));
+    let mut p = params(SolverKind::Lemke);
+    p.max_iterations = Some(0);
+    assert!(solve_lcp(&lcp, &p).is_err());
+}
+
+#[test]
+fn malformed_files_are_parse_errors_not_panics() {
+    let cases = [
+        "",
+        "x",
+        "2",
+        "2\n0\n2\n2\n2 2\n1 nan 0 1\n1 1",
+        "99999999\n0",
+        "1\n7\n1\n1\n",
+        "2\n1\n2\n2\n1\n1\n1\n3\n2\n2\n1\n0 1\n0\n0\n1 2 3 4\n1 1\n",
+    ];
+    for text in cases {
+        assert!(read_lcp(text).is_err(), "{text:?}");
+        assert!(read_relay(text).is_err(), "{text:?}");
+        assert!(read_mlcp(text).is_err(), "{text:?}");
+    }
+    let e = read_relay("1\n0\n1\n1\n1 1\n1\n-1\n2\n1\n").unwrap_err();
+    assert!(e.reason.contains("bounds"), "{e}");
+}
