@@ -13,4 +13,4 @@ mod stepper;
 
 pub use report::{StageTimes, StepReport};
 pub use signorini_contact::ContactModel;
-pub use stepper::{CORRECTION_TOLERANCE, World, WorldError, WorldParams};
+pub use stepper::{APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, World, WorldError, WorldParams};

@@ -12,7 +12,7 @@
 //! Owns: [`World`], [`WorldParams`]. Does not own: the contact models themselves.
 
 use crate::report::{StageTimes, StepReport};
-use signorini_complementarity::{SolveParams, SolverKind, solve_lcp, solve_mcp};
+use signorini_complementarity::{SolveError, SolveParams, SolverKind, solve_lcp, solve_mcp};
 use signorini_contact::{
     ConstraintSet, Contact, ContactModel, Formulation, PEG_APPLICABILITY_RELAXATION,
     SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints,
@@ -254,17 +254,37 @@ impl World {
         report.unknowns = form.dim();
         let mut params = SolveParams::default();
         params.solver = self.params.solver;
-        let reduced = form
-            .reduced_lcp(&self.bodies, free)
-            .map_err(|e| e.to_string());
-        let attempt = reduced.and_then(|lcp| solve_lcp(&lcp, &params).map_err(|e| e.to_string()));
-        match attempt {
-            Ok(info) => {
-                record(report, &info);
-                report.normal_impulse = info.z.iter().take(form.n_normal).sum();
-                return form.velocities_from_lcp(&self.bodies, free, &info.z);
+        let lcp = match form.reduced_lcp(&self.bodies, free) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                report.fallbacks.push(format!("reduced LCP: {e}"));
+                None
             }
-            Err(e) => report.fallbacks.push(format!("reduced LCP: {e}")),
+        };
+        if let Some(lcp) = &lcp {
+            match solve_lcp(lcp, &params) {
+                Ok(info) => {
+                    record(report, &info);
+                    report.normal_impulse = info.z.iter().take(form.n_normal).sum();
+                    return form.velocities_from_lcp(&self.bodies, free, &info.z);
+                }
+                Err(e) => {
+                    report.fallbacks.push(format!("reduced LCP: {e}"));
+                    // PATH's default tolerance (1e-6, notes §6) is what the reference runs
+                    // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
+                    let scale = lcp.q.amax().max(1.0);
+                    if let Some((z, r)) =
+                        best_iterate(&e).filter(|(_, r)| *r <= APPROXIMATE_TOLERANCE * scale)
+                    {
+                        report.residual = r;
+                        report
+                            .fallbacks
+                            .push(format!("accepted best iterate (residual {r:e})"));
+                        report.normal_impulse = z.iter().take(form.n_normal).sum();
+                        return form.velocities_from_lcp(&self.bodies, free, &z);
+                    }
+                }
+            }
         }
         if !self.params.mixed_fallback {
             report.failed = true;
@@ -429,6 +449,24 @@ impl World {
             }
             b.integrate_position(h);
         }
+    }
+}
+
+/// Natural-map residual (scaled by max(1, ‖q‖∞)) below which a solver's best iterate is
+/// accepted when no solver reached its own tolerance: PATH's default convergence tolerance,
+/// which the reference runs used (notes §6).
+pub const APPROXIMATE_TOLERANCE: Real = 1e-6;
+
+/// The best iterate a failed solve carries, with its residual.
+fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
+    match e {
+        SolveError::MaxIterations { best, residual, .. } => Some((best.clone(), *residual)),
+        SolveError::Infeasible {
+            best: Some(b),
+            residual,
+            ..
+        } => Some((b.clone(), *residual)),
+        _ => None,
     }
 }
 
