@@ -119,21 +119,25 @@ fn vertex_sliding_past_a_corner_does_not_snag() {
 }
 
 fn incline_slides(mu: f64, slope: f64) -> f64 {
-    // A square on a static incline of angle `slope`, expressed by tilting gravity instead:
-    // floor horizontal, gravity rotated by `slope`.
+    // A square resting on a static incline of angle `slope` (the incline's top surface passes
+    // through the origin), gravity straight down. Returns the displacement along the slope.
     let mut params = WorldParams::new(ContactModel::Peg, 0.005);
     params.mu = mu;
     let mut w = World::new(params).unwrap();
-    w.add_body(floor()).unwrap();
-    let mut b = RigidBody2::dynamic(square(0.1), 1.0, 1.0 / 150.0)
+    let incline = RigidBody2::fixed(ConvexPolygon::rectangle(-5.0, -1.0, 5.0, 0.0).unwrap())
+        .with_pose(Vec2::zeros(), slope);
+    w.add_body(incline).unwrap();
+    let start = signorini_math::rotate2(&Vec2::new(0.0, 0.1), slope);
+    let b = RigidBody2::dynamic(square(0.1), 1.0, 1.0 / 150.0)
         .unwrap()
-        .with_pose(Vec2::new(0.0, 0.1), 0.0);
-    b.external_force = Vec3::new(9.8 * slope.sin(), -9.8 * slope.cos(), 0.0);
+        .with_pose(start, slope)
+        .with_gravity(9.8);
     let i = w.add_body(b).unwrap();
     for _ in 0..100 {
         assert!(!w.step().failed);
     }
-    w.bodies[i].position.x
+    let down_slope = Vec2::new(-slope.cos(), -slope.sin());
+    (w.bodies[i].position - start).dot(&down_slope)
 }
 
 #[test]
