@@ -20,7 +20,7 @@ use crate::writer::{Csv, h_tag, trajectory_header};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use signorini_dynamics::RigidBody2;
-use signorini_geometry::dim2::{Aabb, ConvexPolygon, intersection_area, sweep_and_prune};
+use signorini_geometry::dim2::{Aabb, Compound, ConvexPolygon, intersection_area, sweep_and_prune};
 use signorini_world::{ContactModel, World, WorldParams};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -33,19 +33,18 @@ pub fn paper_step_sizes() -> Vec<f64> {
 }
 
 /// The open box: floor, left wall, right wall (static, counter-clockwise rectangles; notes §7).
-pub fn box_walls() -> Vec<RigidBody2> {
-    [
+pub fn open_box() -> Compound {
+    let parts = [
         (-1.0, -0.4, 1.0, 0.0),
         (-1.2, -0.4, -0.8, 1.6),
         (0.8, -0.4, 1.2, 1.6),
     ]
     .iter()
     .map(|&(x0, y0, x1, y1)| {
-        RigidBody2::fixed(
-            ConvexPolygon::rectangle(x0, y0, x1, y1).expect("box rectangles are valid"),
-        )
+        ConvexPolygon::rectangle(x0, y0, x1, y1).expect("box rectangles are valid")
     })
-    .collect()
+    .collect();
+    Compound::new(parts).expect("three parts")
 }
 
 /// Steps between drops: `round(0.25/h)` with halves away from zero (notes §7), at least 1.
@@ -136,10 +135,9 @@ pub fn total_overlap(bodies: &[RigidBody2]) -> f64 {
 /// `out` if given.
 pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, ExperimentError> {
     let mut world = World::new(experiment_params(spec.model, spec.h, spec.gap_corrections))?;
-    for w in box_walls() {
-        world.add_body(w)?;
-    }
-    let n_walls = world.bodies.len();
+    let n_walls = world
+        .add_static_compound(&open_box(), signorini_math::Vec2::zeros(), 0.0)
+        .len();
     let mut r = RunResult {
         model: spec.model.name().into(),
         set: spec.set.label.clone(),

@@ -19,7 +19,7 @@ use signorini_contact::{
     peg_detection_distance, potential_contacts, standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
-use signorini_geometry::dim2::{Aabb, sweep_and_prune};
+use signorini_geometry::dim2::{Aabb, Compound, sweep_and_prune};
 use signorini_math::{Real, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -129,6 +129,25 @@ impl World {
             .map_err(|source| WorldError::Body { index, source })?;
         self.bodies.push(body);
         Ok(index)
+    }
+
+    /// Add every convex part of a static compound (e.g. an open box) as its own static body
+    /// at the given pose; returns their indices.
+    pub fn add_static_compound(
+        &mut self,
+        compound: &Compound,
+        position: Vec2,
+        angle: Real,
+    ) -> Vec<usize> {
+        compound
+            .parts()
+            .iter()
+            .map(|part| {
+                self.bodies
+                    .push(RigidBody2::fixed(part.clone()).with_pose(position, angle));
+                self.bodies.len() - 1
+            })
+            .collect()
     }
 
     /// Advance one step of size h; never panics, failures are recorded in the report.
