@@ -354,7 +354,9 @@ impl World {
         let mut set = set;
         let mut pool: BTreeMap<(usize, usize, usize, usize), Contact> =
             set.contacts.iter().map(|c| (c.key(), c.clone())).collect();
-        for _ in 0..self.params.gap_corrections {
+        // Velocities before the last re-solve and the penetration depth they led to.
+        let mut previous: Option<(Vec<Vec3>, Real)> = None;
+        for round in 0..=self.params.gap_corrections {
             let trial: Vec<Vec<Vec2>> = self
                 .bodies
                 .iter()
@@ -428,7 +430,19 @@ impl World {
                     pool.insert(c.key(), c);
                 }
             }
-            if !violated {
+            // Safeguard: a re-solve must not inject energy (more than doubling the kinetic
+            // energy of the first solution), else it is undone.
+            if let Some((v, e)) = previous.take() {
+                let now = self.kinetic_energy(&velocities);
+                if now > 2.0 * e + 1e-9 {
+                    report.fallbacks.push(format!(
+                        "gap correction undone (kinetic energy {now:e} J > 2 x {e:e} J)"
+                    ));
+                    return v;
+                }
+                previous = Some((v, e));
+            }
+            if !violated || round == self.params.gap_corrections {
                 break;
             }
             let contacts: Vec<Contact> = pool.values().cloned().collect();
@@ -444,6 +458,9 @@ impl World {
             if sub.failed {
                 break;
             }
+            if previous.is_none() {
+                previous = Some((velocities.clone(), self.kinetic_energy(&velocities)));
+            }
             report.corrections += 1;
             report.counts = set.counts();
             report.unknowns = sub.unknowns;
@@ -453,6 +470,16 @@ impl World {
             velocities = v;
         }
         velocities
+    }
+
+    /// Kinetic energy ½ Σ νᵀ M ν of the dynamic bodies for the given velocities (J).
+    fn kinetic_energy(&self, velocities: &[Vec3]) -> Real {
+        self.bodies
+            .iter()
+            .zip(velocities)
+            .filter(|(b, _)| !b.is_static)
+            .map(|(b, v)| 0.5 * (b.mass * (v.x * v.x + v.y * v.y) + b.inertia * v.z * v.z))
+            .sum()
     }
 
     /// Stage 5: accept the velocities (non-finite ones are replaced by ν* and the step is
