@@ -161,7 +161,7 @@ fn cross_contact_constraints_catch_what_intercontact_constraints_miss() {
     // same time, i.e. crossing edges. Scan small motions of A about the corner: whenever the
     // bodies overlap, some I or X constraint must be violated, and some overlapping
     // configurations satisfy both I's (so the X's are necessary).
-    let base = wedges(0.0002, 0.0003, 0.0);
+    let base = wedges(0.0003, 0.0, 0.0); // tips facing each other, 0.3 mm apart
     let set = peg(&base, 0.0008);
     assert_eq!(set.counts().inter, 2);
     assert_eq!(set.counts().cross, 2);
@@ -172,7 +172,7 @@ fn cross_contact_constraints_catch_what_intercontact_constraints_miss() {
             for k in -6..=6 {
                 let (dx, dy, th) = (0.02 * i as f64, 0.02 * j as f64, 0.1 * k as f64);
                 // Rotate A about its corner vertex.
-                let c = v(0.0002 + dx, 0.0003 + dy);
+                let c = v(0.0003 + dx, dy);
                 let bodies = wedges(c.x, c.y, th);
                 let area =
                     intersection_area(&bodies[0].world_vertices(), &bodies[1].world_vertices());
