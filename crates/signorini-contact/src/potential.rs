@@ -51,10 +51,6 @@ pub fn potential_contacts(
                 // A vertex already inside B (now or predicted) far from every edge would be
                 // missed by the ε tests; it gets its least-penetrated edge (ours, see below).
                 let deep = [deepest_edge(&va[vertex], vb), deepest_edge(&pa[vertex], pb)];
-                // A vertex outside B that lies beyond one edge's line (beside a corner) gets no
-                // contact with that edge: its negative line gap would demand a push of |ψ|/h
-                // although the bodies are apart (ours; the edges facing the vertex are kept).
-                let outside = (0..nb).any(|k| line_gap(&va[vertex], vb, k) > 0.0);
                 for edge in 0..nb {
                     let e1 = (edge + 1) % nb;
                     let near = point_segment_sq_distance(&va[vertex], &vb[edge], &vb[e1]).0 <= eps2
@@ -66,7 +62,7 @@ pub fn potential_contacts(
                             eps,
                         )
                         || deep.contains(&Some(edge));
-                    if near && !(outside && line_gap(&va[vertex], vb, edge) < 0.0) {
+                    if near {
                         let mut c = vertex_edge_contact(
                             (a, b),
                             va,
@@ -114,12 +110,6 @@ pub fn crosses_edge(
     let t = g0 / (g0 - g1);
     let s = s0 + t * (s1 - s0);
     (-m0..=1.0 + m0).contains(&s)
-}
-
-/// Signed gap of `p` to the line of edge `k` of a counter-clockwise polygon.
-fn line_gap(p: &Vec2, poly: &[Vec2], k: usize) -> Real {
-    let e = poly[(k + 1) % poly.len()] - poly[k];
-    Vec2::new(-e.y, e.x).dot(&(poly[k] - p)) / e.norm()
 }
 
 /// If `p` is strictly inside the counter-clockwise polygon `poly`, the edge with the largest
