@@ -31,7 +31,10 @@ const FB_ITERATIONS: usize = 100;
 const REGULARISATION: [Real; 5] = [1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
 
 /// Lemke (d = e) on the MCP, through its LCP reduction.
-pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams) -> Result<Attempt, SolveError> {
+/// If the answer misses the tolerance (an ill-conditioned reduction, e.g. a Schur complement
+/// of a nearly singular free block), one active-set Newton step on the original problem is
+/// tried (`polish.rs`).
+pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<Attempt, SolveError> {
     let r = lemke_mcp(
         mcp,
         params.max_iterations,
@@ -39,8 +42,13 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams) -> Result<Attempt, Solv
         params.warm_start.as_ref(),
         params.warm_basis.as_deref(),
     )?;
+    let z = if mcp.residual(&r.z) > tol {
+        polish_if_better(mcp, r.z).0
+    } else {
+        r.z
+    };
     Ok(Attempt {
-        z: r.z,
+        z,
         iterations: r.pivots,
         solver: SolverKind::Lemke,
         fallbacks: Vec::new(),

@@ -7,20 +7,21 @@
 //! LCP), fallbacks (`auto.rs`), or the public entry points (`solve.rs`).
 //!
 //! Reference: Cottle, Pang & Stone, *The Linear Complementarity Problem* (1992), §4.4
-//! (Algorithm 4.4.5 with the lexicographic rule of §4.9; Example 4.4.16 for the
+//! (Lemke's method and its lexicographic degeneracy resolution; Example 4.4.16 for the
 //! "artificial variable leaves on ties" rule). Notes: `notes/complementarity-solvers.md` §2.1.
 //!
 //! The system is `w − M z − d z₀ = q`, variables numbered `w_0..w_{n−1}` (0..n),
 //! `z_0..z_{n−1}` (n..2n) and the artificial `z₀` (2n). The basis inverse `B⁻¹` is stored
-//! row-major so that the pivot's row operations and the entering-column dot products run
-//! over contiguous memory: one pivot costs about 2n² flops.
+//! row-major, and only its non-unit columns (one per nonbasic w), so that the pivot's row
+//! operations and the entering-column dot products run over contiguous memory: one pivot
+//! costs about 2·n·k flops, k = number of basic z's (see `Tableau`).
 
 use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
 use signorini_math::tolerance::LCP_TIE_TOL;
 
 use crate::Mcp;
-use crate::reduce::Reduction;
+use crate::reduce::{FreeHandling, Reduction};
 use crate::solve::SolveError;
 
 /// Entries of the entering column at or below `PIVOT_TOL · max(1, ‖a‖∞)` are treated as
@@ -52,6 +53,9 @@ pub(crate) struct LemkeConfig {
     pub covering: Covering,
     /// Warm start: `true` where `z_i` is basic in the starting complementary basis.
     pub warm_basis: Option<Vec<bool>>,
+    /// The first `n_free` variables are free (mixed LCP): they start basic, never leave,
+    /// and their w stays nonbasic (= 0).
+    pub n_free: usize,
 }
 
 /// What a successful Lemke run returns.
@@ -88,6 +92,8 @@ struct Tableau<'a> {
     xb: Vec<Real>,
     basis: Vec<usize>,
     row_of: Vec<usize>,
+    /// Number of free variables (z_0..z_{n_free−1}).
+    n_free: usize,
 }
 
 const NONBASIC: usize = usize::MAX;
@@ -100,8 +106,9 @@ pub(crate) fn lemke_lcp(
     cfg: &LemkeConfig,
 ) -> Result<LemkeResult, SolveError> {
     let n = q.len();
+    let nf = cfg.n_free.min(n);
     // q ≥ 0: z = 0 solves it, no pivots.
-    if q.iter().all(|&qi| qi >= 0.0) {
+    if nf == 0 && q.iter().all(|&qi| qi >= 0.0) {
         return Ok(LemkeResult {
             z: DVector::zeros(n),
             pivots: 0,
@@ -117,12 +124,32 @@ pub(crate) fn lemke_lcp(
         (M.clone(), q.clone())
     };
     let mut t = Tableau::cold(&Ms, &qs, cfg.covering);
-    // Warm start: if the guessed basis is nonsingular, use it; if it is already feasible, done.
-    if let Some(flags) = &cfg.warm_basis
+    t.n_free = nf;
+    let feasible =
+        |t: &Tableau| (0..n).all(|i| t.is_free(t.basis[i]) || t.xb[i] >= -PIVOT_TOL * t.scale_q());
+    if nf > 0 {
+        // Mixed LCP: start from a basis holding every free variable (completed by
+        // constrained z's where the free block alone is singular).
+        let mut flags = cfg
+            .warm_basis
+            .clone()
+            .filter(|f| f.len() == n)
+            .unwrap_or(vec![false; n]);
+        flags[..nf].iter_mut().for_each(|f| *f = true);
+        if !t.warm_completed(&mut flags) {
+            return Err(SolveError::InvalidInput(
+                "no nonsingular starting basis holds all free variables".into(),
+            ));
+        }
+        if feasible(&t) {
+            return Ok(t.finish(0));
+        }
+    } else if let Some(flags) = &cfg.warm_basis
         && flags.len() == n
         && t.warm(flags)
-        && t.xb.iter().all(|&x| x >= -PIVOT_TOL * t.scale_q())
+        && feasible(&t)
     {
+        // Warm start: the guessed basis is nonsingular and already feasible.
         return Ok(t.finish(0));
     }
 
@@ -140,17 +167,22 @@ pub(crate) fn lemke_lcp(
     t.pivot(r, &a, z0);
     let mut pivots = 1;
 
-    // Main loop: the complement of the variable that just left enters (CPS Alg. 4.4.5).
+    // Main loop: the complement of the variable that just left enters (CPS §4.4).
     while pivots < cfg.max_pivots {
         let entering = complement(leaving, n);
         let a = t.column(entering);
         let amax = a.iter().fold(0.0, |acc: Real, x| acc.max(x.abs()));
         let tol = PIVOT_TOL * amax.max(1.0);
-        let cand: Vec<usize> = (0..n).filter(|&i| a[i] > tol).collect();
+        let cand: Vec<usize> = (0..n)
+            .filter(|&i| a[i] > tol && !t.is_free(t.basis[i]))
+            .collect();
         if cand.is_empty() {
             return Err(SolveError::Ray { pivot: pivots });
         }
         let r = t.lexmin(&cand, &a, Some(t.row_of[z0]));
+        // Snap a rounding-level negative pivot-row value to 0 (see `lexmin`), so the entering
+        // variable starts at 0 rather than at x_r / a_r < 0.
+        t.xb[r] = t.xb[r].max(0.0);
         leaving = t.basis[r];
         t.pivot(r, &a, entering);
         pivots += 1;
@@ -179,7 +211,26 @@ pub(crate) fn lemke_mcp(
     warm: Option<&DVector<Real>>,
     basis: Option<&[bool]>,
 ) -> Result<LemkeResult, SolveError> {
-    let red = Reduction::new(mcp);
+    // Schur complement, else the mixed Lemke with free variables kept basic; if that fails,
+    // the split form (z_F = x⁺ − x⁻) as a last resort.
+    let red = Reduction::new(mcp, true);
+    let first = lemke_reduced(mcp, &red, max_pivots, covering, warm, basis);
+    if red.free == FreeHandling::Kept && first.is_err() {
+        let split = Reduction::new(mcp, false);
+        return lemke_reduced(mcp, &split, max_pivots, covering, None, None);
+    }
+    first
+}
+
+/// Lemke on one reduction of the MCP; maps the answer back.
+fn lemke_reduced(
+    mcp: &Mcp,
+    red: &Reduction,
+    max_pivots: Option<usize>,
+    covering: Covering,
+    warm: Option<&DVector<Real>>,
+    basis: Option<&[bool]>,
+) -> Result<LemkeResult, SolveError> {
     let nl = red.q.len();
     let cfg = LemkeConfig {
         max_pivots: max_pivots.unwrap_or(50 * nl + 100),
@@ -189,6 +240,7 @@ pub(crate) fn lemke_mcp(
             (_, Some(z)) if z.len() == mcp.dim() => Some(red.warm_basis(mcp, z)),
             _ => None,
         },
+        n_free: red.n_free(),
     };
     match lemke_lcp(&red.m, &red.q, &cfg) {
         Ok(r) => Ok(LemkeResult {
@@ -257,6 +309,7 @@ impl<'a> Tableau<'a> {
             xb: q.as_slice().to_vec(),
             basis: (0..n).collect(),
             row_of,
+            n_free: 0,
         }
     }
 
@@ -274,12 +327,55 @@ impl<'a> Tableau<'a> {
             return false;
         };
         let mut d = vec![0.0; n];
-        for &v in &basis {
+        for &v in basis.iter().filter(|&&v| !self.is_free(v)) {
             self.add_column(v, 1.0, &mut d);
         }
         self.d = d;
         self.install(basis, &binv);
         true
+    }
+
+    /// Whether variable v is a free z.
+    fn is_free(&self, v: usize) -> bool {
+        v >= self.n && v < self.n + self.n_free
+    }
+
+    /// `warm(flags)`; if that basis is singular, make constrained z's basic, greedily keeping
+    /// each one that lowers the rank deficiency of the principal submatrix of M on the basic
+    /// z's (the basis is nonsingular exactly when that submatrix is).
+    fn warm_completed(&mut self, flags: &mut [bool]) -> bool {
+        if self.warm(flags) {
+            return true;
+        }
+        let mut set: Vec<usize> = (0..self.n).filter(|&j| flags[j]).collect();
+        let mut def = self.deficiency(&set);
+        let nf = self.n_free;
+        for (k, flag) in flags.iter_mut().enumerate().skip(nf) {
+            if def == 0 {
+                break;
+            }
+            if *flag {
+                continue;
+            }
+            set.push(k);
+            let d = self.deficiency(&set);
+            if d < def {
+                def = d;
+                *flag = true;
+            } else {
+                set.pop();
+            }
+        }
+        def == 0 && self.warm(flags)
+    }
+
+    /// size − numerical rank of the principal submatrix M[set, set] (SVD, relative 1e-12).
+    fn deficiency(&self, set: &[usize]) -> usize {
+        let k = set.len();
+        let sub = DMatrix::from_fn(k, k, |i, j| self.m[(set[i], set[j])]);
+        let sv = sub.svd(false, false).singular_values;
+        let tol = 1e-12 * sv.max();
+        k - sv.iter().filter(|&&x| x > tol).count()
     }
 
     /// Install a basis and its full row-major inverse: keep the non-unit columns, recompute
@@ -376,13 +472,24 @@ impl<'a> Tableau<'a> {
         self.apply_binv(&col)
     }
 
-    /// Lexicographic ratio test (CPS §4.9) over candidate rows: minimise
+    /// Lexicographic ratio test (CPS §4.4) over candidate rows: minimise
     /// (x_B,i, B⁻¹_{i,0}, …, B⁻¹_{i,n−1}) / |a_i|, comparing with relative tolerance
     /// `LCP_TIE_TOL` (exact comparison cycles on `lcp_tobenna`). If the row of z₀ is among
     /// the ratio ties it wins (CPS Ex. 4.4.16).
     fn lexmin(&self, cand: &[usize], a: &[Real], z0_row: Option<usize>) -> usize {
         let n = self.n;
-        let ratio = |i: usize| self.xb[i] / a[i].abs();
+        // In the main loop x_B ≥ 0 holds up to rounding: a basic value at −1e-11 must count as
+        // 0, or its negative ratio wins and the entering variable becomes negative (seen on
+        // Siconos `deltasigma_mlcp`). The initial z₀ step ranks genuinely negative values.
+        let clamp = z0_row.is_some();
+        let ratio = |i: usize| {
+            let x = if clamp {
+                self.xb[i].max(0.0)
+            } else {
+                self.xb[i]
+            };
+            x / a[i].abs()
+        };
         let mut tied = ties(cand, ratio);
         if let Some(r0) = z0_row
             && tied.contains(&r0)
@@ -542,6 +649,7 @@ mod tests {
             max_pivots: 1000,
             covering: Covering::Ones,
             warm_basis: None,
+            n_free: 0,
         };
         lemke_lcp(&m, &q, &cfg)
     }
@@ -581,6 +689,7 @@ mod tests {
             max_pivots: 100,
             covering: Covering::Ones,
             warm_basis: Some(vec![true, true]),
+            n_free: 0,
         };
         let r = lemke_lcp(&m, &q, &cfg).unwrap();
         assert_eq!(r.pivots, 0);

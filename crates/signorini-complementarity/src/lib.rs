@@ -13,8 +13,8 @@
 //!
 //! | [`SolverKind`] | file | method | reference |
 //! |---|---|---|---|
-//! | `Lemke` | `lemke.rs` | complementary pivoting, covering vector d = e, lexicographic ratio test with relative tie tolerance 1e-11, z₀ leaves on ties, drift check + refinement + LU refactorisation, warm start from a basis or a z | Cottle, Pang & Stone, *The LCP* (1992), §4.4, §4.9, Ex. 4.4.16 |
-//! | (for `Lemke` on an MCP) | `reduce.rs` | box MCP → LCP: Schur complement of an invertible free block, else split free variables; shifted/flipped bounds and box multipliers | CPS §1.5 |
+//! | `Lemke` | `lemke.rs` | complementary pivoting, covering vector d = e, lexicographic ratio test with relative tie tolerance 1e-11, z₀ leaves on ties, drift check + refinement + LU refactorisation, warm start from a basis or a z | Cottle, Pang & Stone, *The LCP* (1992), §4.4, Ex. 4.4.16 |
+//! | (for `Lemke` on an MCP) | `reduce.rs` | box MCP → LCP: Schur complement of an invertible free block, else free variables kept basic (mixed Lemke), else split; shifted/flipped bounds and box multipliers | — |
 //! | `FbNewton` | `fischer_burmeister.rs` | semismooth Newton on the penalized Fischer–Burmeister function, Billups' form for bounds, free variables handled directly, non-monotone Armijo, gradient fallback | De Luca, Facchinei & Kanzow, *Math. Prog.* 75 (1996) and *COAP* 16 (2000); Chen, Chen & Kanzow, *Math. Prog.* 88 (2000); Billups, thesis (1995) |
 //! | `Pgs` | `pgs.rs` | projected Gauss–Seidel / SOR (positive diagonal required) | Cryer (1971); Mangasarian (1977); Luo & Tseng (1992) |
 //! | `Auto` | `auto.rs` | Lemke → Lemke with another covering vector → FB-Newton → Lemke on M + εI refined on the original; each candidate polished by one active-set Newton step (`polish.rs`) | `notes/complementarity-solvers.md` §0.3 |

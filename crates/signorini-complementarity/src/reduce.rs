@@ -8,9 +8,12 @@
 //! 1. **Free variables** (l = −∞, u = +∞; w_F = 0). If the free block `M_FF` is invertible
 //!    (LU with a pivot ratio above `SCHUR_MIN_PIVOT_RATIO`), they are eliminated by a Schur
 //!    complement: z_F = −M_FF⁻¹ (M_FC z_C + q_F), leaving
-//!    M' = M_CC − M_CF M_FF⁻¹ M_FC, q' = q_C − M_CF M_FF⁻¹ q_F (CPS §1.5, mixed LCP).
-//!    If `M_FF` is singular, each free variable is split, z_F = x⁺ − x⁻ with x± ≥ 0, whose
-//!    complementary functions are w_F and −w_F.
+//!    M' = M_CC − M_CF M_FF⁻¹ M_FC, q' = q_C − M_CF M_FF⁻¹ q_F.
+//!    If `M_FF` is singular (or nearly so), the free variables are **kept**, first in the
+//!    reduced problem: Lemke (`lemke.rs`) starts from a basis holding all of them, completed
+//!    by constrained z's where needed, and never lets them leave. Only if that fails are
+//!    they **split**, z_F = x⁺ − x⁻ with x± ≥ 0 and functions w_F, −w_F (degenerate; it
+//!    often ends in a ray).
 //! 2. **Bounds.** A variable with only a lower bound becomes z = l + x, x ≥ 0; with only an
 //!    upper bound z = u − x (its function is −w); with both, z = l + x and an extra
 //!    multiplier v ≥ 0 with w⁺ = w + v ⟂ x and s = (u − l) − x ⟂ v. The LCP matrix is
@@ -33,7 +36,10 @@ pub(crate) enum FreeHandling {
     None,
     /// Eliminated by the Schur complement of the invertible free block.
     Schur,
-    /// Split into positive and negative parts (free block singular).
+    /// Kept as free variables of a mixed LCP (free block singular): Lemke starts with them
+    /// basic and never lets them leave.
+    Kept,
+    /// Split into positive and negative parts (free block singular; last resort).
     Split,
 }
 
@@ -58,8 +64,9 @@ pub(crate) struct Reduction {
 }
 
 impl Reduction {
-    /// Build the LCP for `mcp`.
-    pub(crate) fn new(mcp: &Mcp) -> Reduction {
+    /// Build the LCP for `mcp`. With a singular free block, `keep_free` keeps the free
+    /// variables (first in the reduced problem) instead of splitting them.
+    pub(crate) fn new(mcp: &Mcp, keep_free: bool) -> Reduction {
         let n = mcp.dim();
         let is_free =
             |i: usize| mcp.lower[i] == Real::NEG_INFINITY && mcp.upper[i] == Real::INFINITY;
@@ -91,6 +98,15 @@ impl Reduction {
                 cons_idx,
                 0,
             )
+        } else if keep_free {
+            // Free variables first, then the constrained ones, in the original order.
+            let order: Vec<usize> = free_idx.iter().chain(&cons_idx).copied().collect();
+            let nn = order.len();
+            let ms = DMatrix::from_fn(nn, nn, |i, j| mcp.m[(order[i], order[j])]);
+            let qs = DVector::from_fn(nn, |i, _| mcp.q[order[i]]);
+            let lo = DVector::from_fn(nn, |i, _| mcp.lower[order[i]]);
+            let up = DVector::from_fn(nn, |i, _| mcp.upper[order[i]]);
+            (ms, qs, lo, up, FreeHandling::Kept, None, order, 0)
         } else {
             let (ms, qs, lo, up) = split(mcp, &free_idx, &cons_idx);
             (
@@ -109,7 +125,9 @@ impl Reduction {
         let nk = q1.len();
         let shift: Vec<(Real, Real)> = (0..nk)
             .map(|i| {
-                if lo[i].is_finite() {
+                if lo[i] == Real::NEG_INFINITY && up[i] == Real::INFINITY {
+                    (0.0, 1.0) // a kept free variable
+                } else if lo[i].is_finite() {
                     (lo[i], 1.0)
                 } else {
                     (up[i], -1.0)
@@ -158,6 +176,14 @@ impl Reduction {
             schur,
             shift,
             n_split,
+        }
+    }
+
+    /// Number of free variables at the front of the reduced LCP (only for `Kept`).
+    pub(crate) fn n_free(&self) -> usize {
+        match self.free {
+            FreeHandling::Kept => self.free_idx.len(),
+            _ => 0,
         }
     }
 
@@ -302,7 +328,7 @@ mod tests {
     fn singular_free_block_is_split_and_solved() {
         let m = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -1.0, 0.0]);
         let mcp = Mcp::mixed(m, DVector::from_column_slice(&[-2.0, 3.0]), 1).unwrap();
-        assert_eq!(Reduction::new(&mcp).free, FreeHandling::Split);
+        assert_eq!(Reduction::new(&mcp, false).free, FreeHandling::Split);
         let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();
         assert!(
             (r.z[0] - 3.0).abs() < 1e-12 && (r.z[1] - 2.0).abs() < 1e-12,
@@ -318,7 +344,7 @@ mod tests {
         // ⟂ z_C ⇒ z_C = 0, z_F = 1.
         let m = DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 1.0]);
         let mcp = Mcp::mixed(m, DVector::from_column_slice(&[-2.0, -1.0]), 1).unwrap();
-        let red = Reduction::new(&mcp);
+        let red = Reduction::new(&mcp, true);
         assert_eq!(red.free, FreeHandling::Schur);
         assert_eq!((red.m.nrows(), red.m[(0, 0)]), (1, 0.5));
         let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();

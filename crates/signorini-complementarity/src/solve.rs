@@ -189,7 +189,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
     }
     let tol = scaled_tolerance(&mcp, params.tolerance);
     let attempt = match params.solver {
-        SolverKind::Lemke => crate::auto::run_lemke(&mcp, params)?,
+        SolverKind::Lemke => crate::auto::run_lemke(&mcp, params, tol)?,
         SolverKind::FbNewton => crate::fischer_burmeister::solve_fb(&mcp, params, tol)?,
         SolverKind::Pgs => crate::pgs::solve_pgs(&mcp, params, tol)?,
         SolverKind::Auto => crate::auto::solve_auto(&mcp, params, tol)?,

@@ -119,6 +119,47 @@ fn contact_jacobians(
 /// (n = 5·nc): see the module docs. Bodies move down and sideways, so many contacts are
 /// active and some slide.
 pub fn contact_like(nc: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
+    let p = contact_parts(nc, seed);
+    (p.m, p.q)
+}
+
+/// The same contact step as [`contact_like`], as the mixed LCP the stepper builds, with the
+/// free velocities first: unknowns (v, p_n, β, σ), rows
+/// M_mass (v − v*) − G p = 0 (free), Gᵀ v + gap + E σ ≥ 0 ⟂ (p_n, β), U p_n − Eᵀ β ≥ 0 ⟂ σ.
+/// Returns (M, q, number of free variables). Its Schur complement is `contact_like`.
+pub fn contact_like_mixed(nc: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>, usize) {
+    let p = contact_parts(nc, seed);
+    let (ndof, n, ng) = (p.winv.len(), p.q.len(), p.g.ncols());
+    let mut m = DMatrix::zeros(ndof + n, ndof + n);
+    for i in 0..ndof {
+        m[(i, i)] = 1.0 / p.winv[i];
+    }
+    m.view_mut((0, ndof), (ndof, ng)).copy_from(&(-&p.g));
+    m.view_mut((ndof, 0), (ng, ndof))
+        .copy_from(&p.g.transpose());
+    let mut coupling = p.m.clone();
+    coupling.view_mut((0, 0), (ng, ng)).fill(0.0);
+    m.view_mut((ndof, ndof), (n, n)).copy_from(&coupling);
+    let mut q = DVector::zeros(ndof + n);
+    for i in 0..ndof {
+        q[i] = -p.v_star[i] / p.winv[i];
+    }
+    let gv = p.g.transpose() * &p.v_star;
+    for i in 0..ng {
+        q[ndof + i] = p.q[i] - gv[i];
+    }
+    (m, q, ndof)
+}
+
+struct ContactParts {
+    winv: DVector<f64>,
+    g: DMatrix<f64>,
+    v_star: DVector<f64>,
+    m: DMatrix<f64>,
+    q: DVector<f64>,
+}
+
+fn contact_parts(nc: usize, seed: u64) -> ContactParts {
     let k = 3;
     let mut r = rng(seed);
     let (winv, gn, gf) = contact_jacobians(&mut r, nc, k);
@@ -141,14 +182,14 @@ pub fn contact_like(nc: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
         }
     }
     // q = [Gnᵀ v + gap/h; Gfᵀ v; 0] with a downward, sliding free velocity.
-    let v = DVector::from_fn(ndof, |i, _| {
+    let v_star = DVector::from_fn(ndof, |i, _| {
         if i % 6 == 2 {
             uniform(&mut r, -2.0, 0.0)
         } else {
             uniform(&mut r, -0.5, 0.5)
         }
     });
-    let gv = g.transpose() * v;
+    let gv = g.transpose() * &v_star;
     let mut q = DVector::zeros(n);
     for i in 0..nc + k * nc {
         q[i] = gv[i]
@@ -158,7 +199,13 @@ pub fn contact_like(nc: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
                 0.0
             };
     }
-    (m, q)
+    ContactParts {
+        winv,
+        g,
+        v_star,
+        m,
+        q,
+    }
 }
 
 /// A PEG-like LCP: `nn` normal contacts, `np` primary I-constraint contacts each with one

@@ -1,9 +1,9 @@
 //! Seeded random families (`generators.rs`): P-matrix, PSD, contact-like (Stewart–Trinkle
 //! with zero σ diagonal) and PEG-like, up to n = 500.
 
-use crate::generators::{contact_like, p_matrix, peg_like, psd};
+use crate::generators::{contact_like, contact_like_mixed, p_matrix, peg_like, psd};
 use crate::{assert_solves, params};
-use signorini_complementarity::{Lcp, SolveError, SolverKind, solve_lcp};
+use signorini_complementarity::{Lcp, Mcp, SolveError, SolverKind, solve_lcp, solve_mcp};
 
 fn check(
     m: nalgebra::DMatrix<f64>,
@@ -158,4 +158,27 @@ fn warm_start_from_the_previous_solution_needs_no_pivots() {
         warm2.iterations,
         cold.iterations
     );
+}
+
+#[test]
+fn stepper_mixed_form_with_free_velocities_matches_the_reduced_lcp() {
+    // The mixed LCP (free velocities, mass block) is solved by Lemke through the Schur
+    // complement, by FB-Newton directly and by auto; the impulses it finds solve the
+    // reduced contact LCP too (same problem, velocities eliminated).
+    for (nc, seed) in [(3, 1), (12, 2), (40, 3)] {
+        let (m, q, n_free) = contact_like_mixed(nc, seed);
+        let mcp = Mcp::mixed(m, q, n_free).unwrap();
+        let (mr, qr) = contact_like(nc, seed);
+        let reduced = Lcp::new(mr, qr).unwrap().to_mcp();
+        for s in [SolverKind::Lemke, SolverKind::FbNewton, SolverKind::Auto] {
+            let info = solve_mcp(&mcp, &params(s)).unwrap_or_else(|e| panic!("nc={nc} {s:?}: {e}"));
+            assert_solves(&mcp, &info, &format!("mixed nc={nc} {s:?}"));
+            let impulses = info.z.rows(n_free, info.z.len() - n_free).into_owned();
+            let r = reduced.residual(&impulses);
+            assert!(
+                r <= 1e-7 * reduced.q.amax().max(1.0),
+                "nc={nc} {s:?}: reduced residual {r:e}"
+            );
+        }
+    }
 }

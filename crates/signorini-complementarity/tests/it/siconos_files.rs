@@ -179,3 +179,21 @@ fn fb_newton_alone_solves_the_circuit_mlcps_without_inverting_the_free_block() {
         assert_solves(&mcp, &info, stem);
     }
 }
+
+#[test]
+fn lemke_alone_solves_mlcps_with_a_singular_free_block() {
+    // The free block of the diode bridges and PD is singular (no Schur complement): Lemke
+    // keeps the free variables basic, completing the start basis with constrained z's.
+    for stem in [
+        "diodeBridge_mlcp",
+        "diodeBridge20_mlcp",
+        "diodeBridge40_mlcp",
+        "PD_mlcp",
+        "Buck2_mlcp",
+    ] {
+        let path = data_dir().join(format!("MLCP/test/data/{stem}.dat"));
+        let (mcp, _) = read_mlcp(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let info = solve(&mcp, SolverKind::Lemke).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        assert_solves(&mcp, &info, stem);
+    }
+}
