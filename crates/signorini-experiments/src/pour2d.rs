@@ -72,22 +72,14 @@ pub struct RunSpec {
     pub gap_corrections: usize,
 }
 
-/// Push-out cap used with gap corrections (m): a negative gap asks for at most 1 cm of
-/// separation per step (see `WorldParams::max_push`); without it, a rare spurious line gap
-/// (a vertex beside a corner, below the line of an edge) threw bodies at tens of m/s.
-pub const MAX_PUSH: f64 = 0.01;
-
 /// World settings of the experiments: PEG with `gap_corrections` (see
-/// `WorldParams::gap_corrections`) and, when they are on, the push-out cap [`MAX_PUSH`]; the baselines exactly as in the paper, without the
+/// `WorldParams::gap_corrections`); the baselines exactly as in the paper, without the
 /// mixed-form retry (it has the same solutions as the reduced LCP and only doubles the cost of
 /// the many unsolvable standard-model steps).
 pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) -> WorldParams {
     let mut p = WorldParams::new(model, h);
     if model == ContactModel::Peg {
         p.gap_corrections = gap_corrections;
-        if gap_corrections > 0 {
-            p.max_push = Some(MAX_PUSH);
-        }
     } else {
         p.mixed_fallback = false;
     }

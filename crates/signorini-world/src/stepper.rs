@@ -69,10 +69,6 @@ pub struct WorldParams {
     /// ψ is lowered by its observed linearisation error and the same subproblem is solved
     /// again. Same constraints, same stepper; only the ψ/h constants change.
     pub gap_corrections: usize,
-    /// Largest penetration (m) the ψ/h term may ask to remove in one step: gaps below
-    /// `−max_push` enter the subproblem as `−max_push` (ours; `None` = the paper's ψ/h).
-    /// Limits the push-out speed of a deep or spurious negative gap to `max_push/h`.
-    pub max_push: Option<Real>,
 }
 
 impl WorldParams {
@@ -87,7 +83,6 @@ impl WorldParams {
             standard_distance: SM_DETECTION_DISTANCE,
             mixed_fallback: true,
             gap_corrections: 0,
-            max_push: None,
         }
     }
 }
@@ -168,12 +163,7 @@ impl World {
         report.pairs = pred.pairs.len();
 
         let t = Instant::now();
-        let mut set = self.detect(&pred);
-        if let Some(cap) = self.params.max_push {
-            for c in &mut set.contacts {
-                c.gap = c.gap.max(-cap);
-            }
-        }
+        let set = self.detect(&pred);
         times.detection = t.elapsed().as_secs_f64();
         report.counts = set.counts();
 
