@@ -26,6 +26,9 @@ enum Command {
     /// Continuous collision detection: check benchmark query files.
     #[command(subcommand)]
     Ccd(cmd::ccd::CcdCommand),
+    /// The PEG paper's 2D experiments: pouring polygons, triangle drop.
+    #[command(subcommand)]
+    Experiment(cmd::experiment::ExperimentCommand),
     /// The default job (what `signorini` with no arguments runs).
     Demo,
 }
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command.unwrap_or(Command::Demo) {
         Command::Lcp(c) => cmd::lcp::run(c),
         Command::Ccd(c) => cmd::ccd::run(c),
+        Command::Experiment(c) => cmd::experiment::run(c),
         Command::Demo => cmd::demo::run(),
     };
     exit::report(outcome)

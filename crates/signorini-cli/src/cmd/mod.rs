@@ -2,4 +2,5 @@
 
 pub mod ccd;
 pub mod demo;
+pub mod experiment;
 pub mod lcp;

@@ -1,0 +1,179 @@
+//! `signorini experiment …`: the PEG paper's 2D experiments (pouring, triangle drop).
+//!
+//! Parses arguments, resolves the shared data directory (`../shared/data/peg2d` relative to
+//! the current directory unless `--data DIR`), runs the experiment in
+//! `signorini-experiments`, prints its comparison report to stdout. Exit code 1 if a check
+//! of the report failed, 2 on bad input.
+
+use crate::exit::{BadInput, Outcome};
+use anyhow::{Context, anyhow, bail};
+use clap::{Args, Subcommand};
+use signorini_experiments::{bodyset, pour2d, triangle_drop};
+use signorini_world::ContactModel;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// `signorini experiment` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum ExperimentCommand {
+    /// Pour random polygons into a box (paper Figs. 20–22).
+    Pour2d(PourArgs),
+    /// Drop a triangle onto a triangle: the standard-model trap test.
+    TriangleDrop(TriangleArgs),
+}
+
+/// Options shared by the experiments.
+#[derive(Args, Debug)]
+pub struct Common {
+    /// Step sizes in seconds, comma separated (default: 0.001,0.002,…,0.016).
+    #[arg(long, value_delimiter = ',')]
+    h: Vec<f64>,
+    /// Contact models, comma separated: peg, standard, corrective (default: all three).
+    #[arg(long, value_delimiter = ',')]
+    models: Vec<String>,
+    /// Shared data directory (default: ../shared/data/peg2d).
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// Output directory.
+    #[arg(long)]
+    out: PathBuf,
+    /// PEG only: gap-correction re-solves per step when the solved step would still
+    /// interpenetrate (0 = exactly the paper's stepper; see docs/peg2d.md).
+    #[arg(long, default_value_t = 8)]
+    gap_corrections: usize,
+}
+
+/// `pour2d` options.
+#[derive(Args, Debug)]
+pub struct PourArgs {
+    /// Body sets: letters a…j (shared sets) or paths to JSON files in the same format.
+    #[arg(long, value_delimiter = ',')]
+    sets: Vec<String>,
+    /// Simulated time per run in seconds (paper: 5).
+    #[arg(long, default_value_t = 5.0)]
+    duration: f64,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// `triangle-drop` options.
+#[derive(Args, Debug)]
+pub struct TriangleArgs {
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Run an `experiment` subcommand.
+pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
+    match cmd {
+        ExperimentCommand::Pour2d(a) => pour(a),
+        ExperimentCommand::TriangleDrop(a) => tri(a),
+    }
+}
+
+fn data_dir(c: &Common) -> anyhow::Result<PathBuf> {
+    let d = c
+        .data
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("../shared/data/peg2d"));
+    if !d.join("body_sets").is_dir() {
+        bail!(
+            "shared data directory {} not found (expected body_sets/ inside); pass --data DIR",
+            d.display()
+        );
+    }
+    Ok(d)
+}
+
+fn hs(c: &Common) -> anyhow::Result<Vec<f64>> {
+    let hs = if c.h.is_empty() {
+        pour2d::paper_step_sizes()
+    } else {
+        c.h.clone()
+    };
+    if let Some(h) = hs
+        .iter()
+        .find(|h| !(h.is_finite() && **h > 0.0 && **h <= 1.0))
+    {
+        bail!("--h: step size {h} must be in (0, 1] s");
+    }
+    Ok(hs)
+}
+
+fn models(c: &Common) -> anyhow::Result<Vec<ContactModel>> {
+    if c.models.is_empty() {
+        return Ok(vec![
+            ContactModel::Peg,
+            ContactModel::Standard,
+            ContactModel::Corrective,
+        ]);
+    }
+    c.models
+        .iter()
+        .map(|m| {
+            ContactModel::parse(m)
+                .ok_or_else(|| anyhow!("--models: unknown model `{m}` (peg, standard, corrective)"))
+        })
+        .collect()
+}
+
+fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
+    let data = data_dir(&a.common)?;
+    if !(a.duration.is_finite() && a.duration > 0.0) {
+        return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
+    }
+    let entries: Vec<String> = if a.sets.is_empty() {
+        "abcdefghij".chars().map(String::from).collect()
+    } else {
+        a.sets.clone()
+    };
+    let sets = entries
+        .iter()
+        .map(|e| {
+            let (label, path) = bodyset::resolve_set(e, &data);
+            bodyset::load_body_set(&label, &path)
+                .map(Arc::new)
+                .with_context(|| format!("--sets entry `{e}`"))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let cfg = pour2d::PourConfig {
+        sets,
+        hs: hs(&a.common)?,
+        models: models(&a.common)?,
+        duration: a.duration,
+        out: a.common.out.clone(),
+        data_dir: data,
+        gap_corrections: a.common.gap_corrections,
+    };
+    let r = pour2d::run_sweep(&cfg).map_err(anyhow::Error::from)?;
+    print!("{}", r.report);
+    println!("outputs in {}", display(&cfg.out));
+    Ok(if r.all_checks_pass {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    })
+}
+
+fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {
+    let data = data_dir(&a.common)?;
+    let r = triangle_drop::run_all(
+        &models(&a.common)?,
+        &hs(&a.common)?,
+        a.common.gap_corrections,
+        &a.common.out,
+        &data,
+    )
+    .map_err(anyhow::Error::from)?;
+    print!("{}", r.report);
+    println!("outputs in {}", display(&a.common.out));
+    Ok(if r.all_checks_pass {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    })
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}

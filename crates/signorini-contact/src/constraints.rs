@@ -1,0 +1,72 @@
+//! The constraint set handed to the formulation: U-, I- and X-constraints over a contact list.
+//!
+//! Owns: [`ConstraintSet`], [`PairConstraint`], [`ConstraintCounts`]. Does not own: how they are
+//! chosen (`peg`, or "all U" for the standard and corrective models).
+
+use crate::contact::Contact;
+
+/// An I- or X-constraint with a single primary contact that carries an impulse and secondary
+/// contacts that only enter through slacks (paper Eq. 24 with the slack construction; notes
+/// §4.1). Enforces `max(ψ'_primary, ψ'_secondaries…) ≥ 0`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairConstraint {
+    /// Index of the primary contact.
+    pub primary: usize,
+    /// Indices of the secondary contacts (one in 2D).
+    pub secondaries: Vec<usize>,
+}
+
+/// Contacts plus the constraints built on them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConstraintSet {
+    /// All contacts referenced by the constraints.
+    pub contacts: Vec<Contact>,
+    /// U-constraints (paper Eq. 11): indices into `contacts`.
+    pub unilateral: Vec<usize>,
+    /// I-constraints (paper Eqs. 15, 20–24).
+    pub inter: Vec<PairConstraint>,
+    /// X-constraints (paper Eqs. 16, 35), written like I-constraints; as in the reference code
+    /// (notes §4.3) the primary carries an impulse.
+    pub cross: Vec<PairConstraint>,
+}
+
+/// Per-step constraint counts (for the Fig. 22 comparison, notes §8).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ConstraintCounts {
+    /// Number of contacts.
+    pub contacts: usize,
+    /// Number of U-constraints.
+    pub unilateral: usize,
+    /// Number of I-constraints.
+    pub inter: usize,
+    /// Number of X-constraints.
+    pub cross: usize,
+}
+
+impl ConstraintSet {
+    /// Every contact as a U-constraint (the standard and corrective models).
+    pub fn all_unilateral(contacts: Vec<Contact>) -> Self {
+        let unilateral = (0..contacts.len()).collect();
+        ConstraintSet {
+            contacts,
+            unilateral,
+            inter: Vec::new(),
+            cross: Vec::new(),
+        }
+    }
+
+    /// The counts.
+    pub fn counts(&self) -> ConstraintCounts {
+        ConstraintCounts {
+            contacts: self.contacts.len(),
+            unilateral: self.unilateral.len(),
+            inter: self.inter.len(),
+            cross: self.cross.len(),
+        }
+    }
+
+    /// True when there is nothing to enforce.
+    pub fn is_empty(&self) -> bool {
+        self.unilateral.is_empty() && self.inter.is_empty() && self.cross.is_empty()
+    }
+}

@@ -1,0 +1,131 @@
+//! PEG potential contacts: vertex–edge pairs within ε at the current or the predicted
+//! configuration (notes §5.3, reference code `get_all_contacts_2d.m`; paper §4, Eqs. 28–30).
+//!
+//! Owns: the detection distance ε(h), the relaxed applicability constant, and the search.
+//! Does not own: which contacts become which constraint (`peg`).
+
+use crate::contact::{Contact, applicability, vertex_edge_contact};
+use signorini_dynamics::RigidBody2;
+use signorini_geometry::dim2::point_segment_sq_distance;
+use signorini_math::{Real, Vec2};
+
+/// Relaxed applicability threshold ε_θ: a vertex–edge contact is considered when
+/// `APPL_ve > −0.2` (reference code `PEG2_dynamics` → `PEG_constraints_from_contacts(sim, −0.2)`;
+/// the paper's relaxed Eq. 28 allows rotation within a step; notes §5.1 table).
+pub const PEG_APPLICABILITY_RELAXATION: Real = -0.2;
+
+/// Detection distance ε = max(0.5 h, 0.0008) m (the committed value in the reference code's
+/// `get_all_contacts_2d.m`; notes §5.3).
+pub fn peg_detection_distance(h: Real) -> Real {
+    (0.5 * h).max(0.0008)
+}
+
+/// All vertex–edge feature pairs of the candidate body `pairs`, both orderings (A→B then B→A),
+/// whose vertex–segment distance is ≤ `eps` at the current configuration (`verts`) or at the
+/// predicted one (`predicted`, pose + h ν), or whose vertex crosses the edge between the two
+/// (see [`crosses_edge`]). Contacts are measured at the current configuration and come out
+/// grouped by (A, B, vertex) with edges in index order.
+///
+/// Deviation from the reference code: the crossing test is ours. With the committed
+/// ε = max(0.5h, 0.0008) alone, a vertex faster than 2ε/h (1 m/s) can jump from one side of an
+/// edge to the other without ever being within ε of it at the two sampled configurations; in
+/// the triangle-drop test that makes PEG fall through the static triangle for most h.
+/// Likewise ours: a vertex strictly inside B (at the current or predicted configuration) is
+/// paired with the edge it penetrates least, so that an overlap that escaped detection is
+/// still pushed out by the ψ/h term instead of persisting.
+pub fn potential_contacts(
+    bodies: &[RigidBody2],
+    verts: &[Vec<Vec2>],
+    predicted: &[Vec<Vec2>],
+    pairs: &[(usize, usize)],
+    eps: Real,
+) -> Vec<Contact> {
+    let eps2 = eps * eps;
+    let mut out = Vec::new();
+    for &(i, j) in pairs {
+        for (a, b) in [(i, j), (j, i)] {
+            let (va, vb) = (&verts[a], &verts[b]);
+            let (pa, pb) = (&predicted[a], &predicted[b]);
+            let nb = vb.len();
+            for vertex in 0..va.len() {
+                // A vertex already inside B (now or predicted) far from every edge would be
+                // missed by the ε tests; it gets its least-penetrated edge (ours, see below).
+                let deep = [deepest_edge(&va[vertex], vb), deepest_edge(&pa[vertex], pb)];
+                for edge in 0..nb {
+                    let e1 = (edge + 1) % nb;
+                    let near = point_segment_sq_distance(&va[vertex], &vb[edge], &vb[e1]).0 <= eps2
+                        || point_segment_sq_distance(&pa[vertex], &pb[edge], &pb[e1]).0 <= eps2
+                        || crosses_edge(
+                            (&va[vertex], &pa[vertex]),
+                            (&vb[edge], &vb[e1]),
+                            (&pb[edge], &pb[e1]),
+                            eps,
+                        )
+                        || deep.contains(&Some(edge));
+                    if near {
+                        let mut c = vertex_edge_contact(
+                            (a, b),
+                            va,
+                            vb,
+                            vertex,
+                            edge,
+                            (bodies[a].position, bodies[b].position),
+                            (bodies[a].is_static, bodies[b].is_static),
+                        );
+                        // Applicability at the predicted orientation too (ours; the paper's
+                        // relaxation ε_θ stands in for rotation within the step, Eq. 28–30).
+                        let e = pb[e1] - pb[edge];
+                        let outward = Vec2::new(e.y, -e.x) / e.norm();
+                        c.applicability = c.applicability.max(applicability(pa, vertex, &outward));
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// True if a vertex moving from `v.0` (current) to `v.1` (predicted) goes from the outer to the
+/// inner side of the moving edge (`now` → `next`) and, at the crossing (linear interpolation of
+/// the signed distances), lies over the edge extended by `eps` at both ends.
+pub fn crosses_edge(
+    v: (&Vec2, &Vec2),
+    now: (&Vec2, &Vec2),
+    next: (&Vec2, &Vec2),
+    eps: Real,
+) -> bool {
+    let side = |p: &Vec2, (a, b): (&Vec2, &Vec2)| {
+        let e = b - a;
+        let len = e.norm();
+        let n_in = Vec2::new(-e.y, e.x) / len;
+        // (signed gap ψ = n̂_in·(a − p), position along the edge in units of its length, margin)
+        (n_in.dot(&(a - p)), (p - a).dot(&e) / (len * len), eps / len)
+    };
+    let (g0, s0, m0) = side(v.0, now);
+    let (g1, s1, _) = side(v.1, next);
+    if !(g0 > 0.0 && g1 < 0.0) {
+        return false;
+    }
+    let t = g0 / (g0 - g1);
+    let s = s0 + t * (s1 - s0);
+    (-m0..=1.0 + m0).contains(&s)
+}
+
+/// If `p` is strictly inside the counter-clockwise polygon `poly`, the edge with the largest
+/// (least negative) signed gap; otherwise `None`.
+fn deepest_edge(p: &Vec2, poly: &[Vec2]) -> Option<usize> {
+    let n = poly.len();
+    let mut best: Option<(usize, Real)> = None;
+    for k in 0..n {
+        let e = poly[(k + 1) % n] - poly[k];
+        let gap = Vec2::new(-e.y, e.x).dot(&(poly[k] - p)) / e.norm();
+        if gap >= 0.0 {
+            return None;
+        }
+        if best.is_none_or(|(_, g)| gap > g) {
+            best = Some((k, gap));
+        }
+    }
+    best.map(|(k, _)| k)
+}

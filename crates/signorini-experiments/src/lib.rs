@@ -1,0 +1,22 @@
+//! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D.
+//!
+//! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`), the
+//! pouring scene and sweep ([`pour2d`], paper Figs. 20–22, notes §7–§8), the triangle-drop
+//! SM-trap test ([`triangle_drop`], notes §10), statistics, CSV output and SVG plots.
+//! Does not own: the physics (`signorini-world` and below) or the command line.
+//!
+//! CSVs and plots are written by hand (plain `format!`; SVG without fonts or system
+//! libraries), so outputs are byte-identical across runs: timings only appear in
+//! `summary.csv`'s `ms_per_step` column and in `pooled.csv`, never in trajectories.
+
+pub mod bodyset;
+mod error;
+pub mod pour2d;
+pub mod reference;
+pub mod stats;
+pub mod svg;
+pub mod triangle_drop;
+mod writer;
+
+pub use error::ExperimentError;
+pub use writer::{h_tag, trajectory_header};

@@ -1,0 +1,600 @@
+//! The 2D pouring experiment (paper §6, Figs. 20–22; full specification in notes §7).
+//!
+//! Scene: an open box of three static rectangles (floor x ∈ [−1, 1], y ∈ [−0.4, 0]; walls
+//! x ∈ [−1.2, −0.8] and [0.8, 1.2], y ∈ [−0.4, 1.6]); the bodies of a body set are added in
+//! list order at step s (1-based) when `(s − 1) mod round(0.25/h) == 0` (MATLAB `round`, halves
+//! away from zero, reproduced by `f64::round`); `floor(duration/h)` steps; frictionless.
+//! Metric: after every step's position update, the total intersection area over all body pairs
+//! whose boxes overlap (walls included, wall–wall excluded).
+//!
+//! Owns: one run ([`run_pour`]), the parallel sweep ([`run_sweep`]) with its outputs
+//! (trajectories, per-step files, `summary.csv`, `pooled.csv`, `failures.csv`, plots,
+//! `report.txt`). Does not own: the physics.
+
+use crate::ExperimentError;
+use crate::bodyset::BodySet;
+use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
+use crate::stats::{Summary, summarize};
+use crate::svg::{Plot, Series};
+use crate::writer::{Csv, h_tag, trajectory_header};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use signorini_dynamics::RigidBody2;
+use signorini_geometry::dim2::{Aabb, Compound, ConvexPolygon, intersection_area, sweep_and_prune};
+use signorini_world::{ContactModel, World, WorldParams};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The 16 step sizes of the paper: 0.001 … 0.016 s.
+pub fn paper_step_sizes() -> Vec<f64> {
+    (1..=16).map(|k| k as f64 / 1000.0).collect()
+}
+
+/// The open box: floor, left wall, right wall (static, counter-clockwise rectangles; notes §7).
+pub fn open_box() -> Compound {
+    let parts = [
+        (-1.0, -0.4, 1.0, 0.0),
+        (-1.2, -0.4, -0.8, 1.6),
+        (0.8, -0.4, 1.2, 1.6),
+    ]
+    .iter()
+    .map(|&(x0, y0, x1, y1)| {
+        ConvexPolygon::rectangle(x0, y0, x1, y1).expect("box rectangles are valid")
+    })
+    .collect();
+    Compound::new(parts).expect("three parts")
+}
+
+/// Steps between drops: `round(0.25/h)` with halves away from zero (notes §7), at least 1.
+pub fn drop_interval(h: f64) -> usize {
+    ((0.25 / h).round() as usize).max(1)
+}
+
+/// Number of steps: `floor(duration/h)` evaluated in floating point as the reference code does.
+pub fn step_count(duration: f64, h: f64) -> usize {
+    (duration / h).floor().max(0.0) as usize
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    /// Contact model.
+    pub model: ContactModel,
+    /// Body set.
+    pub set: Arc<BodySet>,
+    /// Step size (s).
+    pub h: f64,
+    /// Duration (s).
+    pub duration: f64,
+    /// Gap-correction re-solves per step for PEG runs (0 = the paper's stepper).
+    pub gap_corrections: usize,
+}
+
+/// World settings of the experiments: PEG with `gap_corrections` (see
+/// `WorldParams::gap_corrections`); the baselines exactly as in the paper, without the
+/// mixed-form retry (it has the same solutions as the reduced LCP and only doubles the cost of
+/// the many unsolvable standard-model steps).
+pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) -> WorldParams {
+    let mut p = WorldParams::new(model, h);
+    if model == ContactModel::Peg {
+        p.gap_corrections = gap_corrections;
+    } else {
+        p.mixed_fallback = false;
+    }
+    p
+}
+
+/// What a run produced.
+#[derive(Debug, Clone, Default)]
+pub struct RunResult {
+    /// Model name.
+    pub model: String,
+    /// Set label.
+    pub set: String,
+    /// Step size.
+    pub h: f64,
+    /// Steps taken.
+    pub n_steps: usize,
+    /// Total overlap area after each step (m²).
+    pub overlap: Vec<f64>,
+    /// Sum over steps of I + X constraints (the authors' `Icount`, notes §8).
+    pub inter_total: usize,
+    /// Sum over steps of U-constraints.
+    pub unilateral_total: usize,
+    /// Sum over steps of contacts.
+    pub contacts_total: usize,
+    /// Steps whose solves all failed.
+    pub failed_steps: usize,
+    /// Wall time inside `World::step` (s).
+    pub step_seconds: f64,
+    /// Set if the run itself failed (setup, I/O, panic).
+    pub error: Option<String>,
+}
+
+impl RunResult {
+    /// File stem `<model>_set<t>_h<hhh>`.
+    pub fn stem(&self) -> String {
+        format!("{}_set{}_{}", self.model, self.set, h_tag(self.h))
+    }
+}
+
+/// Total intersection area over overlapping-box pairs, static–static pairs excluded.
+pub fn total_overlap(bodies: &[RigidBody2]) -> f64 {
+    let verts: Vec<_> = bodies.iter().map(|b| b.world_vertices()).collect();
+    let boxes: Vec<Aabb> = verts.iter().map(|v| Aabb::from_points(v.iter())).collect();
+    sweep_and_prune(&boxes)
+        .into_iter()
+        .filter(|&(i, j)| !(bodies[i].is_static && bodies[j].is_static))
+        .map(|(i, j)| intersection_area(&verts[i], &verts[j]))
+        .sum()
+}
+
+/// Run one pouring simulation; writes `trajectories/<stem>.csv` and `steps/<stem>.csv` under
+/// `out` if given.
+pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, ExperimentError> {
+    let mut world = World::new(experiment_params(spec.model, spec.h, spec.gap_corrections))?;
+    let n_walls = world
+        .add_static_compound(&open_box(), signorini_math::Vec2::zeros(), 0.0)
+        .len();
+    let mut r = RunResult {
+        model: spec.model.name().into(),
+        set: spec.set.label.clone(),
+        h: spec.h,
+        ..Default::default()
+    };
+    let (mut traj, mut steps) = match out {
+        Some(dir) => (
+            Some(Csv::create(
+                &dir.join("trajectories").join(format!("{}.csv", r.stem())),
+                trajectory_header(),
+            )?),
+            Some(Csv::create(
+                &dir.join("steps").join(format!("{}.csv", r.stem())),
+                "step,overlap,contacts,unilateral,inter,cross,unknowns,solver,iterations,residual,corrections,failed",
+            )?),
+        ),
+        None => (None, None),
+    };
+    let (n, every) = (step_count(spec.duration, spec.h), drop_interval(spec.h));
+    let mut dropped = 0;
+    for s in 1..=n {
+        if (s - 1) % every == 0 && dropped < spec.set.bodies.len() {
+            world.add_body(spec.set.bodies[dropped].body.clone())?;
+            dropped += 1;
+        }
+        let rep = world.step();
+        r.step_seconds += rep.times.total();
+        r.failed_steps += rep.failed as usize;
+        let c = rep.counts;
+        r.inter_total += c.inter + c.cross;
+        r.unilateral_total += c.unilateral;
+        r.contacts_total += c.contacts;
+        let overlap = total_overlap(&world.bodies);
+        r.overlap.push(overlap);
+        if let Some(t) = traj.as_mut() {
+            for k in 0..dropped {
+                t.pose(s, k, &world.bodies[n_walls + k])?;
+            }
+        }
+        if let Some(f) = steps.as_mut() {
+            let solver = rep
+                .solver
+                .map(|k| format!("{k:?}").to_lowercase())
+                .unwrap_or_else(|| "none".into());
+            f.line(&format!(
+                "{s},{overlap},{},{},{},{},{},{solver},{},{},{},{}",
+                c.contacts,
+                c.unilateral,
+                c.inter,
+                c.cross,
+                rep.unknowns,
+                rep.iterations,
+                rep.residual,
+                rep.corrections,
+                rep.failed as u8
+            ))?;
+        }
+    }
+    r.n_steps = n;
+    if let Some(t) = traj {
+        t.finish()?;
+    }
+    if let Some(f) = steps {
+        f.finish()?;
+    }
+    Ok(r)
+}
+
+/// Sweep configuration.
+#[derive(Debug, Clone)]
+pub struct PourConfig {
+    /// Body sets.
+    pub sets: Vec<Arc<BodySet>>,
+    /// Step sizes.
+    pub hs: Vec<f64>,
+    /// Models.
+    pub models: Vec<ContactModel>,
+    /// Duration (s); 5 in the paper.
+    pub duration: f64,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Shared data directory (for the reference CSVs; missing references are skipped).
+    pub data_dir: PathBuf,
+    /// Gap-correction re-solves per step for PEG (0 = the paper's stepper).
+    pub gap_corrections: usize,
+}
+
+/// Pooled statistics of one (model, h) over sets.
+#[derive(Debug, Clone)]
+pub struct Pooled {
+    /// Model name.
+    pub model: String,
+    /// Step size.
+    pub h: f64,
+    /// Runs pooled (successful).
+    pub runs: usize,
+    /// Runs that failed.
+    pub failed_runs: usize,
+    /// Runs with at least one failed step.
+    pub runs_with_failed_steps: usize,
+    /// Statistics over all steps of all runs.
+    pub overlap: Summary,
+    /// Largest per-run maximum.
+    pub max_run_max: f64,
+    /// Mean I + X constraints per step.
+    pub mean_inter: f64,
+    /// Mean stepper time per step (ms).
+    pub ms_per_step: f64,
+}
+
+/// Result of a sweep.
+#[derive(Debug, Clone)]
+pub struct SweepResult {
+    /// Every run, sorted by (model, set, h).
+    pub runs: Vec<RunResult>,
+    /// Pooled per (model, h).
+    pub pooled: Vec<Pooled>,
+    /// Human-readable comparison with the authors' results (also in `report.txt`).
+    pub report: String,
+    /// True if every checked criterion held (see `report`).
+    pub all_checks_pass: bool,
+}
+
+/// Run every (model, set, h) in parallel, write all outputs, compare with the references.
+pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
+    std::fs::create_dir_all(&cfg.out).map_err(|e| ExperimentError::io(&cfg.out, e))?;
+    let mut specs = Vec::new();
+    for &model in &cfg.models {
+        for set in &cfg.sets {
+            for &h in &cfg.hs {
+                specs.push(RunSpec {
+                    model,
+                    set: set.clone(),
+                    h,
+                    duration: cfg.duration,
+                    gap_corrections: cfg.gap_corrections,
+                });
+            }
+        }
+    }
+    // Most expensive (small h) first for load balance; results are re-sorted afterwards.
+    specs.sort_by(|a, b| a.h.total_cmp(&b.h));
+    let bar = ProgressBar::new(specs.len() as u64);
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed_precise} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut runs: Vec<RunResult> = specs
+        .par_iter()
+        .map(|spec| {
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_pour(spec, Some(&cfg.out))
+            }));
+            bar.inc(1);
+            let fail = |e: String| RunResult {
+                model: spec.model.name().into(),
+                set: spec.set.label.clone(),
+                h: spec.h,
+                error: Some(e),
+                ..Default::default()
+            };
+            match out {
+                Ok(Ok(r)) => r,
+                Ok(Err(e)) => fail(e.to_string()),
+                Err(_) => fail("panic during the run".into()),
+            }
+        })
+        .collect();
+    bar.finish_and_clear();
+    runs.sort_by(|a, b| {
+        (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(
+            b.model.as_str(),
+            b.set.as_str(),
+            h_key(b.h),
+        ))
+    });
+    write_summary(&cfg.out, &runs)?;
+    let pooled = pool(&runs);
+    write_pooled(&cfg.out, &pooled)?;
+    let (report, ok) = compare(cfg, &pooled)?;
+    std::fs::write(cfg.out.join("report.txt"), &report)
+        .map_err(|e| ExperimentError::io(cfg.out.join("report.txt"), e))?;
+    plot(cfg, &pooled)?;
+    Ok(SweepResult {
+        runs,
+        pooled,
+        report,
+        all_checks_pass: ok,
+    })
+}
+
+fn write_summary(out: &Path, runs: &[RunResult]) -> Result<(), ExperimentError> {
+    let mut f = Csv::create(
+        &out.join("summary.csv"),
+        "model,set,h,n_steps,median,q1,q3,max,mean,ms_per_step,failed_steps",
+    )?;
+    let mut failures = Vec::new();
+    for r in runs {
+        let s = summarize(&r.overlap);
+        let ms = if r.n_steps > 0 {
+            1000.0 * r.step_seconds / r.n_steps as f64
+        } else {
+            f64::NAN
+        };
+        f.line(&format!(
+            "{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.4},{}",
+            r.model, r.set, r.h, r.n_steps, s.median, s.q1, s.q3, s.max, s.mean, ms, r.failed_steps
+        ))?;
+        if let Some(e) = &r.error {
+            failures.push(format!(
+                "{},{},{},\"{}\"",
+                r.model,
+                r.set,
+                r.h,
+                e.replace('"', "'")
+            ));
+        }
+    }
+    f.finish()?;
+    let mut f = Csv::create(&out.join("failures.csv"), "model,set,h,error")?;
+    for l in failures {
+        f.line(&l)?;
+    }
+    f.finish()
+}
+
+fn pool(runs: &[RunResult]) -> Vec<Pooled> {
+    let mut groups: BTreeMap<(String, i64), Vec<&RunResult>> = BTreeMap::new();
+    for r in runs {
+        groups
+            .entry((r.model.clone(), h_key(r.h)))
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_iter()
+        .map(|((model, _), rs)| {
+            let ok: Vec<&&RunResult> = rs.iter().filter(|r| r.error.is_none()).collect();
+            let all: Vec<f64> = ok.iter().flat_map(|r| r.overlap.iter().copied()).collect();
+            let steps: usize = ok.iter().map(|r| r.n_steps).sum();
+            let secs: f64 = ok.iter().map(|r| r.step_seconds).sum();
+            let inter: usize = ok.iter().map(|r| r.inter_total).sum();
+            Pooled {
+                model,
+                h: rs[0].h,
+                runs: ok.len(),
+                failed_runs: rs.len() - ok.len(),
+                runs_with_failed_steps: ok.iter().filter(|r| r.failed_steps > 0).count(),
+                overlap: summarize(&all),
+                max_run_max: all.iter().copied().fold(0.0, f64::max),
+                mean_inter: if steps > 0 {
+                    inter as f64 / steps as f64
+                } else {
+                    f64::NAN
+                },
+                ms_per_step: if steps > 0 {
+                    1000.0 * secs / steps as f64
+                } else {
+                    f64::NAN
+                },
+            }
+        })
+        .collect()
+}
+
+fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), ExperimentError> {
+    let mut f = Csv::create(
+        &out.join("pooled.csv"),
+        "model,h,runs,failed_runs,runs_with_failed_steps,steps,median,q1,q3,max,mean,mean_inter_per_step,ms_per_step",
+    )?;
+    for p in pooled {
+        let s = &p.overlap;
+        f.line(&format!(
+            "{},{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.3},{:.4}",
+            p.model,
+            p.h,
+            p.runs,
+            p.failed_runs,
+            p.runs_with_failed_steps,
+            s.n,
+            s.median,
+            s.q1,
+            s.q3,
+            s.max,
+            s.mean,
+            p.mean_inter,
+            p.ms_per_step
+        ))?;
+    }
+    f.finish()
+}
+
+fn refs(cfg: &PourConfig, model: &str) -> Vec<ReferenceOverlap> {
+    reference_overlap(&cfg.data_dir.join("reference_overlap.csv"), model).unwrap_or_default()
+}
+
+/// The "must show" comparison, one line per h.
+fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), ExperimentError> {
+    use std::fmt::Write;
+    let peg_ref = refs(cfg, "peg");
+    let find = |m: &str, h: f64| {
+        pooled
+            .iter()
+            .find(|p| p.model == m && h_key(p.h) == h_key(h))
+    };
+    let mut s = String::new();
+    let mut ok = true;
+    let _ = writeln!(
+        s,
+        "{:>6} {:>5} {:>6} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9} {:>9} {:>9}",
+        "h",
+        "runs",
+        "failed",
+        "PEG median",
+        "authors med",
+        "PEG max",
+        "std median",
+        "corr median",
+        "std/PEG",
+        "corr/PEG",
+        "ms PEG/std"
+    );
+    for &h in &cfg.hs {
+        let peg = find("peg", h);
+        let std = find("standard", h);
+        let cor = find("corrective", h);
+        let r = peg_ref.iter().find(|r| h_key(r.h) == h_key(h));
+        let med = |p: Option<&Pooled>| p.map(|p| p.overlap.median).unwrap_or(f64::NAN);
+        let ratio = |a: f64, b: f64| {
+            if b > 0.0 {
+                a / b
+            } else if a > 0.0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        };
+        let pm = med(peg);
+        let _ = writeln!(
+            s,
+            "{:>6} {:>5} {:>6} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>9.3e} {:>9.3e} {:>9.3}",
+            h,
+            peg.map(|p| p.runs).unwrap_or(0),
+            peg.map(|p| p.failed_runs + p.runs_with_failed_steps)
+                .unwrap_or(0),
+            pm,
+            r.map(|r| r.median).unwrap_or(f64::NAN),
+            peg.map(|p| p.max_run_max).unwrap_or(f64::NAN),
+            med(std),
+            med(cor),
+            ratio(med(std), pm),
+            ratio(med(cor), pm),
+            match (peg, std) {
+                (Some(p), Some(q)) => p.ms_per_step / q.ms_per_step,
+                _ => f64::NAN,
+            }
+        );
+        if let Some(p) = peg {
+            ok &= p.failed_runs == 0 && p.runs_with_failed_steps == 0 && p.max_run_max <= 1e-6;
+            if let Some(r) = r {
+                ok &= p.overlap.median <= r.median;
+            }
+            for q in [std, cor].into_iter().flatten() {
+                if h >= 0.005 - 1e-12 {
+                    ok &= q.overlap.median >= 100.0 * p.overlap.median;
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "checks (PEG: no failed run or step, max <= 1e-6 m^2, median <= authors' median; std/corr >= 100x PEG median for h >= 0.005): {}",
+        if ok { "PASS" } else { "FAIL" }
+    );
+    Ok((s, ok))
+}
+
+fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
+    let colors = [
+        ("peg", "#1f77b4"),
+        ("standard", "#d62728"),
+        ("corrective", "#2ca02c"),
+    ];
+    let mut fig21 = Plot::new(
+        "Overlap area per step (median, Q1–Q3), cf. paper Fig. 21",
+        "h (ms)",
+        "overlap area (m²)",
+        true,
+    );
+    for (m, c) in colors {
+        let pts: Vec<_> = pooled
+            .iter()
+            .filter(|p| p.model == m)
+            .map(|p| (p.h * 1000.0, p.overlap.median, p.overlap.q1, p.overlap.q3))
+            .collect();
+        if !pts.is_empty() {
+            fig21.add(Series {
+                name: format!("ours: {m}"),
+                color: c.into(),
+                dashed: false,
+                points: pts,
+            });
+        }
+    }
+    for (m, label, c) in [
+        ("peg", "authors: PEG", "#1f77b4"),
+        ("corrective_standard", "authors: corrective", "#2ca02c"),
+    ] {
+        let pts: Vec<_> = refs(cfg, m)
+            .iter()
+            .map(|r| (r.h * 1000.0 + 0.25, r.median, r.q1, r.q3))
+            .collect();
+        if !pts.is_empty() {
+            fig21.add(Series {
+                name: label.into(),
+                color: c.into(),
+                dashed: true,
+                points: pts,
+            });
+        }
+    }
+    write(&cfg.out.join("fig21_overlap.svg"), &fig21.to_svg())?;
+    let mut fig22 = Plot::new(
+        "Mean I-constraints (incl. X) per step, cf. paper Fig. 22",
+        "h (ms)",
+        "constraints per step",
+        false,
+    );
+    let pts: Vec<_> = pooled
+        .iter()
+        .filter(|p| p.model == "peg")
+        .map(|p| (p.h * 1000.0, p.mean_inter, p.mean_inter, p.mean_inter))
+        .collect();
+    if !pts.is_empty() {
+        fig22.add(Series {
+            name: "ours: PEG".into(),
+            color: "#1f77b4".into(),
+            dashed: false,
+            points: pts,
+        });
+    }
+    if let Ok(r) = reference_mean_inter(&cfg.data_dir.join("reference_constraint_counts.csv")) {
+        let pts = r.iter().map(|&(h, i)| (h * 1000.0, i, i, i)).collect();
+        fig22.add(Series {
+            name: "authors: PEG".into(),
+            color: "#ff7f0e".into(),
+            dashed: true,
+            points: pts,
+        });
+    }
+    write(&cfg.out.join("fig22_traps.svg"), &fig22.to_svg())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), ExperimentError> {
+    std::fs::write(path, text).map_err(|e| ExperimentError::io(path, e))
+}

@@ -1,0 +1,154 @@
+//! Integration tests of the experiments: body sets, drop schedule, triangle drop against the
+//! authors' references, determinism of trajectory files.
+
+use signorini_experiments::{bodyset, pour2d, reference, stats, triangle_drop};
+use signorini_world::ContactModel;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg2d")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("signorini-exp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn shared_body_sets_load_and_match_the_notes() {
+    for l in ["a", "j"] {
+        let (label, path) = bodyset::resolve_set(l, &data());
+        let set = bodyset::load_body_set(&label, &path).unwrap();
+        assert_eq!(set.bodies.len(), 25);
+        for b in &set.bodies {
+            assert_eq!((b.body.mass, b.body.inertia), (0.25, 0.003));
+            assert!((b.body.external_force.y + 2.45).abs() < 1e-12);
+            assert!((3..=8).contains(&b.body.shape.len()));
+        }
+    }
+}
+
+#[test]
+fn invalid_body_set_names_the_body_and_field() {
+    let dir = tmp("badset");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("bad.json");
+    let body = |verts: &str| {
+        format!(
+            r#"{{"vertices_local": {verts}, "position": [0,0], "angle": 0, "velocity": [0,0,0], "mass": 1, "inertia": 1, "external_force": [0,-9.8,0]}}"#
+        )
+    };
+    let good = body("[[0,0],[1,0],[0,1]]");
+    let cw = body("[[0,0],[0,1],[1,0]]");
+    std::fs::write(&p, format!(r#"{{"bodies": [{good}, {cw}]}}"#)).unwrap();
+    let err = bodyset::load_body_set("bad", &p).unwrap_err().to_string();
+    assert!(
+        err.contains("body 1") && err.contains("vertices_local") && err.contains("clockwise"),
+        "{err}"
+    );
+    let err = bodyset::load_body_set("x", &dir.join("missing.json"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("missing.json"), "{err}");
+}
+
+#[test]
+fn drop_schedule_and_step_counts_follow_the_reference_code() {
+    // round(0.25/h) with halves away from zero; 20 or 21 bodies (notes §7).
+    assert_eq!(pour2d::drop_interval(0.004), 63);
+    assert_eq!(pour2d::drop_interval(0.003), 83);
+    for (h, bodies) in [
+        (0.001, 20),
+        (0.003, 21),
+        (0.004, 20),
+        (0.008, 21),
+        (0.013, 21),
+        (0.016, 20),
+    ] {
+        let n = pour2d::step_count(5.0, h);
+        let k = pour2d::drop_interval(h);
+        assert_eq!(n.div_ceil(k), bodies, "h = {h}");
+    }
+    // Reference step counts of the triangle drop (floor(1.5/h)).
+    let refs =
+        reference::triangle_references(&data().join("triangle_drop/reference_final_states.csv"))
+            .unwrap();
+    for r in refs.iter().filter(|r| r.model == "PEG" && r.h != 0.01) {
+        assert_eq!(pour2d::step_count(1.5, r.h), r.n_steps, "h = {}", r.h);
+    }
+}
+
+#[test]
+fn triangle_drop_standard_model_is_trapped_and_peg_slides_off() {
+    let refs =
+        reference::triangle_references(&data().join("triangle_drop/reference_final_states.csv"))
+            .unwrap();
+    let truth = refs.iter().find(|r| r.model == "peg_ground_truth").unwrap();
+    let st = triangle_drop::run_triangle(ContactModel::Standard, 0.01, 0, None, None).unwrap();
+    let st_ref = refs
+        .iter()
+        .find(|r| r.model == "ST" && (r.h - 0.01).abs() < 1e-9)
+        .unwrap();
+    assert!(
+        (st.position.x - st_ref.x).abs() < 1e-6 && (st.position.y - st_ref.y).abs() < 1e-6,
+        "{:?}",
+        st.position
+    );
+    assert!(st.velocity.norm() < 1e-9);
+    let peg = triangle_drop::run_triangle(ContactModel::Peg, 0.01, 8, None, None).unwrap();
+    let e = triangle_drop::relative_error(&peg.position, truth.x, truth.y);
+    assert!(
+        e < 0.03,
+        "PEG at h = 0.01: {:?}, rel. error {e}",
+        peg.position
+    );
+    assert_eq!(peg.failed_steps, 0);
+}
+
+#[test]
+fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
+    let (label, path) = bodyset::resolve_set("a", &data());
+    let set = Arc::new(bodyset::load_body_set(&label, &path).unwrap());
+    let spec = pour2d::RunSpec {
+        model: ContactModel::Peg,
+        set,
+        h: 0.01,
+        duration: 0.8,
+        gap_corrections: 8,
+    };
+    let (d1, d2) = (tmp("det1"), tmp("det2"));
+    let r1 = pour2d::run_pour(&spec, Some(&d1)).unwrap();
+    let r2 = pour2d::run_pour(&spec, Some(&d2)).unwrap();
+    let f = "trajectories/peg_seta_h010.csv";
+    let (a, b) = (
+        std::fs::read(d1.join(f)).unwrap(),
+        std::fs::read(d2.join(f)).unwrap(),
+    );
+    assert!(a.len() > 1000);
+    assert_eq!(a, b, "trajectory files differ");
+    assert_eq!(
+        std::fs::read(d1.join("steps/peg_seta_h010.csv")).unwrap(),
+        std::fs::read(d2.join("steps/peg_seta_h010.csv")).unwrap()
+    );
+    assert!(
+        String::from_utf8(a)
+            .unwrap()
+            .starts_with("step,body,x,y,angle\n")
+    );
+    assert_eq!(r1.n_steps, 80);
+    assert_eq!(r1.overlap, r2.overlap);
+    let s = stats::summarize(&r1.overlap);
+    assert!(s.max <= 1e-6 && r1.failed_steps == 0, "{s:?}");
+    // Four bodies dropped by t = 0.8 s (every 25 steps).
+    assert!(r1.contacts_total > 0);
+    let _ = (std::fs::remove_dir_all(d1), std::fs::remove_dir_all(d2));
+}
+
+#[test]
+fn quantiles_use_linear_interpolation() {
+    let s = stats::summarize(&[4.0, 1.0, 3.0, 2.0, f64::NAN]);
+    assert_eq!((s.n, s.median, s.q1, s.q3, s.max), (5, 2.0, 1.0, 3.0, 4.0));
+    assert!((s.mean - 2.0).abs() < 1e-15);
+}

@@ -1,0 +1,190 @@
+//! Validated convex polygons (counter-clockwise, strictly convex, finite).
+//!
+//! Owns: [`ConvexPolygon`] (vertices in the shape's own frame), its validation errors, area,
+//! centroid, area moment of inertia, and placement into the world frame.
+//! Does not own: intersection (see `clip`), distances (see `distance`).
+
+use signorini_math::{Real, Vec2, cross2, rotate2};
+
+/// Why a vertex list is not a valid convex polygon.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PolygonError {
+    /// Fewer than three vertices.
+    #[error("polygon has {count} vertices; at least 3 are required")]
+    TooFewVertices {
+        /// Number of vertices given.
+        count: usize,
+    },
+    /// A coordinate is NaN or infinite.
+    #[error("vertex {index} has a non-finite coordinate ({x}, {y})")]
+    NonFinite {
+        /// Vertex index.
+        index: usize,
+        /// x coordinate.
+        x: Real,
+        /// y coordinate.
+        y: Real,
+    },
+    /// Two consecutive vertices coincide (zero-length edge).
+    #[error("edge {index} has zero length (vertices {index} and the next coincide)")]
+    DegenerateEdge {
+        /// Edge index.
+        index: usize,
+    },
+    /// The vertices are ordered clockwise (negative signed area).
+    #[error("vertices are clockwise (signed area {area:e}); counter-clockwise order is required")]
+    Clockwise {
+        /// Signed area.
+        area: Real,
+    },
+    /// The polygon turns right (or goes straight) at a vertex.
+    #[error("polygon is not strictly convex at vertex {index} (turn {turn:e})")]
+    NotConvex {
+        /// Vertex index where the turn is not strictly left.
+        index: usize,
+        /// Normalised cross product of the adjacent edges (sine of the turn).
+        turn: Real,
+    },
+    /// The boundary winds around more than once (self-intersecting star shape).
+    #[error(
+        "polygon boundary winds {turns:.3} times around its interior; exactly once is required"
+    )]
+    SelfIntersecting {
+        /// Total turning divided by 2π.
+        turns: Real,
+    },
+}
+
+/// Signed area of a closed vertex loop (positive when counter-clockwise).
+pub fn polygon_area_signed(v: &[Vec2]) -> Real {
+    let n = v.len();
+    (0..n).map(|i| cross2(&v[i], &v[(i + 1) % n])).sum::<Real>() * 0.5
+}
+
+/// A strictly convex, counter-clockwise polygon with at least three finite vertices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvexPolygon {
+    vertices: Vec<Vec2>,
+}
+
+/// Minimum sine of the turning angle at a vertex for the polygon to count as strictly convex.
+/// Dimensionless; 1e-12 only rejects exactly collinear (or reflex) vertices.
+const MIN_TURN_SINE: Real = 1e-12;
+
+impl ConvexPolygon {
+    /// Validate and build a polygon from counter-clockwise vertices.
+    pub fn new(vertices: Vec<Vec2>) -> Result<Self, PolygonError> {
+        let n = vertices.len();
+        if n < 3 {
+            return Err(PolygonError::TooFewVertices { count: n });
+        }
+        if let Some((index, v)) = vertices
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !(v.x.is_finite() && v.y.is_finite()))
+        {
+            return Err(PolygonError::NonFinite {
+                index,
+                x: v.x,
+                y: v.y,
+            });
+        }
+        for i in 0..n {
+            if (vertices[(i + 1) % n] - vertices[i]).norm() == 0.0 {
+                return Err(PolygonError::DegenerateEdge { index: i });
+            }
+        }
+        let area = polygon_area_signed(&vertices);
+        if area <= 0.0 {
+            return Err(PolygonError::Clockwise { area });
+        }
+        let mut total_turn = 0.0;
+        for i in 0..n {
+            let e0 = vertices[i] - vertices[(i + n - 1) % n];
+            let e1 = vertices[(i + 1) % n] - vertices[i];
+            let turn = cross2(&e0, &e1) / (e0.norm() * e1.norm());
+            if turn <= MIN_TURN_SINE {
+                return Err(PolygonError::NotConvex { index: i, turn });
+            }
+            total_turn += cross2(&e0, &e1).atan2(e0.dot(&e1));
+        }
+        let turns = total_turn / std::f64::consts::TAU;
+        if (turns - 1.0).abs() > 1e-6 {
+            return Err(PolygonError::SelfIntersecting { turns });
+        }
+        Ok(ConvexPolygon { vertices })
+    }
+
+    /// Axis-aligned rectangle `[x0, x1] × [y0, y1]` (counter-clockwise from the lower left).
+    pub fn rectangle(x0: Real, y0: Real, x1: Real, y1: Real) -> Result<Self, PolygonError> {
+        ConvexPolygon::new(vec![
+            Vec2::new(x0, y0),
+            Vec2::new(x1, y0),
+            Vec2::new(x1, y1),
+            Vec2::new(x0, y1),
+        ])
+    }
+
+    /// The vertices (counter-clockwise).
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// Number of vertices (= number of edges).
+    pub fn len(&self) -> usize {
+        self.vertices.len()
+    }
+
+    /// Always false (a valid polygon has at least three vertices); present for API symmetry.
+    pub fn is_empty(&self) -> bool {
+        self.vertices.is_empty()
+    }
+
+    /// Area (positive).
+    pub fn area(&self) -> Real {
+        polygon_area_signed(&self.vertices)
+    }
+
+    /// Area centroid.
+    pub fn centroid(&self) -> Vec2 {
+        polygon_centroid(&self.vertices)
+    }
+
+    /// Second moment of area about the frame origin, ∫(x² + y²) dA (multiply by areal density
+    /// for the polar moment of inertia about the origin).
+    pub fn polar_moment_about_origin(&self) -> Real {
+        let v = &self.vertices;
+        let n = v.len();
+        let mut j = 0.0;
+        for i in 0..n {
+            let (a, b) = (v[i], v[(i + 1) % n]);
+            let c = cross2(&a, &b);
+            j += c * (a.dot(&a) + a.dot(&b) + b.dot(&b));
+        }
+        j / 12.0
+    }
+
+    /// Vertices placed in the world: `x + R(θ) v`.
+    pub fn placed(&self, position: &Vec2, angle: Real) -> Vec<Vec2> {
+        self.vertices
+            .iter()
+            .map(|v| position + rotate2(v, angle))
+            .collect()
+    }
+}
+
+/// Area centroid of a counter-clockwise vertex loop (the vertex mean if the area vanishes).
+pub(crate) fn polygon_centroid(v: &[Vec2]) -> Vec2 {
+    let n = v.len();
+    let a = polygon_area_signed(v);
+    if a.abs() < Real::MIN_POSITIVE || n == 0 {
+        let s: Vec2 = v.iter().sum();
+        return s / (n.max(1) as Real);
+    }
+    let mut c = Vec2::zeros();
+    for i in 0..n {
+        let (p, q) = (v[i], v[(i + 1) % n]);
+        c += (p + q) * cross2(&p, &q);
+    }
+    c / (6.0 * a)
+}

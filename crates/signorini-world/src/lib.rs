@@ -1,0 +1,16 @@
+//! The simulation world: bodies plus the Stewart–Trinkle velocity-level time stepper.
+//!
+//! Owns: [`World`] (bodies, step size, contact model, friction, solver choice), [`World::step`]
+//! (one stage function per step stage, see `stepper`), and [`StepReport`] (what every step
+//! did and how long each stage took). A hard step never panics: a failed solve falls back to
+//! the mixed form, and if that fails too the step keeps free-flight velocities and is reported
+//! as failed.
+//! Does not own: contact models or formulations (`signorini-contact`), solvers
+//! (`signorini-complementarity`), scenes and experiments (`signorini-experiments`).
+
+mod report;
+mod stepper;
+
+pub use report::{StageTimes, StepReport};
+pub use signorini_contact::ContactModel;
+pub use stepper::{APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, World, WorldError, WorldParams};

@@ -1,0 +1,60 @@
+//! Per-step reports.
+//!
+//! Owns: [`StepReport`] and [`StageTimes`]. Does not own: aggregation over runs (experiments).
+
+use signorini_complementarity::SolverKind;
+use signorini_contact::ConstraintCounts;
+
+/// Wall time of each stage of one step (seconds). Never used in results files that must be
+/// deterministic.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct StageTimes {
+    /// Predicted configuration and broad phase.
+    pub broad_phase: f64,
+    /// Contact detection and constraint building.
+    pub detection: f64,
+    /// Assembly of the complementarity problem.
+    pub formulation: f64,
+    /// The solve, including fallbacks.
+    pub solve: f64,
+    /// Velocity and position update.
+    pub integration: f64,
+}
+
+impl StageTimes {
+    /// Sum of all stages.
+    pub fn total(&self) -> f64 {
+        self.broad_phase + self.detection + self.formulation + self.solve + self.integration
+    }
+}
+
+/// What one step did.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct StepReport {
+    /// Step index (0-based; the step that produced this report).
+    pub step: usize,
+    /// Candidate body pairs from the broad phase.
+    pub pairs: usize,
+    /// Contacts and U/I/X constraint counts.
+    pub counts: ConstraintCounts,
+    /// Number of complementarity unknowns (0 if nothing was solved).
+    pub unknowns: usize,
+    /// Solver that produced the accepted answer (`None` if nothing was solved or all failed).
+    pub solver: Option<SolverKind>,
+    /// Fallbacks taken before the accepted answer (solver or form, and why).
+    pub fallbacks: Vec<String>,
+    /// Pivots or iterations of the accepted solve.
+    pub iterations: usize,
+    /// Natural-map residual of the accepted solve.
+    pub residual: f64,
+    /// Sum of the normal impulses (U-constraints and I/X primaries), N·s.
+    pub normal_impulse: f64,
+    /// Gap-correction re-solves performed (see `WorldParams::gap_corrections`).
+    pub corrections: usize,
+    /// True if every solve failed and free-flight velocities were kept.
+    pub failed: bool,
+    /// Why the step failed (if it did).
+    pub failure: Option<String>,
+    /// Time per stage.
+    pub times: StageTimes,
+}

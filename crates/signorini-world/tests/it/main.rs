@@ -1,0 +1,176 @@
+//! Integration tests of the stepper: analytic free fall and resting contact, corners, friction.
+
+use signorini_dynamics::RigidBody2;
+use signorini_geometry::dim2::ConvexPolygon;
+use signorini_math::{Vec2, Vec3};
+use signorini_world::*;
+
+fn world(model: ContactModel, h: f64) -> World {
+    World::new(WorldParams::new(model, h)).unwrap()
+}
+
+fn square(half: f64) -> ConvexPolygon {
+    ConvexPolygon::rectangle(-half, -half, half, half).unwrap()
+}
+
+fn floor() -> RigidBody2 {
+    RigidBody2::fixed(ConvexPolygon::rectangle(-5.0, -1.0, 5.0, 0.0).unwrap())
+}
+
+#[test]
+fn free_fall_matches_the_discrete_analytic_solution() {
+    for model in [
+        ContactModel::Peg,
+        ContactModel::Standard,
+        ContactModel::Corrective,
+    ] {
+        let mut w = world(model, 0.01);
+        let b = RigidBody2::dynamic(square(0.1), 2.0, 0.01)
+            .unwrap()
+            .with_pose(Vec2::new(0.0, 10.0), 0.3)
+            .with_gravity(9.8);
+        w.add_body(b.with_velocity(Vec3::new(1.0, 2.0, 0.5)))
+            .unwrap();
+        for _ in 0..50 {
+            let r = w.step();
+            assert_eq!(r.counts.contacts, 0);
+            assert!(!r.failed);
+        }
+        let (h, n) = (0.01, 50.0);
+        let y = 10.0 + 2.0 * h * n - 9.8 * h * h * n * (n + 1.0) / 2.0;
+        let b = &w.bodies[0];
+        assert!(
+            (b.position - Vec2::new(0.5, y)).norm() < 1e-12,
+            "{model:?}: {:?}",
+            b.position
+        );
+        assert!((b.angle - (0.3 + 0.25)).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn resting_polygon_normal_impulse_equals_m_g_h() {
+    for model in [ContactModel::Peg, ContactModel::Standard] {
+        let h = 0.005;
+        let mut w = world(model, h);
+        w.add_body(floor()).unwrap();
+        let m = 0.7;
+        let b = RigidBody2::dynamic(square(0.1), m, 0.002)
+            .unwrap()
+            .with_pose(Vec2::new(0.0, 0.1), 0.0)
+            .with_gravity(9.8);
+        w.add_body(b).unwrap();
+        for _ in 0..40 {
+            let r = w.step();
+            assert!(!r.failed, "{model:?}: {:?}", r.failure);
+            assert!(
+                (r.normal_impulse - m * 9.8 * h).abs() < 1e-9,
+                "{model:?}: impulse {}",
+                r.normal_impulse
+            );
+        }
+        let b = &w.bodies[1];
+        assert!(
+            (b.position.y - 0.1).abs() < 1e-9 && b.velocity.norm() < 1e-9,
+            "{model:?}: {:?}",
+            b.position
+        );
+    }
+}
+
+/// A small square sliding right along the top of a static block, past its corner, falls off.
+fn slide_past_corner(model: ContactModel) -> (World, usize) {
+    let mut w = world(model, 0.005);
+    w.add_body(RigidBody2::fixed(
+        ConvexPolygon::rectangle(-2.0, -1.0, 0.0, 0.0).unwrap(),
+    ))
+    .unwrap();
+    let b = RigidBody2::dynamic(square(0.05), 0.1, 0.1 * 0.01 / 6.0)
+        .unwrap()
+        .with_pose(Vec2::new(-0.3, 0.05), 0.0)
+        .with_velocity(Vec3::new(1.0, 0.0, 0.0))
+        .with_gravity(9.8);
+    let i = w.add_body(b).unwrap();
+    (w, i)
+}
+
+#[test]
+fn vertex_sliding_past_a_corner_does_not_snag() {
+    let (mut w, i) = slide_past_corner(ContactModel::Peg);
+    for _ in 0..120 {
+        assert!(!w.step().failed);
+    }
+    let b = &w.bodies[i];
+    // Frictionless: it keeps (most of) its horizontal speed and falls past the corner.
+    assert!(b.velocity.x > 0.8, "snagged: v = {:?}", b.velocity);
+    assert!(
+        b.position.x > 0.15 && b.position.y < 0.0,
+        "pose {:?}",
+        b.position
+    );
+    // Horizontal velocity never jumps down at the corner.
+    let (mut w, i) = slide_past_corner(ContactModel::Peg);
+    let mut min_vx = f64::INFINITY;
+    for _ in 0..120 {
+        w.step();
+        min_vx = min_vx.min(w.bodies[i].velocity.x);
+    }
+    assert!(min_vx > 0.8, "min vx {min_vx}");
+}
+
+fn incline_slides(mu: f64, slope: f64) -> f64 {
+    // A square resting on a static incline of angle `slope` (the incline's top surface passes
+    // through the origin), gravity straight down. Returns the displacement along the slope.
+    let mut params = WorldParams::new(ContactModel::Peg, 0.005);
+    params.mu = mu;
+    let mut w = World::new(params).unwrap();
+    let incline = RigidBody2::fixed(ConvexPolygon::rectangle(-5.0, -1.0, 5.0, 0.0).unwrap())
+        .with_pose(Vec2::zeros(), slope);
+    w.add_body(incline).unwrap();
+    let start = signorini_math::rotate2(&Vec2::new(0.0, 0.1), slope);
+    let b = RigidBody2::dynamic(square(0.1), 1.0, 1.0 / 150.0)
+        .unwrap()
+        .with_pose(start, slope)
+        .with_gravity(9.8);
+    let i = w.add_body(b).unwrap();
+    for _ in 0..100 {
+        assert!(!w.step().failed);
+    }
+    let down_slope = Vec2::new(-slope.cos(), -slope.sin());
+    (w.bodies[i].position - start).dot(&down_slope)
+}
+
+#[test]
+fn friction_pyramid_sliding_threshold_is_mu_equals_tan_theta() {
+    let slope: f64 = 0.3;
+    let t = slope.tan();
+    let stuck = incline_slides(1.05 * t, slope);
+    let slides = incline_slides(0.95 * t, slope);
+    assert!(stuck.abs() < 1e-6, "should stick: moved {stuck}");
+    // Sliding acceleration g (sin θ − μ cos θ) over 0.5 s.
+    let a = 9.8 * (slope.sin() - 0.95 * t * slope.cos());
+    let expect = a * 0.5 * 0.5 / 2.0;
+    assert!(
+        slides > 0.5 * expect && slides < 1.5 * expect,
+        "slid {slides}, expected ≈ {expect}"
+    );
+}
+
+#[test]
+fn invalid_settings_are_rejected() {
+    assert_eq!(
+        World::new(WorldParams::new(ContactModel::Peg, 0.0)).unwrap_err(),
+        WorldError::StepSize(0.0)
+    );
+    let mut p = WorldParams::new(ContactModel::Peg, 0.01);
+    p.mu = -1.0;
+    assert!(matches!(World::new(p), Err(WorldError::Friction(_))));
+    let mut w = world(ContactModel::Peg, 0.01);
+    let bad = RigidBody2::dynamic(square(0.1), 1.0, 1.0)
+        .unwrap()
+        .with_pose(Vec2::new(f64::NAN, 0.0), 0.0);
+    assert!(matches!(
+        w.add_body(bad),
+        Err(WorldError::Body { index: 0, .. })
+    ));
+}
