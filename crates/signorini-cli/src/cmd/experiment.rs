@@ -174,6 +174,28 @@ fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {
     })
 }
 
+/// The default job (`signorini` with no arguments, `cargo run --release`): the 2D pouring
+/// experiment on body sets a and b at h = 0.002, 0.005 and 0.010 s for PEG and the corrective
+/// baseline the authors' stored data used (paper Fig. 21), 5 s each, written to
+/// `out/pour2d-quick`. The full sweep is `signorini experiment pour2d --out DIR`.
+pub fn default_job() -> Result<Outcome, BadInput> {
+    eprintln!(
+        "signorini: default job = `signorini experiment pour2d --sets a,b --h 0.002,0.005,0.01 \
+         --models peg,corrective --out out/pour2d-quick` (see `signorini --help`)"
+    );
+    pour(PourArgs {
+        sets: vec!["a".into(), "b".into()],
+        duration: 5.0,
+        common: Common {
+            h: vec![0.002, 0.005, 0.01],
+            models: vec!["peg".into(), "corrective".into()],
+            data: None,
+            out: PathBuf::from("out/pour2d-quick"),
+            gap_corrections: 8,
+        },
+    })
+}
+
 fn display(p: &Path) -> String {
     p.display().to_string()
 }

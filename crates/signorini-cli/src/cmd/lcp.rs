@@ -16,6 +16,8 @@ use std::time::Instant;
 /// `signorini lcp` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum LcpCommand {
+    /// Solve the bundled example problems with Lemke, FB-Newton and auto; print a table.
+    Demo,
     /// Solve a Siconos `.dat` problem file (LCP, MLCP or Relay).
     Solve {
         /// The problem file.
@@ -75,6 +77,7 @@ pub enum KindArg {
 /// Run an `lcp` subcommand.
 pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
     match cmd {
+        LcpCommand::Demo => crate::cmd::lcp_demo::run(),
         LcpCommand::Solve {
             file,
             solver,

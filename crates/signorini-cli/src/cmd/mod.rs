@@ -1,6 +1,6 @@
 //! One module per subcommand.
 
 pub mod ccd;
-pub mod demo;
 pub mod experiment;
 pub mod lcp;
+pub mod lcp_demo;

@@ -1,6 +1,6 @@
-//! The default job: what `signorini` runs with no arguments.
+//! `signorini lcp demo`: solve the bundled example problems.
 //!
-//! For now: solve a few bundled complementarity problems (a 2-contact frictional
+//! Solves a few bundled complementarity problems (a 2-contact frictional
 //! Stewart–Trinkle step built here, and Siconos files embedded from `data/`) with Lemke,
 //! FB-Newton and `auto`, and print one table row per (problem, solver). Exit code 1 if
 //! `auto` fails on any of them.

@@ -1,0 +1,109 @@
+//! End-to-end checks of the `signorini` binary: exit codes 0 / 1 / 2 and JSON fields.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn shared() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+}
+
+fn signorini(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
+        .args(args)
+        .output()
+        .expect("run signorini");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn lcp_file(name: &str) -> String {
+    shared()
+        .join("lcp/siconos/LCP/test/data")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn lemke_solves_tobenna_and_reports_json() {
+    let (code, out, err) = signorini(&[
+        "lcp",
+        "solve",
+        &lcp_file("lcp_tobenna.dat"),
+        "--solver",
+        "lemke",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON output");
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["solver"], "lemke");
+    assert!(v["residual"].as_f64().unwrap() <= 1e-8);
+    assert_eq!(v["z"].as_array().unwrap().len(), 40);
+}
+
+#[test]
+fn unsolvable_problem_exits_1() {
+    let (code, out, _) = signorini(&[
+        "lcp",
+        "solve",
+        &lcp_file("lcp_Pang_isolated_sol_perturbed.dat"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON output");
+    assert_ne!(v["status"], "solved");
+}
+
+#[test]
+fn malformed_file_exits_2_naming_the_line() {
+    let dir = std::env::temp_dir().join(format!("signorini-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("lcp_bad.dat");
+    std::fs::write(&bad, "2\n0\n2\n2\n2 2\n1 0\n0 x\n-1 -1\n").unwrap();
+    let (code, _, err) = signorini(&["lcp", "solve", bad.to_str().unwrap(), "--kind", "lcp"]);
+    assert_eq!(code, 2, "stderr: {err}");
+    assert!(err.contains("line"), "error should name the line: {err}");
+    let (code, _, _) = signorini(&["lcp", "solve", "/nonexistent/lcp.dat"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn ccd_check_has_no_false_negatives_on_handcrafted_vf() {
+    let dir = shared().join("ccd/handcrafted");
+    let (code, out, err) = signorini(&[
+        "ccd",
+        "check",
+        dir.to_str().unwrap(),
+        "--kind",
+        "vf",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON output");
+    assert_eq!(v["false_negatives"], 0);
+    assert!(v["queries"].as_u64().unwrap() > 3000);
+    assert!(v["false_positives"].as_u64().unwrap() <= 85);
+}
+
+#[test]
+fn unknown_model_is_bad_input() {
+    let (code, _, err) = signorini(&[
+        "experiment",
+        "triangle-drop",
+        "--models",
+        "bogus",
+        "--data",
+        shared().join("peg2d").to_str().unwrap(),
+        "--out",
+        std::env::temp_dir().join("signorini-tri").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bogus"), "{err}");
+}
