@@ -128,7 +128,8 @@ pub fn total_overlap(bodies: &[RigidBody2]) -> f64 {
         .into_iter()
         .filter(|&(i, j)| !(bodies[i].is_static && bodies[j].is_static))
         .map(|(i, j)| intersection_area(&verts[i], &verts[j]))
-        .sum()
+        .sum::<f64>()
+        + 0.0 // an empty f64 sum is −0.0; `+ 0.0` makes it +0 in the CSV files
 }
 
 /// Run one pouring simulation; writes `trajectories/<stem>.csv` and `steps/<stem>.csv` under
