@@ -7,33 +7,17 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use signorini_ccd::RootKind;
-use signorini_ccd::benchmark::{Query, QueryKind, kind_from_path, parse_queries};
+use signorini_ccd::benchmark::{Query, QueryKind, csv_files, kind_from_path, parse_queries};
 use signorini_ccd::toi::{EdgeEdge, VertexFace, report};
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
-
-fn csv_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("data directory") {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "csv") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use std::path::Path;
 
 fn load(sub: &str, kind: QueryKind) -> Vec<Query> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/ccd")
         .join(sub);
     csv_files(&root)
+        .expect("CCD data directory")
         .into_iter()
         .filter(|p| kind_from_path(p) == Some(kind))
         .flat_map(|p| {

@@ -13,7 +13,7 @@
 
 use crate::error::ParseError;
 use crate::toi::{EdgeEdge, VertexFace, first_toi};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Vertex–face or edge–edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -211,6 +211,25 @@ pub fn parse_truth_json(text: &str) -> Result<Vec<bool>, ParseError> {
             other => Err(err(format!("item {} is {other:?}, not a Boolean", i + 1))),
         })
         .collect()
+}
+
+/// All `*.csv` files under `dir` (recursively), sorted so that every consumer sees the
+/// benchmark files in the same, deterministic order.
+pub fn csv_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let p = e?.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "csv") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 #[cfg(test)]

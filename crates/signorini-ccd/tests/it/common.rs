@@ -10,24 +10,6 @@ pub fn data_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ccd")
 }
 
-/// All `*.csv` files under `dir`, sorted.
-pub fn csv_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "csv") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// A loaded query file with its kind and the truth list (from the file or `mma_bool`).
 pub struct Loaded {
     pub path: PathBuf,
@@ -58,4 +40,9 @@ pub fn load(path: &Path) -> Loaded {
         file,
         truth,
     }
+}
+
+/// All `*.csv` files under `dir`, sorted.
+pub fn csv_files(dir: &Path) -> Vec<PathBuf> {
+    signorini_ccd::benchmark::csv_files(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
 }

@@ -223,18 +223,5 @@ fn load_truth(path: &Path, queries: &[Query], truth: Option<&Path>) -> anyhow::R
 
 /// All `*.csv` files under `dir`, sorted (deterministic order).
 fn csv_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).with_context(|| format!("listing {}", d.display()))? {
-            let p = e?.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "csv") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
+    signorini_ccd::benchmark::csv_files(dir).with_context(|| format!("listing {}", dir.display()))
 }
