@@ -17,6 +17,9 @@ pub enum BodyError {
     /// Inertia must be finite and positive for a dynamic body.
     #[error("inertia must be finite and > 0, got {0}")]
     Inertia(Real),
+    /// A 3D inertia tensor must be finite, symmetric and positive definite.
+    #[error("inertia tensor must be finite, symmetric and positive definite")]
+    InertiaTensor,
     /// Density must be finite and positive.
     #[error("density must be finite and > 0, got {0}")]
     Density(Real),

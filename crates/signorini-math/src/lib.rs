@@ -21,6 +21,8 @@ pub type Point2 = nalgebra::Point2<Real>;
 pub type Point3 = nalgebra::Point3<Real>;
 /// A 3×3 matrix (inertia tensors, rotations).
 pub type Mat3 = nalgebra::Matrix3<Real>;
+/// A 6-vector: a 3D body's generalized velocity `[v; ω]` or wrench `[f; τ]`.
+pub type Vec6 = nalgebra::Vector6<Real>;
 /// A unit quaternion (3D orientation).
 pub type Quat = nalgebra::UnitQuaternion<Real>;
 /// A dynamically sized dense column vector.

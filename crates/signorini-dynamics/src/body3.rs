@@ -1,0 +1,227 @@
+//! 3D rigid bodies.
+//!
+//! Owns: [`RigidBody3`], the 6-degree-of-freedom state shared by the polyhedral (PEG, issue 7)
+//! and the triangle-mesh (penalty, issue 6) contact models: pose (centre of mass, unit
+//! quaternion), generalized velocity ν = [v; ω] with ω in the world frame, mass and body-frame
+//! inertia about the centre of mass, a constant external wrench, and the free-flight update.
+//! The block mass matrix is `diag(m I₃, R J Rᵀ)` with no gyroscopic term, and the orientation
+//! update is the exact exponential map `q ← exp(h ω / 2) ⊗ q`, renormalised (notes §2; the
+//! paper's Eq. 10 states the first-order update `q̇ = ½ ω ⊗ q` instead).
+//! Does not own: shapes (a body is paired with its polyhedron or mesh by the caller, so one
+//! state type serves both), contact forces, time stepping.
+
+use crate::BodyError;
+use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
+
+/// A rigid body in space. The body frame origin is the centre of mass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RigidBody3 {
+    /// Position of the centre of mass (m).
+    pub position: Vec3,
+    /// Orientation: body frame → world frame.
+    pub orientation: Quat,
+    /// Linear velocity of the centre of mass (m/s).
+    pub linear_velocity: Vec3,
+    /// Angular velocity in the world frame (rad/s).
+    pub angular_velocity: Vec3,
+    /// Mass (kg); ignored for static bodies.
+    pub mass: Real,
+    /// Inertia tensor about the centre of mass in the body frame (kg m²); ignored for static
+    /// bodies.
+    pub inertia: Mat3,
+    /// Constant external force (N), e.g. gravity m·g.
+    pub external_force: Vec3,
+    /// Constant external torque about the centre of mass, world frame (N m).
+    pub external_torque: Vec3,
+    /// Static bodies never move and contribute no velocity unknowns.
+    pub is_static: bool,
+}
+
+impl RigidBody3 {
+    /// A dynamic body at rest at the origin with the given mass and body-frame inertia.
+    ///
+    /// # Errors
+    /// [`BodyError::Mass`] unless `mass` is finite and positive; [`BodyError::InertiaTensor`]
+    /// unless `inertia` is finite, symmetric (to 1e-9 relative) and positive definite.
+    pub fn dynamic(mass: Real, inertia: Mat3) -> Result<Self, BodyError> {
+        if !(mass.is_finite() && mass > 0.0) {
+            return Err(BodyError::Mass(mass));
+        }
+        check_inertia(&inertia)?;
+        Ok(RigidBody3 {
+            position: Vec3::zeros(),
+            orientation: Quat::identity(),
+            linear_velocity: Vec3::zeros(),
+            angular_velocity: Vec3::zeros(),
+            mass,
+            inertia,
+            external_force: Vec3::zeros(),
+            external_torque: Vec3::zeros(),
+            is_static: false,
+        })
+    }
+
+    /// A static body at the origin (it never moves).
+    pub fn fixed() -> Self {
+        RigidBody3 {
+            position: Vec3::zeros(),
+            orientation: Quat::identity(),
+            linear_velocity: Vec3::zeros(),
+            angular_velocity: Vec3::zeros(),
+            mass: 0.0,
+            inertia: Mat3::zeros(),
+            external_force: Vec3::zeros(),
+            external_torque: Vec3::zeros(),
+            is_static: true,
+        }
+    }
+
+    /// Set the pose.
+    pub fn with_pose(mut self, position: Vec3, orientation: Quat) -> Self {
+        self.position = position;
+        self.orientation = orientation;
+        self
+    }
+
+    /// Set the linear and angular (world-frame) velocity.
+    pub fn with_velocity(mut self, linear: Vec3, angular: Vec3) -> Self {
+        self.linear_velocity = linear;
+        self.angular_velocity = angular;
+        self
+    }
+
+    /// Add gravity `−g ẑ` (m/s²) to the external force.
+    pub fn with_gravity(mut self, g: Real) -> Self {
+        if !self.is_static {
+            self.external_force.z -= g * self.mass;
+        }
+        self
+    }
+
+    /// Check that every state field is finite (and, for dynamic bodies, the mass properties).
+    pub fn validate(&self) -> Result<(), BodyError> {
+        let finite = |s: &[Real]| s.iter().all(|x| x.is_finite());
+        let q = self.orientation.quaternion();
+        if !finite(self.position.as_slice()) || !finite(q.coords.as_slice()) {
+            return Err(BodyError::NonFinite { field: "pose" });
+        }
+        if !finite(self.linear_velocity.as_slice()) || !finite(self.angular_velocity.as_slice()) {
+            return Err(BodyError::NonFinite { field: "velocity" });
+        }
+        if !finite(self.external_force.as_slice()) || !finite(self.external_torque.as_slice()) {
+            return Err(BodyError::NonFinite {
+                field: "external_force",
+            });
+        }
+        if !self.is_static {
+            if !(self.mass.is_finite() && self.mass > 0.0) {
+                return Err(BodyError::Mass(self.mass));
+            }
+            check_inertia(&self.inertia)?;
+        }
+        Ok(())
+    }
+
+    /// Generalized velocity ν = [v; ω].
+    pub fn velocity(&self) -> Vec6 {
+        let (v, w) = (&self.linear_velocity, &self.angular_velocity);
+        Vec6::new(v.x, v.y, v.z, w.x, w.y, w.z)
+    }
+
+    /// Set the generalized velocity from ν = [v; ω] (ignored for static bodies).
+    pub fn set_velocity(&mut self, nu: &Vec6) {
+        if self.is_static {
+            return;
+        }
+        self.linear_velocity = nu.fixed_rows::<3>(0).into_owned();
+        self.angular_velocity = nu.fixed_rows::<3>(3).into_owned();
+    }
+
+    /// A body-frame point in the world frame.
+    pub fn world_point(&self, local: &Vec3) -> Vec3 {
+        self.position + self.orientation * local
+    }
+
+    /// Velocity of the material point currently at `world` (m/s): `v + ω × (p − x)`.
+    pub fn point_velocity(&self, world: &Vec3) -> Vec3 {
+        self.linear_velocity + self.angular_velocity.cross(&(world - self.position))
+    }
+
+    /// World-frame inertia `R J Rᵀ` (zero for a static body).
+    pub fn world_inertia(&self) -> Mat3 {
+        if self.is_static {
+            return Mat3::zeros();
+        }
+        let r = self.orientation.to_rotation_matrix();
+        r.matrix() * self.inertia * r.matrix().transpose()
+    }
+
+    /// World-frame inverse inertia `R J⁻¹ Rᵀ` (zero for a static body).
+    pub fn world_inverse_inertia(&self) -> Mat3 {
+        if self.is_static {
+            return Mat3::zeros();
+        }
+        let r = self.orientation.to_rotation_matrix();
+        // `check_inertia` guarantees J is positive definite, so the inverse exists.
+        let j_inv = self.inertia.try_inverse().unwrap_or_else(Mat3::zeros);
+        r.matrix() * j_inv * r.matrix().transpose()
+    }
+
+    /// Apply the impulse `[Δp; ΔL]` (linear impulse, angular impulse about the centre of mass,
+    /// world frame) to the velocity: `v += Δp/m`, `ω += (R J⁻¹ Rᵀ) ΔL`.
+    pub fn apply_impulse(&mut self, linear: &Vec3, angular: &Vec3) {
+        if self.is_static {
+            return;
+        }
+        self.linear_velocity += linear / self.mass;
+        self.angular_velocity += self.world_inverse_inertia() * angular;
+    }
+
+    /// Apply a linear impulse `p` at the world point `at`: the angular impulse is `(at − x) × p`.
+    pub fn apply_impulse_at(&mut self, p: &Vec3, at: &Vec3) {
+        let angular = (at - self.position).cross(p);
+        self.apply_impulse(p, &angular);
+    }
+
+    /// Free-flight velocity ν* = ν + h M⁻¹ F_ext (no gyroscopic term; notes §2).
+    pub fn free_velocity(&self, h: Real) -> Vec6 {
+        if self.is_static {
+            return Vec6::zeros();
+        }
+        let v = self.linear_velocity + self.external_force * (h / self.mass);
+        let w = self.angular_velocity + self.world_inverse_inertia() * self.external_torque * h;
+        Vec6::new(v.x, v.y, v.z, w.x, w.y, w.z)
+    }
+
+    /// Position update with the current velocity: `x ← x + h v`,
+    /// `q ← [cos(|ω|h/2); ω̂ sin(|ω|h/2)] ⊗ q`, renormalised (notes §2).
+    pub fn integrate_position(&mut self, h: Real) {
+        if self.is_static {
+            return;
+        }
+        self.position += self.linear_velocity * h;
+        let rotation = Quat::from_scaled_axis(self.angular_velocity * h);
+        self.orientation = Quat::new_normalize((rotation * self.orientation).into_inner());
+    }
+
+    /// Kinetic energy `½ m |v|² + ½ ωᵀ (R J Rᵀ) ω` (J).
+    pub fn kinetic_energy(&self) -> Real {
+        if self.is_static {
+            return 0.0;
+        }
+        let w = &self.angular_velocity;
+        0.5 * self.mass * self.linear_velocity.norm_squared()
+            + 0.5 * w.dot(&(self.world_inertia() * w))
+    }
+}
+
+/// A body-frame inertia tensor must be finite, symmetric and positive definite.
+fn check_inertia(j: &Mat3) -> Result<(), BodyError> {
+    let scale = j.amax();
+    let symmetric = (j - j.transpose()).amax() <= 1e-9 * scale;
+    let finite = j.iter().all(|x| x.is_finite());
+    if !(finite && symmetric && scale > 0.0 && j.cholesky().is_some()) {
+        return Err(BodyError::InertiaTensor);
+    }
+    Ok(())
+}
