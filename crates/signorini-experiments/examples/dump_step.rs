@@ -43,7 +43,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let out = PathBuf::from(args.get(4).ok_or("missing OUT.json")?);
             let json = dump(&world, n_walls, &label, h, &args[2], s);
             std::fs::write(&out, serde_json::to_string_pretty(&json)? + "\n")?;
-            println!("state before step {s} ({dropped} bodies) -> {}", out.display());
+            println!(
+                "state before step {s} ({dropped} bodies) -> {}",
+                out.display()
+            );
             return Ok(());
         }
         let rep = world.step();

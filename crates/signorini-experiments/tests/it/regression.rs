@@ -65,7 +65,10 @@ fn set_h_h013_steps_199_200_keep_overlap_below_1e6() {
         // below 1e-6 m², so penetrations are a few mm at most (a vertex beside a corner can
         // have a line gap of that order).
         let gap = min_potential_gap(&w);
-        assert!(gap > -0.01, "step {step}: a potential contact has gap {gap} m");
+        assert!(
+            gap > -0.01,
+            "step {step}: a potential contact has gap {gap} m"
+        );
         let rep = w.step();
         assert!(!rep.failed, "step {step}: {:?}", rep.failure);
         let overlap = pour2d::total_overlap(&w.bodies);
