@@ -25,9 +25,11 @@ mod potential;
 mod standard;
 
 pub use constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
-pub use contact::{Contact, Jacobian, applicability, vertex_edge_contact};
+pub use contact::{Contact, Jacobian, MassBlock, applicability, vertex_edge_contact};
 pub use corrective::corrective_contacts;
-pub use formulate::{Formulation, FormulationError};
+pub use formulate::{
+    ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError,
+};
 pub use potential::{
     PEG_APPLICABILITY_RELAXATION, crosses_edge, peg_detection_distance, potential_contacts,
 };
