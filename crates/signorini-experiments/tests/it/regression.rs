@@ -76,7 +76,6 @@ fn set_h_h013_steps_199_200_keep_overlap_below_1e6() {
     }
 }
 
-
 /// pour2d, set a, h = 0.005 s, standard model, step 251: two colluding SM traps make the
 /// reduced LCP unsolvable (Lemke ends on a ray; no fallback gets below residual ~8). With
 /// `keep_best_on_failure` the step continues from the least-residual attempt, which overlaps
