@@ -145,11 +145,14 @@ impl Space<3> for Planar {
         }
     }
 
-    fn constraints(
+    /// The model's constraints rebuilt over the whole pool.
+    fn rebuild(
         params: &WorldParams,
         bodies: &[RigidBody2],
-        contacts: Vec<Contact>,
+        _set: &ConstraintSet,
+        pool: &BTreeMap<(usize, usize, usize, usize), Contact>,
     ) -> ConstraintSet {
+        let contacts: Vec<Contact> = pool.values().cloned().collect();
         if params.model == ContactModel::Peg {
             build_peg_constraints(
                 contacts,

@@ -143,11 +143,15 @@ pub trait Space<const D: usize>: Sized {
         next: &Self::Geometry,
         pairs: &[(usize, usize)],
     ) -> ConstraintSet<Self::Contact>;
-    /// Constraints of the configured model rebuilt over a given contact pool (gap correction).
-    fn constraints(
+    /// Gap correction: the constraint set to re-solve, from the last set and the contact pool
+    /// (every contact of the last set, with its ψ lowered, plus the contacts
+    /// [`Space::refresh`] added). 2D rebuilds the model's constraints over the pool; 3D keeps
+    /// the set's structure and adds new contacts as U-constraints.
+    fn rebuild(
         params: &WorldParams,
         bodies: &[Self::Body],
-        contacts: Vec<Self::Contact>,
+        set: &ConstraintSet<Self::Contact>,
+        pool: &BTreeMap<Self::Key, Self::Contact>,
     ) -> ConstraintSet<Self::Contact>;
     /// Feature-pair identity of a contact.
     fn key(contact: &Self::Contact) -> Self::Key;
@@ -440,8 +444,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             if !violated || round == self.params.gap_corrections {
                 break;
             }
-            let contacts: Vec<S::Contact> = pool.values().cloned().collect();
-            set = S::constraints(&self.params, &self.bodies, contacts);
+            set = S::rebuild(&self.params, &self.bodies, &set, &pool);
             let form = self.formulate(&set);
             let mut sub = StepReport::default();
             let v = self.solve(&form, &pred.free, &mut sub);
