@@ -11,11 +11,14 @@
 //! - [`Formulation`]: the time-stepping subproblem (paper Eqs. 8–9 / 48–49 with ψ/h) as a
 //!   reduced LCP or a mixed LCP (MCP), frictionless or with a friction pyramid (notes §3–§4).
 //!
+//! - [`dim3`]: the same for convex polyhedra with 6-dof Jacobians (paper §4–§5.2, Eqs. 25–38).
+//!
 //! Does not own: solving (`signorini-complementarity`), the step loop (`signorini-world`).
 
 mod constraints;
 mod contact;
 mod corrective;
+pub mod dim3;
 mod formulate;
 pub mod peg;
 mod potential;

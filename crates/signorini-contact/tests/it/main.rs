@@ -1,4 +1,7 @@
-//! Integration tests of contacts, PEG constraint building and the formulation (no solving).
+//! Integration tests of contacts, PEG constraint building and the formulation (no solving);
+//! 3D polyhedra in `dim3`.
+
+mod dim3;
 
 use signorini_contact::{peg::build_peg_constraints, *};
 use signorini_dynamics::RigidBody2;
