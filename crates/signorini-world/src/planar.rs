@@ -10,7 +10,7 @@
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
 use signorini_contact::{
     ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, applicability,
-    corrective_contacts, peg::build_peg_constraints, peg_detection_distance, potential_contacts,
+    SM_DETECTION_DISTANCE, corrective_contacts, peg::build_peg_constraints, peg_detection_distance, potential_contacts,
     standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
@@ -114,7 +114,7 @@ impl Space<3> for Planar {
             ContactModel::Peg => params
                 .peg_distance
                 .unwrap_or_else(|| peg_detection_distance(params.h)),
-            ContactModel::Standard => params.standard_distance,
+            ContactModel::Standard => params.standard_distance.unwrap_or(SM_DETECTION_DISTANCE),
             ContactModel::Corrective => 0.0,
         }
     }

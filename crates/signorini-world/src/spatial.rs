@@ -13,11 +13,20 @@
 //! icosahedron) and only to first order otherwise.
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
-use crate::stepper::{GenericWorld, Space, WorldParams};
-use signorini_contact::{DofBody, MassBlock};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
+use signorini_contact::dim3::{
+    Contact3, Features3, Peg3Params, SM3_DETECTION_DISTANCE, corrective_contacts3,
+    peg_constraints3, peg3_detection_distance, standard_contacts3, vertex_face_contact,
+};
+use signorini_contact::{ConstraintSet, ContactModel, DofBody, MassBlock};
 use signorini_dynamics::{BodyError, RigidBody3};
 use signorini_geometry::dim3::{Aabb3, Compound3, ConvexPolyhedron, sweep_and_prune3};
 use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Identity of a 3D contact: (body a, body b, feature pair). The 3D detectors create each
+/// feature pair once (an edge–edge pair from the lower body index), so keys are unique.
+pub type ContactKey3 = (usize, usize, Features3);
 
 /// The 3D space (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -122,7 +131,7 @@ impl World3 {
     }
 
     /// Total kinetic energy of the dynamic bodies (J).
-    pub fn kinetic_energy(&self) -> Real {
+    pub fn total_kinetic_energy(&self) -> Real {
         self.bodies.iter().map(|b| b.state.kinetic_energy()).sum()
     }
 }
@@ -155,6 +164,21 @@ fn placed<'a>(bodies: &[PolyBody], states: impl Iterator<Item = &'a RigidBody3>)
 pub struct Geometry3 {
     /// One polyhedron per body, in the world frame.
     pub shapes: Vec<ConvexPolyhedron>,
+}
+
+/// The 6-dof states of the bodies (what the 3D contact constructors take).
+fn states(bodies: &[PolyBody]) -> Vec<RigidBody3> {
+    bodies.iter().map(|b| b.state.clone()).collect()
+}
+
+/// Any 3D constraint set in the generic form the stepper uses.
+fn generic(s: signorini_contact::dim3::ConstraintSet3) -> ConstraintSet<Contact3> {
+    ConstraintSet {
+        contacts: s.contacts,
+        unilateral: s.unilateral,
+        inter: s.inter,
+        cross: s.cross,
+    }
 }
 
 impl Spatial {
@@ -212,6 +236,150 @@ impl Space<6> for Spatial {
             .into_iter()
             .filter(|&(i, j)| !(bodies[i].state.is_static && bodies[j].state.is_static))
             .collect()
+    }
+
+    fn detection_distance(params: &WorldParams) -> Real {
+        match params.model {
+            ContactModel::Peg => params
+                .peg_distance
+                .unwrap_or_else(|| peg3_detection_distance(params.h)),
+            ContactModel::Standard => params.standard_distance.unwrap_or(SM3_DETECTION_DISTANCE),
+            ContactModel::Corrective => 0.0,
+        }
+    }
+
+    fn detect(
+        params: &WorldParams,
+        bodies: &[PolyBody],
+        now: &Geometry3,
+        next: &Geometry3,
+        pairs: &[(usize, usize)],
+    ) -> ConstraintSet<Contact3> {
+        let eps = Self::detection_distance(params);
+        let states = states(bodies);
+        match params.model {
+            ContactModel::Standard => {
+                ConstraintSet::all_unilateral(standard_contacts3(&states, &now.shapes, pairs, eps))
+            }
+            ContactModel::Corrective => {
+                ConstraintSet::all_unilateral(corrective_contacts3(&states, &now.shapes, pairs))
+            }
+            ContactModel::Peg => {
+                let p = Peg3Params {
+                    eps,
+                    ..Peg3Params::for_step(params.h)
+                };
+                generic(peg_constraints3(
+                    &states,
+                    &now.shapes,
+                    &next.shapes,
+                    pairs,
+                    &p,
+                ))
+            }
+        }
+    }
+
+    /// The last set's constraints over the pool's (lowered) gaps, plus every pool contact the
+    /// set does not have (added by [`Space::refresh`]) as a U-constraint.
+    fn rebuild(
+        _params: &WorldParams,
+        _bodies: &[PolyBody],
+        set: &ConstraintSet<Contact3>,
+        pool: &BTreeMap<ContactKey3, Contact3>,
+    ) -> ConstraintSet<Contact3> {
+        let mut out = set.clone();
+        let mut have = BTreeSet::new();
+        for c in &mut out.contacts {
+            let key = Self::key(c);
+            if let Some(p) = pool.get(&key) {
+                c.gap = p.gap;
+            }
+            have.insert(key);
+        }
+        for (key, c) in pool {
+            if !have.contains(key) {
+                out.unilateral.push(out.contacts.len());
+                out.contacts.push(c.clone());
+            }
+        }
+        out
+    }
+
+    fn key(c: &Contact3) -> ContactKey3 {
+        (c.a, c.b, c.features)
+    }
+
+    fn gap_mut(c: &mut Contact3) -> &mut Real {
+        &mut c.gap
+    }
+
+    /// Vertex–face: the plane distance at the trial pose (exact). Edge–edge: the distance
+    /// between the edge lines along their common normal at the trial pose, oriented like the
+    /// contact's normal (`None` if the edges became parallel). Corrective: `None`.
+    fn remeasure(c: &Contact3, trial: &Geometry3) -> Option<Real> {
+        let (pa, pb) = (&trial.shapes[c.a], &trial.shapes[c.b]);
+        match c.features {
+            Features3::VertexFace { vertex, face } => {
+                let f = &pb.faces()[face];
+                Some(f.normal.dot(&pa.vertices()[vertex]) - f.offset)
+            }
+            Features3::EdgeEdge { edge_a, edge_b } => {
+                let (ea, eb) = (&pa.edges()[edge_a], &pb.edges()[edge_b]);
+                let a0 = pa.vertices()[ea.tail];
+                let b0 = pb.vertices()[eb.tail];
+                let da = pa.vertices()[ea.head] - a0;
+                let db = pb.vertices()[eb.head] - b0;
+                let n = da.cross(&db);
+                let len = n.norm();
+                if len <= 1e-6 * da.norm() * db.norm() {
+                    return None;
+                }
+                let n = if n.dot(&c.normal) >= 0.0 { n } else { -n } / len;
+                Some(n.dot(&(b0 - a0)))
+            }
+            Features3::Bodies => None,
+        }
+    }
+
+    /// A vertex of one body inside another at the trial pose (deeper than
+    /// [`CORRECTION_TOLERANCE`] under every face plane) is a violation; for PEG its
+    /// vertex–face contact with the face it is least deep under joins the pool (measured at
+    /// the current configuration, so the next round re-measures and corrects it).
+    fn refresh(
+        params: &WorldParams,
+        bodies: &[PolyBody],
+        now: &Geometry3,
+        trial: &Geometry3,
+        pool: &mut BTreeMap<ContactKey3, Contact3>,
+    ) -> bool {
+        let eps = Self::detection_distance(params);
+        let peg = params.model == ContactModel::Peg;
+        let states = states(bodies);
+        let mut violated = false;
+        for (i, j) in Self::candidate_pairs(bodies, now, trial, eps) {
+            for (a, b) in [(i, j), (j, i)] {
+                let (ta, tb) = (&trial.shapes[a], &trial.shapes[b]);
+                for (v, p) in ta.vertices().iter().enumerate() {
+                    let (face, depth) = tb.max_face_distance(p);
+                    if depth >= -CORRECTION_TOLERANCE {
+                        continue;
+                    }
+                    violated = true;
+                    let key = (a, b, Features3::VertexFace { vertex: v, face });
+                    if peg && !pool.contains_key(&key) {
+                        let c = vertex_face_contact(
+                            (a, b),
+                            (&now.shapes[a], &now.shapes[b]),
+                            (v, face),
+                            &states,
+                        );
+                        pool.insert(key, c);
+                    }
+                }
+            }
+        }
+        violated
     }
 
     fn kinetic_energy(b: &PolyBody, v: &Vec6) -> Real {
