@@ -15,28 +15,8 @@ use signorini_geometry::dim3::{ConvexPolyhedron, closest_segment_segment};
 use signorini_math::{Real, Vec3, Vec6};
 
 /// A sparse 6-dof Jacobian row: per-body blocks `[g_v; g_ω]` such that `Σ_b g_bᵀ ν_b` is a
-/// rate (for a normal: the rate of gap increase). (Stand-in with the field and method names of
-/// the 2D `Jacobian`, to be replaced by the generic `Jacobian<6>` of the formulation.)
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Jacobian6 {
-    /// `(body index, block)` pairs, body indices distinct.
-    pub blocks: Vec<(usize, Vec6)>,
-}
-
-impl Jacobian6 {
-    /// Add `scale · block` for `body` (merging with an existing block of that body).
-    pub fn add(&mut self, body: usize, block: Vec6, scale: Real) {
-        match self.blocks.iter_mut().find(|(b, _)| *b == body) {
-            Some((_, g)) => *g += block * scale,
-            None => self.blocks.push((body, block * scale)),
-        }
-    }
-
-    /// `Σ_b g_bᵀ ν_b` for per-body velocities.
-    pub fn dot_velocity(&self, velocity: impl Fn(usize) -> Vec6) -> Real {
-        self.blocks.iter().map(|(b, g)| g.dot(&velocity(*b))).sum()
-    }
-}
+/// rate (for a normal: the rate of gap increase).
+pub type Jacobian6 = crate::Jacobian<6>;
 
 /// Which features of A and B a contact is between.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -84,6 +64,27 @@ pub struct Contact3 {
     pub tangents: [Vec3; 2],
     /// Lever arms `r_A`, `r_B` (None for a static body, which gets no Jacobian block).
     arms: [Option<Vec3>; 2],
+}
+
+impl crate::ContactRow<6> for Contact3 {
+    fn jacobian(&self) -> &Jacobian6 {
+        &self.jacobian
+    }
+    fn gap(&self) -> Real {
+        self.gap
+    }
+    /// `directions` unit vectors evenly spaced about n̂ in the tangent plane,
+    /// `d_k = cos(2πk/n) t₁ + sin(2πk/n) t₂` (at least 3; notes §3.2 with n_d directions).
+    fn friction_jacobians(&self, directions: usize) -> Vec<Jacobian6> {
+        let n = directions.max(3);
+        (0..n)
+            .map(|k| {
+                let angle = std::f64::consts::TAU * k as Real / n as Real;
+                let d = self.tangents[0] * angle.cos() + self.tangents[1] * angle.sin();
+                self.direction_jacobian(&d)
+            })
+            .collect()
+    }
 }
 
 impl Contact3 {

@@ -741,3 +741,113 @@ fn corrective_detector_reports_the_overlap_depth() {
     );
     assert!(corrective_contacts3(&apart.bodies, &apart.now, &[(0, 1)]).is_empty());
 }
+
+// ------------------------------------- the constraints in the formulation (one PEG subproblem)
+
+/// Every U row and every I/X max of linearized end-of-step gaps `ψ + h Gᵀν` is ≥ −tol.
+fn assert_constraints_hold(set: &ConstraintSet3, nu: &[Vec6], h: Real) {
+    let end = |k: usize| {
+        let c = &set.contacts[k];
+        c.gap + h * c.jacobian.dot_velocity(|b| nu[b])
+    };
+    for &u in &set.unilateral {
+        assert!(end(u) >= -1e-9, "U {u}: {}", end(u));
+    }
+    for p in set.inter.iter().chain(&set.cross) {
+        let m = std::iter::once(p.primary)
+            .chain(p.secondaries.iter().copied())
+            .map(end)
+            .fold(Real::NEG_INFINITY, Real::max);
+        assert!(m >= -1e-9, "I/X {p:?}: {m}");
+    }
+}
+
+#[test]
+fn one_peg_subproblem_stops_the_approach_in_every_configuration() {
+    use signorini_complementarity::{SolveParams, solve_lcp};
+    use signorini_contact::{ContactRow, Formulation};
+    use signorini_geometry::dim3::intersection_volume;
+    let h = 0.01;
+    let r = H * 2.0_f64.sqrt();
+    let quarter = 0.25 * std::f64::consts::PI;
+    let fixed = |mut p: Part| {
+        p.fixed = true;
+        p
+    };
+    let configs: Vec<(&str, Part, Part, (usize, usize))> = vec![
+        (
+            "vertex-face",
+            part(cube(), v(0.0, 0.0, H * S3 + 0.002), corner_down()),
+            floor(),
+            (1, 0),
+        ),
+        (
+            "vertex-edge",
+            part(cube(), v(0.1, 0.001, r + 0.002 + H * S3), corner_down()),
+            fixed(part(
+                cube(),
+                v(0.0, 0.0, 0.0),
+                about(v(1.0, 0.0, 0.0), quarter),
+            )),
+            (1, 1),
+        ),
+        (
+            "vertex-vertex",
+            part(cube(), v(0.0, 0.0, 2.0 * H * S3 + 0.002), corner_down()),
+            fixed(part(cube(), v(0.0, 0.0, 0.0), corner_up())),
+            (2, 2),
+        ),
+        (
+            "edge-edge",
+            part(
+                cube(),
+                v(0.0, 0.0, 3.0 * r + 0.002),
+                about(v(0.0, 1.0, 0.0), quarter),
+            ),
+            fixed(part(
+                cube(),
+                v(0.0, 0.0, r),
+                about(v(1.0, 0.0, 0.0), quarter),
+            )),
+            (1, 0),
+        ),
+    ];
+    for (name, mut a, b, (n_constraints, min_secondaries)) in configs {
+        a.vel = Vec6::new(0.05, 0.02, -1.0, 0.3, -0.2, 0.1);
+        let shapes = [a.shape.clone(), b.shape.clone()];
+        let s = scene(&[a, b], h);
+        let set = peg(&s, h);
+        let total = set.unilateral.len() + set.inter.len();
+        assert_eq!(total, n_constraints, "{name}: {:?}", set.counts());
+        assert!(
+            set.inter
+                .iter()
+                .all(|i| i.secondaries.len() >= min_secondaries),
+            "{name}"
+        );
+        // The friction directions are tangent.
+        for c in &set.contacts {
+            let dirs = c.friction_jacobians(8);
+            assert_eq!(dirs.len(), 8);
+            for j in &dirs {
+                for (_, g) in &j.blocks {
+                    assert!(v(g[0], g[1], g[2]).dot(&c.normal).abs() < 1e-12);
+                }
+            }
+        }
+        let free: Vec<Vec6> = s.bodies.iter().map(|b| b.free_velocity(h)).collect();
+        let f = Formulation::<6>::build(&set, h, 0.0);
+        let lcp = f.reduced_lcp(&s.bodies, &free).unwrap();
+        let info = solve_lcp(&lcp, &SolveParams::default()).unwrap();
+        let nu = f.velocities_from_lcp(&s.bodies, &free, &info.z);
+        assert_constraints_hold(&set, &nu, h);
+        assert!(nu[0][2] > -0.25, "{name}: still falling at {}", nu[0][2]);
+        // One step with the new velocities leaves (almost) no overlap.
+        let mut body = s.bodies[0].clone();
+        body.set_velocity(&nu[0]);
+        body.integrate_position(h);
+        let placed = shapes[0].transformed(&body.position, &body.orientation);
+        let overlap = intersection_volume(&placed, &s.now[1]);
+        assert!(overlap < 1e-9, "{name}: overlap {overlap:e}");
+    }
+}
