@@ -9,9 +9,9 @@
 
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
 use signorini_contact::{
-    ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, applicability,
-    SM_DETECTION_DISTANCE, corrective_contacts, peg::build_peg_constraints, peg_detection_distance, potential_contacts,
-    standard_contacts,
+    ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, SM_DETECTION_DISTANCE,
+    applicability, corrective_contacts, peg::build_peg_constraints, peg_detection_distance,
+    potential_contacts, standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
 use signorini_geometry::dim2::{Aabb, Compound, sweep_and_prune};

@@ -171,16 +171,6 @@ fn states(bodies: &[PolyBody]) -> Vec<RigidBody3> {
     bodies.iter().map(|b| b.state.clone()).collect()
 }
 
-/// Any 3D constraint set in the generic form the stepper uses.
-fn generic(s: signorini_contact::dim3::ConstraintSet3) -> ConstraintSet<Contact3> {
-    ConstraintSet {
-        contacts: s.contacts,
-        unilateral: s.unilateral,
-        inter: s.inter,
-        cross: s.cross,
-    }
-}
-
 impl Spatial {
     fn boxes(a: &Geometry3, b: &Geometry3, margin: Real) -> Vec<Aabb3> {
         a.shapes
@@ -269,13 +259,7 @@ impl Space<6> for Spatial {
                     eps,
                     ..Peg3Params::for_step(params.h)
                 };
-                generic(peg_constraints3(
-                    &states,
-                    &now.shapes,
-                    &next.shapes,
-                    pairs,
-                    &p,
-                ))
+                peg_constraints3(&states, &now.shapes, &next.shapes, pairs, &p)
             }
         }
     }
