@@ -8,6 +8,7 @@
 //! Does not own: contact models or formulations (`signorini-contact`), solvers
 //! (`signorini-complementarity`), scenes and experiments (`signorini-experiments`).
 
+pub mod penalty;
 mod report;
 mod stepper;
 

@@ -1,5 +1,7 @@
 //! Integration tests of the 2D geometry: validation, exact areas, broad phase, distances.
 
+mod mesh;
+
 use signorini_geometry::dim2::*;
 use signorini_math::Vec2;
 
