@@ -1,6 +1,8 @@
 //! Integration tests of the experiments: body sets, drop schedule, triangle drop against the
 //! authors' references, determinism of trajectory files.
 
+mod regression;
+
 use signorini_experiments::{bodyset, pour2d, reference, stats, triangle_drop};
 use signorini_world::ContactModel;
 use std::path::PathBuf;
@@ -151,4 +153,30 @@ fn quantiles_use_linear_interpolation() {
     let s = stats::summarize(&[4.0, 1.0, 3.0, 2.0, f64::NAN]);
     assert_eq!((s.n, s.median, s.q1, s.q3, s.max), (5, 2.0, 1.0, 3.0, 4.0));
     assert!((s.mean - 2.0).abs() < 1e-15);
+}
+
+#[test]
+fn body_set_numbers_are_parsed_exactly() {
+    // serde_json's default float parser is off by 1 ulp for about 1 in 13 numbers of these
+    // files (e.g. 1.0471975511965979); the workspace enables `float_roundtrip`, which must
+    // agree bit for bit with the standard library's correctly rounded `str::parse`.
+    let mut checked = 0;
+    for l in "abcdefghij".chars() {
+        let (_, path) = bodyset::resolve_set(&l.to_string(), &data());
+        let text = std::fs::read_to_string(&path).unwrap();
+        let numbers = text
+            .split(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | 'e' | 'E' | '+')))
+            .filter(|t| t.contains('.') && t.chars().next().is_some_and(|c| c != 'e'));
+        for t in numbers {
+            let Ok(exact) = t.parse::<f64>() else {
+                continue; // a fragment of the `note` text
+            };
+            let json: f64 = serde_json::from_str(t).unwrap();
+            assert_eq!(json.to_bits(), exact.to_bits(), "{t} in {}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 5000, "only {checked} numbers found");
+    let json: f64 = serde_json::from_str("1.0471975511965979").unwrap();
+    assert_eq!(json, "1.0471975511965979".parse::<f64>().unwrap());
 }
