@@ -52,6 +52,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let rep = world.step();
         overlaps.push((pour2d::total_overlap(&world.bodies), s, rep.failed));
     }
+    let failed: Vec<usize> = overlaps.iter().filter(|o| o.2).map(|o| o.1).collect();
+    println!(
+        "{} failed steps, first: {:?}",
+        failed.len(),
+        &failed[..failed.len().min(10)]
+    );
     overlaps.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (o, s, failed) in overlaps.iter().take(5) {
         println!("step {s}: overlap {o:e} m^2 (failed: {failed})");

@@ -77,6 +77,19 @@ pub struct WorldParams {
     /// ψ is lowered by its observed linearisation error and the same subproblem is solved
     /// again. Same constraints, same stepper; only the ψ/h constants change.
     pub gap_corrections: usize,
+    /// When every solve of a step fails, continue from the least-residual attempt (the best
+    /// iterate a failed solver returns) instead of the free-flight velocities ν*. Ours, not in
+    /// the paper or the reference code (PATH's failures there end the run). Default **true**:
+    /// on a step with contacts, ν* ignores every constraint, so the bodies sink by about
+    /// h·|v| + h²g into each other and the next step's ψ/h term turns that depth into an
+    /// ejection; a best iterate approximately satisfies the complementarity conditions and
+    /// is never further from a solution than ν* (the iterate z = 0 *is* ν*). Safeguard: the
+    /// kept velocities must not have more than twice the kinetic energy of ν* (+1 nJ), else
+    /// ν* is kept. Either way the step is still counted as failed (`StepReport::failed`);
+    /// `StepReport::kept_best` says which velocities were used. The ε-distance standard
+    /// model's unsolvable steps (two colluding SM traps: a PSD reduced LCP on which Lemke
+    /// ends on a ray) are what this is for; see docs/peg2d.md.
+    pub keep_best_on_failure: bool,
     /// Friction-pyramid directions per contact in 3D (default 8); 2D always uses ±t̂.
     pub friction_directions: usize,
 }
@@ -93,6 +106,7 @@ impl WorldParams {
             standard_distance: SM_DETECTION_DISTANCE,
             mixed_fallback: true,
             gap_corrections: 0,
+            keep_best_on_failure: true,
             friction_directions: DEFAULT_FRICTION_DIRECTIONS,
         }
     }
@@ -310,6 +324,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         report: &mut StepReport,
     ) -> Vec<SVector<Real, D>> {
         report.unknowns = form.dim();
+        let mut best = BestAttempt::default();
         let mut params = SolveParams::default();
         params.solver = self.params.solver;
         let lcp = match form.reduced_lcp(&self.bodies, free) {
@@ -331,48 +346,84 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     // PATH's default tolerance (1e-6, notes §6) is what the reference runs
                     // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
                     let scale = lcp.q.amax().max(1.0);
-                    if let Some((z, r)) =
-                        best_iterate(&e).filter(|(_, r)| *r <= APPROXIMATE_TOLERANCE * scale)
-                    {
-                        report.residual = r;
-                        report
-                            .fallbacks
-                            .push(format!("accepted best iterate (residual {r:e})"));
-                        report.normal_impulse = z.iter().take(form.n_normal).sum();
-                        return form.velocities_from_lcp(&self.bodies, free, &z);
+                    if let Some((z, r)) = best_iterate(&e) {
+                        let impulse = z.iter().take(form.n_normal).sum();
+                        let v = form.velocities_from_lcp(&self.bodies, free, &z);
+                        if r <= APPROXIMATE_TOLERANCE * scale {
+                            report.residual = r;
+                            report
+                                .fallbacks
+                                .push(format!("accepted best iterate (residual {r:e})"));
+                            report.normal_impulse = impulse;
+                            return v;
+                        }
+                        best.consider(v, r, impulse, "reduced LCP");
                     }
                 }
             }
         }
         if !self.params.mixed_fallback {
-            report.failed = true;
-            report.failure = Some("reduced LCP failed; kept free-flight velocities".into());
-            return free.to_vec();
+            return self.give_up(best, free, "reduced LCP failed".into(), report);
         }
         params.solver = SolverKind::Auto;
-        let mixed = form
-            .mixed_mcp(&self.bodies, free)
-            .map_err(|e| e.to_string());
-        match mixed.and_then(|(mcp, dy)| {
-            solve_mcp(&mcp, &params)
-                .map(|i| (i, dy))
-                .map_err(|e| e.to_string())
-        }) {
-            Ok((info, dynamic)) => {
+        let (mcp, dynamic) = match form.mixed_mcp(&self.bodies, free) {
+            Ok(m) => m,
+            Err(e) => {
+                report.fallbacks.push(format!("mixed LCP: {e}"));
+                return self.give_up(best, free, format!("mixed LCP: {e}"), report);
+            }
+        };
+        let nv = D * dynamic.len();
+        match solve_mcp(&mcp, &params) {
+            Ok(info) => {
                 record(report, &info);
-                let nv = D * dynamic.len();
                 report.normal_impulse = info.z.iter().skip(nv).take(form.n_normal).sum();
                 form.velocities_from_mcp(self.bodies.len(), &dynamic, &info.z)
             }
             Err(e) => {
                 report.fallbacks.push(format!("mixed LCP: {e}"));
-                report.failed = true;
-                report.failure = Some(format!(
-                    "all solves failed; kept free-flight velocities ({e})"
-                ));
-                free.to_vec()
+                if let Some((z, r)) = best_iterate(&e) {
+                    let impulse = z.iter().skip(nv).take(form.n_normal).sum();
+                    let v = form.velocities_from_mcp(self.bodies.len(), &dynamic, &z);
+                    best.consider(v, r, impulse, "mixed LCP");
+                }
+                self.give_up(best, free, format!("all solves failed ({e})"), report)
             }
         }
+    }
+
+    /// Every solve failed: mark the step failed and continue from the least-residual attempt
+    /// (`keep_best_on_failure`, guarded by kinetic energy) or from free flight ν*.
+    fn give_up(
+        &self,
+        best: BestAttempt<D>,
+        free: &[SVector<Real, D>],
+        why: String,
+        report: &mut StepReport,
+    ) -> Vec<SVector<Real, D>> {
+        report.failed = true;
+        if self.params.keep_best_on_failure
+            && let Some((v, r, impulse, form)) = best.0
+        {
+            let (kept, limit) = (
+                self.kinetic_energy(&v),
+                2.0 * self.kinetic_energy(free) + 1e-9,
+            );
+            if kept <= limit && v.iter().all(|x| x.iter().all(|c| c.is_finite())) {
+                report.kept_best = Some(r);
+                report.residual = r;
+                report.normal_impulse = impulse;
+                report.failure = Some(format!(
+                    "{why}; continued from the best {form} iterate (residual {r:e})"
+                ));
+                return v;
+            }
+            report.fallbacks.push(format!(
+                "best {form} iterate rejected (kinetic energy {kept:e} J > {limit:e} J)"
+            ));
+        }
+        report.failure = Some(format!("{why}; kept free-flight velocities"));
+        free.to_vec()
     }
 
     /// Stage 4b (optional, `gap_corrections`): move to the configuration the velocities lead
@@ -500,6 +551,30 @@ fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
             ..
         } => Some((b.clone(), *residual)),
         _ => None,
+    }
+}
+
+/// The least-residual failed attempt of a step: (velocities, residual, Σ normal impulses,
+/// which form).
+struct BestAttempt<const D: usize>(Option<(Vec<SVector<Real, D>>, Real, Real, &'static str)>);
+
+impl<const D: usize> Default for BestAttempt<D> {
+    fn default() -> Self {
+        BestAttempt(None)
+    }
+}
+
+impl<const D: usize> BestAttempt<D> {
+    fn consider(
+        &mut self,
+        v: Vec<SVector<Real, D>>,
+        residual: Real,
+        impulse: Real,
+        form: &'static str,
+    ) {
+        if residual.is_finite() && self.0.as_ref().is_none_or(|b| residual < b.1) {
+            self.0 = Some((v, residual, impulse, form));
+        }
     }
 }
 

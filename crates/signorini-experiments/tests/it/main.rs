@@ -119,10 +119,27 @@ fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
         h: 0.01,
         duration: 0.8,
         gap_corrections: 8,
+        timing: None,
     };
     let (d1, d2) = (tmp("det1"), tmp("det2"));
     let r1 = pour2d::run_pour(&spec, Some(&d1)).unwrap();
-    let r2 = pour2d::run_pour(&spec, Some(&d2)).unwrap();
+    // The second run also times PEG vs standard steps on its states: must not change it.
+    let timed = pour2d::RunSpec {
+        timing: Some(signorini_experiments::timing::TimingSpec {
+            every: 10,
+            repeats: 2,
+        }),
+        ..spec.clone()
+    };
+    let r2 = pour2d::run_pour(&timed, Some(&d2)).unwrap();
+    assert!(r1.timing.is_empty());
+    let steps: Vec<usize> = r2.timing.iter().map(|t| t.step).collect();
+    assert_eq!(steps, vec![10, 20, 30, 40, 50, 60, 70, 80]);
+    assert!(
+        r2.timing
+            .iter()
+            .all(|t| t.peg_us > 0.0 && t.standard_us > 0.0)
+    );
     let f = "trajectories/peg_seta_h010.csv";
     let (a, b) = (
         std::fs::read(d1.join(f)).unwrap(),

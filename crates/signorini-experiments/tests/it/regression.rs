@@ -4,7 +4,7 @@
 use signorini_contact::{peg_detection_distance, potential_contacts};
 use signorini_experiments::{bodyset, pour2d};
 use signorini_geometry::dim2::{Aabb, sweep_and_prune};
-use signorini_world::{ContactModel, World};
+use signorini_world::{ContactModel, World, WorldParams};
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
@@ -74,4 +74,41 @@ fn set_h_h013_steps_199_200_keep_overlap_below_1e6() {
         let overlap = pour2d::total_overlap(&w.bodies);
         assert!(overlap <= 1e-6, "after step {step}: overlap {overlap:e} m²");
     }
+}
+
+/// pour2d, set a, h = 0.005 s, standard model, step 251: two colluding SM traps make the
+/// reduced LCP unsolvable (Lemke ends on a ray; no fallback gets below residual ~8). With
+/// `keep_best_on_failure` the step continues from the least-residual attempt, which overlaps
+/// less than free flight; without it, the free-flight velocities ν* = ν + hM⁻¹F are kept.
+#[test]
+fn unsolvable_standard_step_continues_from_the_best_attempt() {
+    let name = "pour2d_set_a_h005_standard_before_step251.json";
+    let run = |keep: bool| {
+        let set = bodyset::load_body_set("fixture", &fixture(name)).unwrap();
+        let mut w =
+            World::new(pour2d::experiment_params(ContactModel::Standard, 0.005, 8)).unwrap();
+        w.params.keep_best_on_failure = keep;
+        w.add_static_compound(&pour2d::open_box(), signorini_math::Vec2::zeros(), 0.0);
+        for b in set.bodies {
+            w.add_body(b.body).unwrap();
+        }
+        let free: Vec<_> = w.bodies.iter().map(|b| b.free_velocity(0.005)).collect();
+        let rep = w.step();
+        let moved_freely = w.bodies[3..]
+            .iter()
+            .zip(&free[3..])
+            .all(|(b, v)| b.velocity == *v);
+        (rep, moved_freely, pour2d::total_overlap(&w.bodies))
+    };
+    assert!(WorldParams::new(ContactModel::Standard, 0.005).keep_best_on_failure);
+    let (best, best_free, best_overlap) = run(true);
+    let (free, free_free, free_overlap) = run(false);
+    assert!(best.failed && free.failed, "the step is unsolvable");
+    let r = best.kept_best.expect("continued from the best attempt");
+    assert!(r.is_finite() && r > 1e-6, "residual {r}");
+    assert!(!best_free && free_free && free.kept_best.is_none());
+    assert!(
+        best_overlap < free_overlap,
+        "best attempt {best_overlap:e} m² vs free flight {free_overlap:e} m²"
+    );
 }
