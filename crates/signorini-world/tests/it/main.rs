@@ -7,6 +7,8 @@ use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};
 use signorini_world::*;
 
+mod spatial;
+
 fn world(model: ContactModel, h: f64) -> World {
     World::new(WorldParams::new(model, h)).unwrap()
 }
