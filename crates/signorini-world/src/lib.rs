@@ -7,10 +7,12 @@
 //! `GenericWorld<Spatial, 6>`, bodies [`PolyBody`]); and [`StepReport`] (what every step
 //! did and how long each stage took). A hard step never panics: a failed solve falls back to
 //! the mixed form, and if that fails too the step keeps free-flight velocities and is reported
-//! as failed.
+//! as failed. The penalty stepper for rigid triangle-mesh bodies (CPF, no complementarity
+//! solve) is the separate module [`penalty`].
 //! Does not own: contact models or formulations (`signorini-contact`), solvers
 //! (`signorini-complementarity`), scenes and experiments (`signorini-experiments`).
 
+pub mod penalty;
 mod planar;
 mod report;
 mod spatial;

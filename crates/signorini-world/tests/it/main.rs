@@ -1,5 +1,7 @@
 //! Integration tests of the stepper: analytic free fall and resting contact, corners, friction.
 
+mod penalty;
+
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};
