@@ -1,6 +1,7 @@
 //! Small deterministic CSV writers.
 //!
-//! Owns: the trajectory file format (`step,body,x,y,angle`) and the `h<ms>` file-name tag.
+//! Owns: the trajectory file formats (2D `step,body,x,y,angle`; 3D
+//! `step,body,x,y,z,qw,qx,qy,qz`) and the `h<ms>` file-name tag.
 
 use crate::ExperimentError;
 use signorini_dynamics::RigidBody2;
@@ -11,6 +12,11 @@ use std::path::{Path, PathBuf};
 /// Header line of every trajectory file.
 pub fn trajectory_header() -> &'static str {
     "step,body,x,y,angle"
+}
+
+/// Header line of every 3D trajectory file (`pour3d`): centre of mass and unit quaternion.
+pub fn trajectory_header3() -> &'static str {
+    "step,body,x,y,z,qw,qx,qy,qz"
 }
 
 /// `h` in milliseconds, zero-padded to three digits: 0.003 → `h003`, 0.016 → `h016`.
@@ -52,6 +58,20 @@ impl Csv {
         self.line(&format!(
             "{step},{body},{},{},{}",
             b.position.x, b.position.y, b.angle
+        ))
+    }
+
+    /// One 3D trajectory row: centre of mass and orientation quaternion (w, x, y, z).
+    pub(crate) fn pose3(
+        &mut self,
+        step: usize,
+        body: usize,
+        b: &signorini_dynamics::RigidBody3,
+    ) -> Result<(), ExperimentError> {
+        let (p, q) = (&b.position, b.orientation.quaternion());
+        self.line(&format!(
+            "{step},{body},{},{},{},{},{},{},{}",
+            p.x, p.y, p.z, q.w, q.i, q.j, q.k
         ))
     }
 
