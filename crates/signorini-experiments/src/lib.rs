@@ -19,4 +19,4 @@ pub mod triangle_drop;
 mod writer;
 
 pub use error::ExperimentError;
-pub use writer::{h_tag, trajectory_header};
+pub use writer::{AtomicFile, Csv, h_tag, trajectory_header, write_atomic};

@@ -323,8 +323,7 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     let pooled = pool(&runs);
     write_pooled(&cfg.out, &pooled)?;
     let (report, ok) = compare(cfg, &pooled)?;
-    std::fs::write(cfg.out.join("report.txt"), &report)
-        .map_err(|e| ExperimentError::io(cfg.out.join("report.txt"), e))?;
+    write(&cfg.out.join("report.txt"), &report)?;
     plot(cfg, &pooled)?;
     Ok(SweepResult {
         runs,
@@ -597,5 +596,5 @@ fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), ExperimentError> {
-    std::fs::write(path, text).map_err(|e| ExperimentError::io(path, e))
+    crate::writer::write_atomic(path, text.as_bytes())
 }
