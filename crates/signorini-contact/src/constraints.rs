@@ -16,11 +16,12 @@ pub struct PairConstraint {
     pub secondaries: Vec<usize>,
 }
 
-/// Contacts plus the constraints built on them.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ConstraintSet {
+/// Contacts plus the constraints built on them. Generic over the contact type (2D
+/// [`Contact`] by default; 3D contacts use the same U/I/X structure).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstraintSet<C = Contact> {
     /// All contacts referenced by the constraints.
-    pub contacts: Vec<Contact>,
+    pub contacts: Vec<C>,
     /// U-constraints (paper Eq. 11): indices into `contacts`.
     pub unilateral: Vec<usize>,
     /// I-constraints (paper Eqs. 15, 20–24).
@@ -43,9 +44,20 @@ pub struct ConstraintCounts {
     pub cross: usize,
 }
 
-impl ConstraintSet {
+impl<C> Default for ConstraintSet<C> {
+    fn default() -> Self {
+        ConstraintSet {
+            contacts: Vec::new(),
+            unilateral: Vec::new(),
+            inter: Vec::new(),
+            cross: Vec::new(),
+        }
+    }
+}
+
+impl<C> ConstraintSet<C> {
     /// Every contact as a U-constraint (the standard and corrective models).
-    pub fn all_unilateral(contacts: Vec<Contact>) -> Self {
+    pub fn all_unilateral(contacts: Vec<C>) -> Self {
         let unilateral = (0..contacts.len()).collect();
         ConstraintSet {
             contacts,

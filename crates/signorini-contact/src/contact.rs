@@ -4,19 +4,27 @@
 //! against an edge of B in the conventions of notes §2 (normal = inward normal of B's edge,
 //! ψ > 0 when separated). Does not own: which pairs are tested (the detectors).
 
+use nalgebra::{SMatrix, SVector};
 use signorini_math::{Real, Vec2, Vec3, cross2};
 
-/// A sparse row of the contact Jacobian: per-body blocks `[gx, gy, gθ]` such that
-/// `Σ_b g_bᵀ ν_b` is a rate (for a normal: the rate of gap increase). At most a few bodies.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Jacobian {
+/// A sparse row of the contact Jacobian: per-body blocks of `D` generalized-velocity components
+/// (2D: `[gx, gy, gθ]`, D = 3; 3D: `[g_v; g_ω]`, D = 6) such that `Σ_b g_bᵀ ν_b` is a rate (for
+/// a normal: the rate of gap increase). At most a few bodies.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Jacobian<const D: usize = 3> {
     /// `(body index, block)` pairs, body indices distinct.
-    pub blocks: Vec<(usize, Vec3)>,
+    pub blocks: Vec<(usize, SVector<Real, D>)>,
 }
 
-impl Jacobian {
+impl<const D: usize> Default for Jacobian<D> {
+    fn default() -> Self {
+        Jacobian { blocks: Vec::new() }
+    }
+}
+
+impl<const D: usize> Jacobian<D> {
     /// Add `scale · block` for `body` (merging with an existing block of that body).
-    pub fn add(&mut self, body: usize, block: Vec3, scale: Real) {
+    pub fn add(&mut self, body: usize, block: SVector<Real, D>, scale: Real) {
         match self.blocks.iter_mut().find(|(b, _)| *b == body) {
             Some((_, g)) => *g += block * scale,
             None => self.blocks.push((body, block * scale)),
@@ -24,7 +32,7 @@ impl Jacobian {
     }
 
     /// `self − other` (used for PEG secondary rows, notes §4.2: `G_c = G_ι − G_s`).
-    pub fn minus(&self, other: &Jacobian) -> Jacobian {
+    pub fn minus(&self, other: &Jacobian<D>) -> Jacobian<D> {
         let mut j = self.clone();
         for (b, g) in &other.blocks {
             j.add(*b, *g, -1.0);
@@ -33,19 +41,61 @@ impl Jacobian {
     }
 
     /// `Σ_b g_bᵀ ν_b` for per-body velocities.
-    pub fn dot_velocity(&self, velocity: impl Fn(usize) -> Vec3) -> Real {
+    pub fn dot_velocity(&self, velocity: impl Fn(usize) -> SVector<Real, D>) -> Real {
         self.blocks.iter().map(|(b, g)| g.dot(&velocity(*b))).sum()
     }
 
-    /// `Σ_b g_bᵀ W_b k_b` with a per-body diagonal weight (the inverse mass).
-    pub fn weighted_dot(&self, other: &Jacobian, weight: impl Fn(usize) -> Vec3) -> Real {
+    /// `Σ_b g_bᵀ W_b k_b` with a per-body block weight (the inverse mass, see [`MassBlock`]).
+    pub fn weighted_dot(
+        &self,
+        other: &Jacobian<D>,
+        weight: impl Fn(usize) -> MassBlock<D>,
+    ) -> Real {
         let mut s = 0.0;
         for (b, g) in &self.blocks {
             if let Some((_, k)) = other.blocks.iter().find(|(c, _)| c == b) {
-                s += g.component_mul(&weight(*b)).dot(k);
+                s += weight(*b).quadratic(g, k);
             }
         }
         s
+    }
+}
+
+/// One body's block of the (block-diagonal) mass or inverse-mass matrix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MassBlock<const D: usize> {
+    /// A diagonal block (2D bodies: `diag(m, m, J)`), stored as its diagonal.
+    Diagonal(SVector<Real, D>),
+    /// A dense symmetric block (3D bodies: `diag(m I₃, R J Rᵀ)`).
+    Dense(SMatrix<Real, D, D>),
+}
+
+impl<const D: usize> MassBlock<D> {
+    /// `W g`.
+    pub fn mul(&self, g: &SVector<Real, D>) -> SVector<Real, D> {
+        match self {
+            MassBlock::Diagonal(w) => w.component_mul(g),
+            MassBlock::Dense(w) => w * g,
+        }
+    }
+
+    /// `gᵀ W k`.
+    pub fn quadratic(&self, g: &SVector<Real, D>, k: &SVector<Real, D>) -> Real {
+        match self {
+            MassBlock::Diagonal(w) => g.component_mul(w).dot(k),
+            MassBlock::Dense(w) => g.dot(&(w * k)),
+        }
+    }
+
+    /// The non-zero entries `(row, column, value)` of the block (only the diagonal for a
+    /// diagonal block).
+    pub fn entries(&self) -> Vec<(usize, usize, Real)> {
+        match self {
+            MassBlock::Diagonal(w) => (0..D).map(|d| (d, d, w[d])).collect(),
+            MassBlock::Dense(w) => (0..D)
+                .flat_map(|i| (0..D).map(move |j| (i, j, w[(i, j)])))
+                .collect(),
+        }
     }
 }
 

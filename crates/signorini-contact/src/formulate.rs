@@ -9,24 +9,118 @@
 //!   code gives to PATH), used as a fallback.
 //!
 //! Unknowns, in order: normal impulses of U-constraints, of I primaries, of X primaries; one
-//! slack per secondary contact; with friction (μ > 0, notes §3.2, manual Eq. 4.13) two pyramid
-//! impulses (±t̂) per normal impulse, then one friction slack `s` per normal impulse.
+//! slack per secondary contact; with friction (μ > 0, notes §3.2, manual Eq. 4.13) `n_d` pyramid
+//! impulses per normal impulse (2D: the two directions ±t̂; 3D: `n_d` directions evenly spaced
+//! about n̂, [`ContactRow::friction_jacobians`]), then one friction slack `s` per normal impulse.
+//!
+//! Generic over the number `D` of velocity components per body (2D: 3, 3D: 6): Jacobian
+//! blocks are `SVector<Real, D>` and the inverse mass is block diagonal with one
+//! [`MassBlock`] per body (diagonal in 2D, dense `diag(m I₃, R J Rᵀ)` in 3D). The body and
+//! contact types enter through [`DofBody`] and [`ContactRow`].
 //! Rows, in the same order:
 //! - normal:    `G_iᵀν + ψ_i/h (+ Σ_t c_t for a primary)                 ≥ 0 ⊥ p_i`
 //! - secondary: `(G_ι − G_s)ᵀν + (ψ_ι − ψ_s)/h + Σ_{t ≤ s} c_t            ≥ 0 ⊥ c_s`
-//! - friction:  `±T_iᵀν + s_i                                              ≥ 0 ⊥ f_i±`
-//! - slack:     `μ p_i − f_i+ − f_i−                                       ≥ 0 ⊥ s_i`
+//! - friction:  `T_{i,d}ᵀν + s_i                                           ≥ 0 ⊥ f_{i,d}`
+//! - slack:     `μ p_i − Σ_d f_{i,d}                                       ≥ 0 ⊥ s_i`
 //!
 //! The friction pyramid uses the correct sign for both bodies (the reference code's
 //! `preDynamics.m` uses +d for A, a bug for dynamic–dynamic pairs; notes §3.2).
 //! Does not own: solving, or applying the velocities.
 
 use crate::constraints::ConstraintSet;
-use crate::contact::Jacobian;
-use nalgebra::{DMatrix, DVector};
+use crate::contact::{Contact, Jacobian, MassBlock};
+use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use signorini_complementarity::{Lcp, Mcp, ProblemError};
-use signorini_dynamics::RigidBody2;
+use signorini_dynamics::{RigidBody2, RigidBody3};
 use signorini_math::{Real, Vec3};
+
+/// Default number of friction-pyramid directions per contact in 3D (2D always uses ±t̂).
+pub const DEFAULT_FRICTION_DIRECTIONS: usize = 8;
+
+/// A body as the formulation sees it: `D` velocity components and a block of the
+/// block-diagonal mass matrix.
+pub trait DofBody<const D: usize> {
+    /// Static bodies have no velocity unknowns.
+    fn is_static(&self) -> bool;
+    /// The body's block of M (used by the mixed form).
+    fn mass_block(&self) -> MassBlock<D>;
+    /// The body's block of M⁻¹ (zero for a static body).
+    fn inverse_mass_block(&self) -> MassBlock<D>;
+}
+
+/// A contact as the formulation sees it.
+pub trait ContactRow<const D: usize> {
+    /// Gap-rate Jacobian of the normal (`Gᵀν` = rate of gap increase).
+    fn jacobian(&self) -> &Jacobian<D>;
+    /// Signed gap ψ (m).
+    fn gap(&self) -> Real;
+    /// Jacobians of the relative tangential velocity along each friction-pyramid direction
+    /// (B relative to A). `directions` is the requested count; 2D contacts always return the
+    /// two directions ±t̂.
+    fn friction_jacobians(&self, directions: usize) -> Vec<Jacobian<D>>;
+}
+
+impl DofBody<3> for RigidBody2 {
+    fn is_static(&self) -> bool {
+        self.is_static
+    }
+    fn mass_block(&self) -> MassBlock<3> {
+        MassBlock::Diagonal(Vec3::new(self.mass, self.mass, self.inertia))
+    }
+    fn inverse_mass_block(&self) -> MassBlock<3> {
+        MassBlock::Diagonal(self.inverse_mass())
+    }
+}
+
+impl DofBody<6> for RigidBody3 {
+    fn is_static(&self) -> bool {
+        self.is_static
+    }
+    /// `diag(m I₃, R J Rᵀ)` (notes §2, no gyroscopic term).
+    fn mass_block(&self) -> MassBlock<6> {
+        let mut m = SMatrix::<Real, 6, 6>::zeros();
+        if !self.is_static {
+            m.fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(signorini_math::Mat3::identity() * self.mass));
+            m.fixed_view_mut::<3, 3>(3, 3)
+                .copy_from(&self.world_inertia());
+        }
+        MassBlock::Dense(m)
+    }
+    /// `diag(I₃/m, R J⁻¹ Rᵀ)`.
+    fn inverse_mass_block(&self) -> MassBlock<6> {
+        let mut m = SMatrix::<Real, 6, 6>::zeros();
+        if !self.is_static {
+            m.fixed_view_mut::<3, 3>(0, 0)
+                .copy_from(&(signorini_math::Mat3::identity() / self.mass));
+            m.fixed_view_mut::<3, 3>(3, 3)
+                .copy_from(&self.world_inverse_inertia());
+        }
+        MassBlock::Dense(m)
+    }
+}
+
+impl ContactRow<3> for Contact {
+    fn jacobian(&self) -> &Jacobian<3> {
+        &self.jacobian
+    }
+    fn gap(&self) -> Real {
+        self.gap
+    }
+    /// ±t̂ (notes §3.2).
+    fn friction_jacobians(&self, _directions: usize) -> Vec<Jacobian<3>> {
+        [1.0, -1.0]
+            .iter()
+            .map(|&sign| {
+                let mut t = Jacobian::default();
+                for (b, g) in &self.tangent_jacobian.blocks {
+                    t.add(*b, *g, sign);
+                }
+                t
+            })
+            .collect()
+    }
+}
 
 /// Why a subproblem could not be assembled.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -45,12 +139,12 @@ pub enum FormulationError {
 }
 
 /// The unknowns and rows of one time-stepping subproblem (module docs).
-#[derive(Debug, Clone, Default)]
-pub struct Formulation {
+#[derive(Debug, Clone)]
+pub struct Formulation<const D: usize = 3> {
     /// Impulse direction of each unknown (empty for slacks).
-    cols: Vec<Jacobian>,
+    cols: Vec<Jacobian<D>>,
     /// Velocity Jacobian of each row (empty for friction slack rows).
-    rows: Vec<Jacobian>,
+    rows: Vec<Jacobian<D>>,
     /// Constant part of each row (ψ/h terms).
     row_const: Vec<Real>,
     /// Constant matrix entries (row, column, value): the E blocks and μ.
@@ -59,10 +153,33 @@ pub struct Formulation {
     pub n_normal: usize,
 }
 
-impl Formulation {
+impl<const D: usize> Default for Formulation<D> {
+    fn default() -> Self {
+        Formulation {
+            cols: Vec::new(),
+            rows: Vec::new(),
+            row_const: Vec::new(),
+            extra: Vec::new(),
+            n_normal: 0,
+        }
+    }
+}
+
+impl<const D: usize> Formulation<D> {
     /// Describe the subproblem for a constraint set, step `h` and friction coefficient `mu`
-    /// (0 = frictionless).
-    pub fn build(set: &ConstraintSet, h: Real, mu: Real) -> Formulation {
+    /// (0 = frictionless), with [`DEFAULT_FRICTION_DIRECTIONS`] pyramid directions in 3D.
+    pub fn build<C: ContactRow<D>>(set: &ConstraintSet<C>, h: Real, mu: Real) -> Self {
+        Self::build_with_directions(set, h, mu, DEFAULT_FRICTION_DIRECTIONS)
+    }
+
+    /// [`Formulation::build`] with `directions` friction-pyramid directions per contact (3D;
+    /// 2D contacts always use ±t̂).
+    pub fn build_with_directions<C: ContactRow<D>>(
+        set: &ConstraintSet<C>,
+        h: Real,
+        mu: Real,
+        directions: usize,
+    ) -> Self {
         let c = &set.contacts;
         let pairs: Vec<_> = set.inter.iter().chain(set.cross.iter()).collect();
         let mut normals: Vec<usize> = set.unilateral.clone();
@@ -75,9 +192,9 @@ impl Formulation {
             ..Default::default()
         };
         for &i in &normals {
-            f.cols.push(c[i].jacobian.clone());
-            f.rows.push(c[i].jacobian.clone());
-            f.row_const.push(c[i].gap / h);
+            f.cols.push(c[i].jacobian().clone());
+            f.rows.push(c[i].jacobian().clone());
+            f.row_const.push(c[i].gap() / h);
         }
         // Slack columns and secondary rows (paper Eq. 24; E_pc and E_c of notes §4.2).
         let mut col = n_normal;
@@ -86,8 +203,9 @@ impl Formulation {
             let first = col;
             for (s, &sec) in p.secondaries.iter().enumerate() {
                 f.cols.push(Jacobian::default());
-                f.rows.push(c[p.primary].jacobian.minus(&c[sec].jacobian));
-                f.row_const.push((c[p.primary].gap - c[sec].gap) / h);
+                f.rows
+                    .push(c[p.primary].jacobian().minus(c[sec].jacobian()));
+                f.row_const.push((c[p.primary].gap() - c[sec].gap()) / h);
                 f.extra.push((primary_row, col, 1.0));
                 for t in first..=first + s {
                     f.extra.push((col, t, 1.0));
@@ -97,19 +215,21 @@ impl Formulation {
         }
         debug_assert_eq!(col, n_normal + n_slack);
         if friction {
+            let dirs: Vec<Vec<Jacobian<D>>> = normals
+                .iter()
+                .map(|&i| c[i].friction_jacobians(directions))
+                .collect();
+            let nd = dirs.first().map_or(0, Vec::len);
             let base_f = n_normal + n_slack;
-            let base_s = base_f + 2 * n_normal;
-            for (k, &i) in normals.iter().enumerate() {
-                for (d, sign) in [(0, 1.0), (1, -1.0)] {
-                    let mut t = Jacobian::default();
-                    for (b, g) in &c[i].tangent_jacobian.blocks {
-                        t.add(*b, *g, sign);
-                    }
+            let base_s = base_f + nd * n_normal;
+            for (k, ts) in dirs.into_iter().enumerate() {
+                debug_assert_eq!(ts.len(), nd);
+                for (d, t) in ts.into_iter().enumerate() {
                     f.cols.push(t.clone());
                     f.rows.push(t);
                     f.row_const.push(0.0);
-                    f.extra.push((base_f + 2 * k + d, base_s + k, 1.0));
-                    f.extra.push((base_s + k, base_f + 2 * k + d, -1.0));
+                    f.extra.push((base_f + nd * k + d, base_s + k, 1.0));
+                    f.extra.push((base_s + k, base_f + nd * k + d, -1.0));
                 }
             }
             for k in 0..n_normal {
@@ -127,7 +247,11 @@ impl Formulation {
         self.cols.len()
     }
 
-    fn check(&self, bodies: &[RigidBody2], free: &[Vec3]) -> Result<(), FormulationError> {
+    fn check<B: DofBody<D>>(
+        &self,
+        bodies: &[B],
+        free: &[SVector<Real, D>],
+    ) -> Result<(), FormulationError> {
         if bodies.len() != free.len() {
             return Err(FormulationError::BodyCount {
                 expected: bodies.len(),
@@ -138,14 +262,15 @@ impl Formulation {
     }
 
     /// The reduced LCP `w = A z + q` (notes §4.4) for free-flight velocities `free` (ν*).
-    pub fn reduced_lcp(
+    pub fn reduced_lcp<B: DofBody<D>>(
         &self,
-        bodies: &[RigidBody2],
-        free: &[Vec3],
+        bodies: &[B],
+        free: &[SVector<Real, D>],
     ) -> Result<Lcp, FormulationError> {
         self.check(bodies, free)?;
         let n = self.dim();
-        let inv = |b: usize| bodies[b].inverse_mass();
+        let blocks: Vec<MassBlock<D>> = bodies.iter().map(|b| b.inverse_mass_block()).collect();
+        let inv = |b: usize| blocks[b];
         let mut m = DMatrix::zeros(n, n);
         for (i, r) in self.rows.iter().enumerate() {
             if r.blocks.is_empty() {
@@ -167,16 +292,17 @@ impl Formulation {
     }
 
     /// New velocities from a reduced-LCP solution: `ν = ν* + M⁻¹ Σ_j c_j z_j`.
-    pub fn velocities_from_lcp(
+    pub fn velocities_from_lcp<B: DofBody<D>>(
         &self,
-        bodies: &[RigidBody2],
-        free: &[Vec3],
+        bodies: &[B],
+        free: &[SVector<Real, D>],
         z: &DVector<Real>,
-    ) -> Vec<Vec3> {
+    ) -> Vec<SVector<Real, D>> {
+        let blocks: Vec<MassBlock<D>> = bodies.iter().map(|b| b.inverse_mass_block()).collect();
         let mut v = free.to_vec();
         for (j, cj) in self.cols.iter().enumerate() {
             for (b, g) in &cj.blocks {
-                v[*b] += bodies[*b].inverse_mass().component_mul(g) * z[j];
+                v[*b] += blocks[*b].mul(g) * z[j];
             }
         }
         v
@@ -184,43 +310,45 @@ impl Formulation {
 
     /// The mixed LCP with free velocities of the dynamic bodies first (notes §3.1/§4.2):
     /// `0 = −M ν + Σ_j c_j z_j + M ν*`, then the rows of the module docs. Also returns the
-    /// dynamic body of each 3-block of free unknowns.
-    pub fn mixed_mcp(
+    /// dynamic body of each D-block of free unknowns.
+    pub fn mixed_mcp<B: DofBody<D>>(
         &self,
-        bodies: &[RigidBody2],
-        free: &[Vec3],
+        bodies: &[B],
+        free: &[SVector<Real, D>],
     ) -> Result<(Mcp, Vec<usize>), FormulationError> {
         self.check(bodies, free)?;
         let dynamic: Vec<usize> = (0..bodies.len())
-            .filter(|&b| !bodies[b].is_static)
+            .filter(|&b| !bodies[b].is_static())
             .collect();
         let mut slot = vec![usize::MAX; bodies.len()];
         for (k, &b) in dynamic.iter().enumerate() {
             slot[b] = k;
         }
-        let nv = 3 * dynamic.len();
+        let nv = D * dynamic.len();
         let n = nv + self.dim();
         let mut m = DMatrix::zeros(n, n);
         let mut q = DVector::zeros(n);
         for (k, &b) in dynamic.iter().enumerate() {
-            let body = &bodies[b];
-            let mass = Vec3::new(body.mass, body.mass, body.inertia);
-            for d in 0..3 {
-                m[(3 * k + d, 3 * k + d)] = -mass[d];
-                q[3 * k + d] = mass[d] * free[b][d];
+            let mass = bodies[b].mass_block();
+            for (i, j, v) in mass.entries() {
+                m[(D * k + i, D * k + j)] = -v;
+            }
+            let momentum = mass.mul(&free[b]);
+            for d in 0..D {
+                q[D * k + d] = momentum[d];
             }
         }
         for (j, cj) in self.cols.iter().enumerate() {
             for (b, g) in &cj.blocks {
-                for d in 0..3 {
-                    m[(3 * slot[*b] + d, nv + j)] = g[d];
+                for d in 0..D {
+                    m[(D * slot[*b] + d, nv + j)] = g[d];
                 }
             }
         }
         for (i, r) in self.rows.iter().enumerate() {
             for (b, g) in &r.blocks {
-                for d in 0..3 {
-                    m[(nv + i, 3 * slot[*b] + d)] = g[d];
+                for d in 0..D {
+                    m[(nv + i, D * slot[*b] + d)] = g[d];
                 }
             }
             q[nv + i] = self.row_const[i];
@@ -237,10 +365,10 @@ impl Formulation {
         n_bodies: usize,
         dynamic: &[usize],
         z: &DVector<Real>,
-    ) -> Vec<Vec3> {
-        let mut v = vec![Vec3::zeros(); n_bodies];
+    ) -> Vec<SVector<Real, D>> {
+        let mut v = vec![SVector::<Real, D>::zeros(); n_bodies];
         for (k, &b) in dynamic.iter().enumerate() {
-            v[b] = Vec3::new(z[3 * k], z[3 * k + 1], z[3 * k + 2]);
+            v[b] = SVector::<Real, D>::from_fn(|d, _| z[D * k + d]);
         }
         v
     }

@@ -11,20 +11,25 @@
 //! - [`Formulation`]: the time-stepping subproblem (paper Eqs. 8–9 / 48–49 with ψ/h) as a
 //!   reduced LCP or a mixed LCP (MCP), frictionless or with a friction pyramid (notes §3–§4).
 //!
+//! - [`dim3`]: the same for convex polyhedra with 6-dof Jacobians (paper §4–§5.2, Eqs. 25–38).
+//!
 //! Does not own: solving (`signorini-complementarity`), the step loop (`signorini-world`).
 
 mod constraints;
 mod contact;
 mod corrective;
+pub mod dim3;
 mod formulate;
 pub mod peg;
 mod potential;
 mod standard;
 
 pub use constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
-pub use contact::{Contact, Jacobian, applicability, vertex_edge_contact};
+pub use contact::{Contact, Jacobian, MassBlock, applicability, vertex_edge_contact};
 pub use corrective::corrective_contacts;
-pub use formulate::{Formulation, FormulationError};
+pub use formulate::{
+    ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError,
+};
 pub use potential::{
     PEG_APPLICABILITY_RELAXATION, crosses_edge, peg_detection_distance, potential_contacts,
 };

@@ -30,9 +30,14 @@ pub fn peg_detection_distance(h: Real) -> Real {
 /// ε = max(0.5h, 0.0008) alone, a vertex faster than 2ε/h (1 m/s) can jump from one side of an
 /// edge to the other without ever being within ε of it at the two sampled configurations; in
 /// the triangle-drop test that makes PEG fall through the static triangle for most h.
-/// Likewise ours: a vertex strictly inside B (at the current or predicted configuration) is
-/// paired with the edge it penetrates least, so that an overlap that escaped detection is
-/// still pushed out by the ψ/h term instead of persisting.
+/// Likewise ours: a vertex strictly inside B at the *current* configuration is paired with the
+/// edge it penetrates least, so that an overlap that escaped detection is still pushed out by
+/// the ψ/h term instead of persisting. The rule is deliberately not applied at the predicted
+/// configuration: there the least-penetrated edge of the predicted pose can be an edge that is
+/// far away now (a vertex predicted to pass through a thin body pairs with its far side; in
+/// pour2d set h, h = 0.013 s this gave a contact with gap −0.045 m), and the ψ/h term then
+/// flings the bodies apart (one step with 6e-4 m² of overlap). Predicted crossings are already
+/// caught by the ε test and [`crosses_edge`], which pair the vertex with the edge it crosses.
 pub fn potential_contacts(
     bodies: &[RigidBody2],
     verts: &[Vec<Vec2>],
@@ -48,9 +53,10 @@ pub fn potential_contacts(
             let (pa, pb) = (&predicted[a], &predicted[b]);
             let nb = vb.len();
             for vertex in 0..va.len() {
-                // A vertex already inside B (now or predicted) far from every edge would be
-                // missed by the ε tests; it gets its least-penetrated edge (ours, see below).
-                let deep = [deepest_edge(&va[vertex], vb), deepest_edge(&pa[vertex], pb)];
+                // A vertex already inside B now, far from every edge, would be missed by the
+                // ε tests; it gets its least-penetrated edge (ours, current configuration
+                // only: see the function documentation).
+                let deep = deepest_edge(&va[vertex], vb);
                 for edge in 0..nb {
                     let e1 = (edge + 1) % nb;
                     let near = point_segment_sq_distance(&va[vertex], &vb[edge], &vb[e1]).0 <= eps2
@@ -61,7 +67,7 @@ pub fn potential_contacts(
                             (&pb[edge], &pb[e1]),
                             eps,
                         )
-                        || deep.contains(&Some(edge));
+                        || deep == Some(edge);
                     if near {
                         let mut c = vertex_edge_contact(
                             (a, b),

@@ -2,12 +2,14 @@
 //!
 //! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`), the
 //! pouring scene and sweep ([`pour2d`], paper Figs. 20–22, notes §7–§8), the triangle-drop
-//! SM-trap test ([`triangle_drop`], notes §10), statistics, CSV output and SVG plots.
+//! SM-trap test ([`triangle_drop`], notes §10), PEG vs standard time per step ([`timing`]),
+//! statistics, CSV output and SVG plots.
 //! Does not own: the physics (`signorini-world` and below) or the command line.
 //!
 //! CSVs and plots are written by hand (plain `format!`; SVG without fonts or system
 //! libraries), so outputs are byte-identical across runs: timings only appear in
-//! `summary.csv`'s `ms_per_step` column and in `pooled.csv`, never in trajectories.
+//! `summary.csv`'s `ms_per_step` column, in `pooled.csv` and in `timing.csv`, never in
+//! trajectories.
 
 pub mod bodyset;
 mod error;
@@ -15,6 +17,7 @@ pub mod pour2d;
 pub mod reference;
 pub mod stats;
 pub mod svg;
+pub mod timing;
 pub mod triangle_drop;
 mod writer;
 

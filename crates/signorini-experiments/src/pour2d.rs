@@ -16,6 +16,7 @@ use crate::bodyset::BodySet;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
 use crate::stats::{Summary, summarize};
 use crate::svg::{Plot, Series};
+use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, h_tag, trajectory_header};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -70,6 +71,9 @@ pub struct RunSpec {
     pub duration: f64,
     /// Gap-correction re-solves per step for PEG runs (0 = the paper's stepper).
     pub gap_corrections: usize,
+    /// PEG runs only: time PEG and standard-model steps on the run's states (see
+    /// [`crate::timing`]); the trajectory is unchanged.
+    pub timing: Option<TimingSpec>,
 }
 
 /// World settings of the experiments: PEG with `gap_corrections` (see
@@ -111,6 +115,8 @@ pub struct RunResult {
     pub step_seconds: f64,
     /// Set if the run itself failed (setup, I/O, panic).
     pub error: Option<String>,
+    /// PEG vs standard-model step times on this run's states (if `RunSpec::timing`).
+    pub timing: Vec<TimingSample>,
 }
 
 impl RunResult {
@@ -153,7 +159,7 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
             )?),
             Some(Csv::create(
                 &dir.join("steps").join(format!("{}.csv", r.stem())),
-                "step,overlap,contacts,unilateral,inter,cross,unknowns,solver,iterations,residual,corrections,failed",
+                "step,overlap,contacts,unilateral,inter,cross,unknowns,solver,iterations,residual,corrections,failed,kept_best",
             )?),
         ),
         None => (None, None),
@@ -164,6 +170,11 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
         if (s - 1) % every == 0 && dropped < spec.set.bodies.len() {
             world.add_body(spec.set.bodies[dropped].body.clone())?;
             dropped += 1;
+        }
+        if let Some(t) = spec.timing.filter(|_| spec.model == ContactModel::Peg)
+            && s % t.every.max(1) == 0
+        {
+            r.timing.push(time_step(&world, s, t.repeats));
         }
         let rep = world.step();
         r.step_seconds += rep.times.total();
@@ -185,7 +196,7 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
                 .map(|k| format!("{k:?}").to_lowercase())
                 .unwrap_or_else(|| "none".into());
             f.line(&format!(
-                "{s},{overlap},{},{},{},{},{},{solver},{},{},{},{}",
+                "{s},{overlap},{},{},{},{},{},{solver},{},{},{},{},{}",
                 c.contacts,
                 c.unilateral,
                 c.inter,
@@ -194,7 +205,8 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
                 rep.iterations,
                 rep.residual,
                 rep.corrections,
-                rep.failed as u8
+                rep.failed as u8,
+                rep.kept_best.is_some() as u8
             ))?;
         }
     }
@@ -225,6 +237,8 @@ pub struct PourConfig {
     pub data_dir: PathBuf,
     /// Gap-correction re-solves per step for PEG (0 = the paper's stepper).
     pub gap_corrections: usize,
+    /// Time PEG vs standard-model steps during the PEG runs (`timing.csv`).
+    pub timing: Option<TimingSpec>,
 }
 
 /// Pooled statistics of one (model, h) over sets.
@@ -276,6 +290,7 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
                     h,
                     duration: cfg.duration,
                     gap_corrections: cfg.gap_corrections,
+                    timing: cfg.timing,
                 });
             }
         }
@@ -322,7 +337,10 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     write_summary(&cfg.out, &runs)?;
     let pooled = pool(&runs);
     write_pooled(&cfg.out, &pooled)?;
-    let (report, ok) = compare(cfg, &pooled)?;
+    let (mut report, ok) = compare(cfg, &pooled)?;
+    if cfg.timing.is_some() {
+        report += &timing_report(&cfg.out, &runs)?;
+    }
     write(&cfg.out.join("report.txt"), &report)?;
     plot(cfg, &pooled)?;
     Ok(SweepResult {
@@ -331,6 +349,25 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
         report,
         all_checks_pass: ok,
     })
+}
+
+/// Write `timing.csv` and summarise the median PEG/standard time ratio per h.
+fn timing_report(out: &Path, runs: &[RunResult]) -> Result<String, ExperimentError> {
+    use std::fmt::Write;
+    let mut timed: Vec<(f64, &str, &[TimingSample])> = runs
+        .iter()
+        .filter(|r| !r.timing.is_empty())
+        .map(|r| (r.h, r.set.as_str(), r.timing.as_slice()))
+        .collect();
+    timed.sort_by(|a, b| (h_key(a.0), a.1).cmp(&(h_key(b.0), b.1)));
+    write_timing(&out.join("timing.csv"), &timed)?;
+    let mut s = String::from(
+        "PEG / standard-model time per step on the same states (median over timed steps; timing.csv):\n",
+    );
+    for (h, n, m) in median_ratio_per_h(&timed) {
+        let _ = writeln!(s, "  h = {h}: {m:.3} ({n} steps)");
+    }
+    Ok(s)
 }
 
 fn write_summary(out: &Path, runs: &[RunResult]) -> Result<(), ExperimentError> {

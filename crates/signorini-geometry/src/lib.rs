@@ -2,9 +2,11 @@
 //!
 //! Owns: shapes (validated convex polygons, compounds of them), exact intersection areas,
 //! separating-axis queries, axis-aligned bounding boxes with a sweep-and-prune broad phase, and
-//! point–segment distance queries. Everything 2D lives in [`dim2`] (3D polyhedra will live in a
-//! `dim3` module).
+//! point–segment distance queries. Everything 2D lives in [`dim2`]; convex polyhedra (hull,
+//! adjacency, mass properties, exact intersection volume, compounds, 3D broad phase and feature
+//! distances) live in [`dim3`].
 //! Does not own: bodies, masses, velocities (`signorini-dynamics`) or contact constraints
 //! (`signorini-contact`).
 
 pub mod dim2;
+pub mod dim3;

@@ -1,16 +1,23 @@
 //! The simulation world: bodies plus the Stewart–Trinkle velocity-level time stepper.
 //!
-//! Owns: [`World`] (bodies, step size, contact model, friction, solver choice), [`World::step`]
-//! (one stage function per step stage, see `stepper`), and [`StepReport`] (what every step
+//! Owns: [`GenericWorld`] (bodies, step size, contact model, friction, solver choice) and
+//! [`GenericWorld::step`] (one stage function per step stage, written once for every
+//! dimension, see `stepper`); the [`Space`] trait with the 2D space [`Planar`] (`planar`,
+//! [`World`] = `GenericWorld<Planar, 3>`); and [`StepReport`] (what every step
 //! did and how long each stage took). A hard step never panics: a failed solve falls back to
 //! the mixed form, and if that fails too the step keeps free-flight velocities and is reported
 //! as failed.
 //! Does not own: contact models or formulations (`signorini-contact`), solvers
 //! (`signorini-complementarity`), scenes and experiments (`signorini-experiments`).
 
+mod planar;
 mod report;
 mod stepper;
 
+pub use planar::{Planar, World};
 pub use report::{StageTimes, StepReport};
 pub use signorini_contact::ContactModel;
-pub use stepper::{APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, World, WorldError, WorldParams};
+pub use stepper::{
+    APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, ContactKey, GenericWorld, Space, WorldError,
+    WorldParams,
+};

@@ -51,8 +51,12 @@ pub struct StepReport {
     pub normal_impulse: f64,
     /// Gap-correction re-solves performed (see `WorldParams::gap_corrections`).
     pub corrections: usize,
-    /// True if every solve failed and free-flight velocities were kept.
+    /// True if every solve failed (the velocities are then the free-flight ones, or the best
+    /// attempt's, see `kept_best`).
     pub failed: bool,
+    /// If the step failed and `WorldParams::keep_best_on_failure` continued from the
+    /// least-residual attempt instead of free flight: that attempt's residual.
+    pub kept_best: Option<f64>,
     /// Why the step failed (if it did).
     pub failure: Option<String>,
     /// Time per stage.

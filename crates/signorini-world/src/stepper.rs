@@ -1,27 +1,35 @@
 //! The Stewart–Trinkle velocity-level stepper with ψ/h stabilisation (paper Eqs. 8–9 for the
-//! standard model, Eqs. 48–49 for PEG; notes §3–§4).
+//! standard model, Eqs. 48–49 for PEG; notes §3–§4), written once for 2D and 3D.
 //!
 //! Data flow of one step (one function per stage):
 //! ```text
-//! bodies ──predict_and_broad_phase──▶ (vertices now, vertices at pose + hν, ν*, pairs)
+//! bodies ──predict_and_broad_phase──▶ (geometry now and at pose + hν, ν*, pairs)
 //!        ──detect──────────────────▶ ConstraintSet (contacts; U/I/X by model)
 //!        ──formulate───────────────▶ Formulation (unknowns, rows; reduced LCP or mixed LCP)
 //!        ──solve───────────────────▶ ν^{ℓ+1} (reduced LCP; fallback mixed LCP; else ν*)
-//!        ──integrate───────────────▶ x ← x + h v, θ ← θ + h ω
+//!        ──correct_gaps────────────▶ ν^{ℓ+1} re-solved with corrected ψ (optional)
+//!        ──integrate───────────────▶ x ← x + h v, orientation ← orientation ⊕ h ω
 //! ```
-//! Owns: [`World`], [`WorldParams`]. Does not own: the contact models themselves.
+//! [`GenericWorld`] owns the stage order, the solver fallbacks, the gap-correction loop and the
+//! report; a [`Space`] supplies what depends on the dimension: body and contact types,
+//! world-frame geometry at a configuration, the broad phase, detection per contact model,
+//! re-measuring a contact's gap, and the position update. [`crate::World`] is the 2D
+//! instance ([`crate::Planar`], 3 velocity components per body).
+//! Owns: [`GenericWorld`], [`Space`], [`WorldParams`]. Does not own: the contact models
+//! themselves.
 
 use crate::report::{StageTimes, StepReport};
+use nalgebra::SVector;
 use signorini_complementarity::{SolveError, SolveParams, SolverKind, solve_lcp, solve_mcp};
 use signorini_contact::{
-    ConstraintSet, Contact, ContactModel, Formulation, PEG_APPLICABILITY_RELAXATION,
-    SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints,
-    peg_detection_distance, potential_contacts, standard_contacts,
+    ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation,
+    SM_DETECTION_DISTANCE,
 };
-use signorini_dynamics::{BodyError, RigidBody2};
-use signorini_geometry::dim2::{Aabb, Compound, sweep_and_prune};
-use signorini_math::{Real, Vec2, Vec3};
+use signorini_dynamics::BodyError;
+use signorini_math::Real;
 use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::marker::PhantomData;
 use std::time::Instant;
 
 /// Why a world could not be built or stepped.
@@ -69,6 +77,21 @@ pub struct WorldParams {
     /// ψ is lowered by its observed linearisation error and the same subproblem is solved
     /// again. Same constraints, same stepper; only the ψ/h constants change.
     pub gap_corrections: usize,
+    /// When every solve of a step fails, continue from the least-residual attempt (the best
+    /// iterate a failed solver returns) instead of the free-flight velocities ν*. Ours, not in
+    /// the paper or the reference code (PATH's failures there end the run). Default **true**:
+    /// on a step with contacts, ν* ignores every constraint, so the bodies sink by about
+    /// h·|v| + h²g into each other and the next step's ψ/h term turns that depth into an
+    /// ejection; a best iterate approximately satisfies the complementarity conditions and
+    /// is never further from a solution than ν* (the iterate z = 0 *is* ν*). Safeguard: the
+    /// kept velocities must not have more than twice the kinetic energy of ν* (+1 nJ), else
+    /// ν* is kept. Either way the step is still counted as failed (`StepReport::failed`);
+    /// `StepReport::kept_best` says which velocities were used. The ε-distance standard
+    /// model's unsolvable steps (two colluding SM traps: a PSD reduced LCP on which Lemke
+    /// ends on a ray) are what this is for; see docs/peg2d.md.
+    pub keep_best_on_failure: bool,
+    /// Friction-pyramid directions per contact in 3D (default 8); 2D always uses ±t̂.
+    pub friction_directions: usize,
 }
 
 impl WorldParams {
@@ -83,30 +106,107 @@ impl WorldParams {
             standard_distance: SM_DETECTION_DISTANCE,
             mixed_fallback: true,
             gap_corrections: 0,
+            keep_best_on_failure: true,
+            friction_directions: DEFAULT_FRICTION_DIRECTIONS,
         }
     }
 }
 
-/// Bodies and the stepper.
+/// A contact-feature key: identifies the same feature pair across re-detections.
+pub trait ContactKey: Ord + Clone + Debug {}
+impl<T: Ord + Clone + Debug> ContactKey for T {}
+
+/// What the stepper needs from a dimension (2D: [`crate::Planar`]).
+/// `D` is the number of velocity components per body. All functions are pure; the stepper
+/// calls them in the order of the module docs.
+pub trait Space<const D: usize>: Sized {
+    /// A body (state, shape, mass).
+    type Body: DofBody<D> + Clone + Debug;
+    /// A contact with its gap-rate Jacobian.
+    type Contact: ContactRow<D> + Clone + Debug;
+    /// Identity of a contact's feature pair.
+    type Key: ContactKey;
+    /// World-frame features of all bodies at one configuration.
+    type Geometry;
+
+    /// Check a body before it is added.
+    fn validate(body: &Self::Body) -> Result<(), BodyError>;
+    /// Current generalized velocity ν.
+    fn velocity(body: &Self::Body) -> SVector<Real, D>;
+    /// Free-flight velocity ν* = ν + h M⁻¹ F_ext of a dynamic body.
+    fn free_velocity(body: &Self::Body, h: Real) -> SVector<Real, D>;
+    /// Geometry at the current configuration.
+    fn geometry(bodies: &[Self::Body]) -> Self::Geometry;
+    /// Geometry at the configuration reached with `velocities` after `h` (static bodies stay).
+    fn moved(bodies: &[Self::Body], velocities: &[SVector<Real, D>], h: Real) -> Self::Geometry;
+    /// Candidate pairs (i < j): bodies whose boxes over the two configurations, inflated by
+    /// `margin`, overlap; static–static pairs skipped.
+    fn candidate_pairs(
+        bodies: &[Self::Body],
+        a: &Self::Geometry,
+        b: &Self::Geometry,
+        margin: Real,
+    ) -> Vec<(usize, usize)>;
+    /// Detection distance of the configured contact model.
+    fn detection_distance(params: &WorldParams) -> Real;
+    /// Contacts and constraints of the configured model for the candidate pairs.
+    fn detect(
+        params: &WorldParams,
+        bodies: &[Self::Body],
+        now: &Self::Geometry,
+        next: &Self::Geometry,
+        pairs: &[(usize, usize)],
+    ) -> ConstraintSet<Self::Contact>;
+    /// Constraints of the configured model rebuilt over a given contact pool (gap correction).
+    fn constraints(
+        params: &WorldParams,
+        bodies: &[Self::Body],
+        contacts: Vec<Self::Contact>,
+    ) -> ConstraintSet<Self::Contact>;
+    /// Feature-pair identity of a contact.
+    fn key(contact: &Self::Contact) -> Self::Key;
+    /// The contact's gap ψ, to be lowered by a gap correction.
+    fn gap_mut(contact: &mut Self::Contact) -> &mut Real;
+    /// The contact's gap re-measured at `trial` (`None`: not re-measurable, e.g. corrective).
+    fn remeasure(contact: &Self::Contact, trial: &Self::Geometry) -> Option<Real>;
+    /// Gap correction, model-specific part: update the pool's contacts at the trial
+    /// configuration (e.g. applicability) and add feature pairs that only come near there
+    /// (PEG). Returns true if the trial configuration interpenetrates beyond
+    /// [`CORRECTION_TOLERANCE`] in a way the constraint set does not see.
+    fn refresh(
+        params: &WorldParams,
+        bodies: &[Self::Body],
+        now: &Self::Geometry,
+        trial: &Self::Geometry,
+        pool: &mut BTreeMap<Self::Key, Self::Contact>,
+    ) -> bool;
+    /// Kinetic energy ½ νᵀ M ν of a dynamic body for velocity `v` (J).
+    fn kinetic_energy(body: &Self::Body, v: &SVector<Real, D>) -> Real;
+    /// Accept the new velocity (if finite) and update the pose of a dynamic body.
+    fn integrate(body: &mut Self::Body, v: &SVector<Real, D>, h: Real);
+}
+
+/// Bodies and the stepper, for any [`Space`].
 #[derive(Debug, Clone)]
-pub struct World {
+pub struct GenericWorld<S: Space<D>, const D: usize> {
     /// All bodies (static and dynamic), in insertion order.
-    pub bodies: Vec<RigidBody2>,
+    pub bodies: Vec<S::Body>,
     /// Settings.
     pub params: WorldParams,
     /// Steps taken so far.
     pub steps: usize,
+    space: PhantomData<S>,
 }
 
 /// Stage 1 output.
-struct Predicted {
-    verts: Vec<Vec<Vec2>>,
-    predicted: Vec<Vec<Vec2>>,
-    free: Vec<Vec3>,
+struct Predicted<G, const D: usize> {
+    now: G,
+    next: G,
+    free: Vec<SVector<Real, D>>,
     pairs: Vec<(usize, usize)>,
 }
 
-impl World {
+impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// An empty world.
     pub fn new(params: WorldParams) -> Result<Self, WorldError> {
         if !(params.h.is_finite() && params.h > 0.0) {
@@ -115,39 +215,20 @@ impl World {
         if !(params.mu.is_finite() && params.mu >= 0.0) {
             return Err(WorldError::Friction(params.mu));
         }
-        Ok(World {
+        Ok(GenericWorld {
             bodies: Vec::new(),
             params,
             steps: 0,
+            space: PhantomData,
         })
     }
 
     /// Add a body after validating its state; returns its index.
-    pub fn add_body(&mut self, body: RigidBody2) -> Result<usize, WorldError> {
+    pub fn add_body(&mut self, body: S::Body) -> Result<usize, WorldError> {
         let index = self.bodies.len();
-        body.validate()
-            .map_err(|source| WorldError::Body { index, source })?;
+        S::validate(&body).map_err(|source| WorldError::Body { index, source })?;
         self.bodies.push(body);
         Ok(index)
-    }
-
-    /// Add every convex part of a static compound (e.g. an open box) as its own static body
-    /// at the given pose; returns their indices.
-    pub fn add_static_compound(
-        &mut self,
-        compound: &Compound,
-        position: Vec2,
-        angle: Real,
-    ) -> Vec<usize> {
-        compound
-            .parts()
-            .iter()
-            .map(|part| {
-                self.bodies
-                    .push(RigidBody2::fixed(part.clone()).with_pose(position, angle));
-                self.bodies.len() - 1
-            })
-            .collect()
     }
 
     /// Advance one step of size h; never panics, failures are recorded in the report.
@@ -163,13 +244,18 @@ impl World {
         report.pairs = pred.pairs.len();
 
         let t = Instant::now();
-        let set = self.detect(&pred);
+        let set = S::detect(
+            &self.params,
+            &self.bodies,
+            &pred.now,
+            &pred.next,
+            &pred.pairs,
+        );
         times.detection = t.elapsed().as_secs_f64();
         report.counts = set.counts();
 
         let t = Instant::now();
-        let form =
-            (!set.is_empty()).then(|| Formulation::build(&set, self.params.h, self.params.mu));
+        let form = (!set.is_empty()).then(|| self.formulate(&set));
         times.formulation = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
@@ -190,87 +276,55 @@ impl World {
         report
     }
 
-    /// Stage 1: world vertices now and at the predicted pose (x + hv, θ + hω), free-flight
-    /// velocities ν* = ν + hM⁻¹F, and candidate pairs (boxes of current ∪ predicted vertices
-    /// inflated by the detection distance; static–static pairs skipped).
-    fn predict_and_broad_phase(&self) -> Predicted {
+    /// Stage 1: geometry now and at the predicted pose (pose + hν), free-flight velocities
+    /// ν* = ν + hM⁻¹F, and candidate pairs (boxes of the current ∪ predicted geometry inflated
+    /// by the detection distance; static–static pairs skipped).
+    fn predict_and_broad_phase(&self) -> Predicted<S::Geometry, D> {
         let h = self.params.h;
-        let verts: Vec<Vec<Vec2>> = self.bodies.iter().map(|b| b.world_vertices()).collect();
-        let predicted: Vec<Vec<Vec2>> = self
-            .bodies
-            .iter()
-            .map(|b| b.predicted_vertices(h))
-            .collect();
+        let now = S::geometry(&self.bodies);
+        let current: Vec<SVector<Real, D>> = self.bodies.iter().map(S::velocity).collect();
+        let next = S::moved(&self.bodies, &current, h);
         let free = self
             .bodies
             .iter()
             .map(|b| {
-                if b.is_static {
-                    Vec3::zeros()
+                if b.is_static() {
+                    SVector::zeros()
                 } else {
-                    b.free_velocity(h)
+                    S::free_velocity(b, h)
                 }
             })
             .collect();
-        let margin = self.detection_distance();
-        let boxes: Vec<Aabb> = verts
-            .iter()
-            .zip(&predicted)
-            .map(|(v, p)| {
-                Aabb::from_points(v.iter())
-                    .union(&Aabb::from_points(p.iter()))
-                    .inflated(margin)
-            })
-            .collect();
-        let pairs = sweep_and_prune(&boxes)
-            .into_iter()
-            .filter(|&(i, j)| !(self.bodies[i].is_static && self.bodies[j].is_static))
-            .collect();
+        let margin = S::detection_distance(&self.params);
+        let pairs = S::candidate_pairs(&self.bodies, &now, &next, margin);
         Predicted {
-            verts,
-            predicted,
+            now,
+            next,
             free,
             pairs,
         }
     }
 
-    fn detection_distance(&self) -> Real {
-        match self.params.model {
-            ContactModel::Peg => self
-                .params
-                .peg_distance
-                .unwrap_or_else(|| peg_detection_distance(self.params.h)),
-            ContactModel::Standard => self.params.standard_distance,
-            ContactModel::Corrective => 0.0,
-        }
-    }
-
-    /// Stage 2: contacts and constraints of the chosen model.
-    fn detect(&self, p: &Predicted) -> ConstraintSet {
-        let eps = self.detection_distance();
-        match self.params.model {
-            ContactModel::Standard => ConstraintSet::all_unilateral(standard_contacts(
-                &self.bodies,
-                &p.verts,
-                &p.pairs,
-                eps,
-            )),
-            ContactModel::Corrective => {
-                ConstraintSet::all_unilateral(corrective_contacts(&self.bodies, &p.verts, &p.pairs))
-            }
-            ContactModel::Peg => {
-                let contacts =
-                    potential_contacts(&self.bodies, &p.verts, &p.predicted, &p.pairs, eps);
-                let counts: Vec<usize> = self.bodies.iter().map(|b| b.shape.len()).collect();
-                build_peg_constraints(contacts, &counts, PEG_APPLICABILITY_RELAXATION)
-            }
-        }
+    /// Stage 3: the complementarity subproblem of a constraint set.
+    fn formulate(&self, set: &ConstraintSet<S::Contact>) -> Formulation<D> {
+        Formulation::build_with_directions(
+            set,
+            self.params.h,
+            self.params.mu,
+            self.params.friction_directions,
+        )
     }
 
     /// Stage 4: reduced LCP with the configured solver; on failure the mixed LCP (Auto); if
     /// that fails too, keep ν* and mark the step failed.
-    fn solve(&self, form: &Formulation, free: &[Vec3], report: &mut StepReport) -> Vec<Vec3> {
+    fn solve(
+        &self,
+        form: &Formulation<D>,
+        free: &[SVector<Real, D>],
+        report: &mut StepReport,
+    ) -> Vec<SVector<Real, D>> {
         report.unknowns = form.dim();
+        let mut best = BestAttempt::default();
         let mut params = SolveParams::default();
         params.solver = self.params.solver;
         let lcp = match form.reduced_lcp(&self.bodies, free) {
@@ -292,109 +346,126 @@ impl World {
                     // PATH's default tolerance (1e-6, notes §6) is what the reference runs
                     // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
                     let scale = lcp.q.amax().max(1.0);
-                    if let Some((z, r)) =
-                        best_iterate(&e).filter(|(_, r)| *r <= APPROXIMATE_TOLERANCE * scale)
-                    {
-                        report.residual = r;
-                        report
-                            .fallbacks
-                            .push(format!("accepted best iterate (residual {r:e})"));
-                        report.normal_impulse = z.iter().take(form.n_normal).sum();
-                        return form.velocities_from_lcp(&self.bodies, free, &z);
+                    if let Some((z, r)) = best_iterate(&e) {
+                        let impulse = z.iter().take(form.n_normal).sum();
+                        let v = form.velocities_from_lcp(&self.bodies, free, &z);
+                        if r <= APPROXIMATE_TOLERANCE * scale {
+                            report.residual = r;
+                            report
+                                .fallbacks
+                                .push(format!("accepted best iterate (residual {r:e})"));
+                            report.normal_impulse = impulse;
+                            return v;
+                        }
+                        best.consider(v, r, impulse, "reduced LCP");
                     }
                 }
             }
         }
         if !self.params.mixed_fallback {
-            report.failed = true;
-            report.failure = Some("reduced LCP failed; kept free-flight velocities".into());
-            return free.to_vec();
+            return self.give_up(best, free, "reduced LCP failed".into(), report);
         }
         params.solver = SolverKind::Auto;
-        let mixed = form
-            .mixed_mcp(&self.bodies, free)
-            .map_err(|e| e.to_string());
-        match mixed.and_then(|(mcp, dy)| {
-            solve_mcp(&mcp, &params)
-                .map(|i| (i, dy))
-                .map_err(|e| e.to_string())
-        }) {
-            Ok((info, dynamic)) => {
+        let (mcp, dynamic) = match form.mixed_mcp(&self.bodies, free) {
+            Ok(m) => m,
+            Err(e) => {
+                report.fallbacks.push(format!("mixed LCP: {e}"));
+                return self.give_up(best, free, format!("mixed LCP: {e}"), report);
+            }
+        };
+        let nv = D * dynamic.len();
+        match solve_mcp(&mcp, &params) {
+            Ok(info) => {
                 record(report, &info);
-                let nv = 3 * dynamic.len();
                 report.normal_impulse = info.z.iter().skip(nv).take(form.n_normal).sum();
                 form.velocities_from_mcp(self.bodies.len(), &dynamic, &info.z)
             }
             Err(e) => {
                 report.fallbacks.push(format!("mixed LCP: {e}"));
-                report.failed = true;
-                report.failure = Some(format!(
-                    "all solves failed; kept free-flight velocities ({e})"
-                ));
-                free.to_vec()
+                if let Some((z, r)) = best_iterate(&e) {
+                    let impulse = z.iter().skip(nv).take(form.n_normal).sum();
+                    let v = form.velocities_from_mcp(self.bodies.len(), &dynamic, &z);
+                    best.consider(v, r, impulse, "mixed LCP");
+                }
+                self.give_up(best, free, format!("all solves failed ({e})"), report)
             }
         }
+    }
+
+    /// Every solve failed: mark the step failed and continue from the least-residual attempt
+    /// (`keep_best_on_failure`, guarded by kinetic energy) or from free flight ν*.
+    fn give_up(
+        &self,
+        best: BestAttempt<D>,
+        free: &[SVector<Real, D>],
+        why: String,
+        report: &mut StepReport,
+    ) -> Vec<SVector<Real, D>> {
+        report.failed = true;
+        if self.params.keep_best_on_failure
+            && let Some((v, r, impulse, form)) = best.0
+        {
+            let (kept, limit) = (
+                self.kinetic_energy(&v),
+                2.0 * self.kinetic_energy(free) + 1e-9,
+            );
+            if kept <= limit && v.iter().all(|x| x.iter().all(|c| c.is_finite())) {
+                report.kept_best = Some(r);
+                report.residual = r;
+                report.normal_impulse = impulse;
+                report.failure = Some(format!(
+                    "{why}; continued from the best {form} iterate (residual {r:e})"
+                ));
+                return v;
+            }
+            report.fallbacks.push(format!(
+                "best {form} iterate rejected (kinetic energy {kept:e} J > {limit:e} J)"
+            ));
+        }
+        report.failure = Some(format!("{why}; kept free-flight velocities"));
+        free.to_vec()
     }
 
     /// Stage 4b (optional, `gap_corrections`): move to the configuration the velocities lead
     /// to and re-measure. A constraint violated there by more than [`CORRECTION_TOLERANCE`]
     /// triggers a re-solve in which each contact's ψ is lowered by its linearisation error
-    /// (actual − linear, when negative); for PEG, vertex–edge pairs that only come near at
-    /// that configuration (missed by the one-step prediction) join the potential contacts and
-    /// the U/I/X constraints are rebuilt. Keeps the last successful velocities.
+    /// (actual − linear, when negative); the space's [`Space::refresh`] updates the contact
+    /// pool at that configuration (for PEG, feature pairs that only come near there, missed by
+    /// the one-step prediction, join the potential contacts) and the constraints are rebuilt.
+    /// Keeps the last successful velocities.
     fn correct_gaps(
         &self,
-        set: ConstraintSet,
-        mut velocities: Vec<Vec3>,
-        pred: &Predicted,
+        set: ConstraintSet<S::Contact>,
+        mut velocities: Vec<SVector<Real, D>>,
+        pred: &Predicted<S::Geometry, D>,
         report: &mut StepReport,
-    ) -> Vec<Vec3> {
+    ) -> Vec<SVector<Real, D>> {
         let h = self.params.h;
-        let peg = self.params.model == ContactModel::Peg;
         let mut set = set;
-        let mut pool: BTreeMap<(usize, usize, usize, usize), Contact> =
-            set.contacts.iter().map(|c| (c.key(), c.clone())).collect();
+        let mut pool: BTreeMap<S::Key, S::Contact> = set
+            .contacts
+            .iter()
+            .map(|c| (S::key(c), c.clone()))
+            .collect();
         // Velocities before the last re-solve and the penetration depth they led to.
-        let mut previous: Option<(Vec<Vec3>, Real)> = None;
+        let mut previous: Option<(Vec<SVector<Real, D>>, Real)> = None;
         for round in 0..=self.params.gap_corrections {
-            let trial: Vec<Vec<Vec2>> = self
-                .bodies
-                .iter()
-                .zip(&velocities)
-                .map(|(b, v)| {
-                    if b.is_static {
-                        b.world_vertices()
-                    } else {
-                        b.shape
-                            .placed(&(b.position + Vec2::new(v.x, v.y) * h), b.angle + h * v.z)
-                    }
-                })
-                .collect();
+            let trial = S::moved(&self.bodies, &velocities, h);
             let mut actual = vec![Real::INFINITY; set.contacts.len()];
             for (k, c) in set.contacts.iter().enumerate() {
-                if c.vertex == usize::MAX {
-                    continue; // corrective contacts have no feature pair to re-measure
-                }
-                actual[k] = edge_gap(&trial[c.a][c.vertex], &trial[c.b], c.edge);
-                let linear = c.gap + h * c.jacobian.dot_velocity(|b| velocities[b]);
-                if let Some(p) = pool.get_mut(&c.key()) {
-                    p.gap += (actual[k] - linear).min(0.0);
+                let Some(gap) = S::remeasure(c, &trial) else {
+                    continue; // e.g. corrective contacts have no feature pair to re-measure
+                };
+                actual[k] = gap;
+                let linear = c.gap() + h * c.jacobian().dot_velocity(|b| velocities[b]);
+                if let Some(p) = pool.get_mut(&S::key(c)) {
+                    *S::gap_mut(p) += (actual[k] - linear).min(0.0);
                 }
             }
-            // Rotation within the step: re-test applicability at the trial orientation, and
-            // treat a vertex inside the other body there as a violation even if unconstrained.
-            let mut inside = false;
-            for c in pool.values_mut().filter(|c| c.vertex != usize::MAX) {
-                let tb = &trial[c.b];
-                let e = tb[(c.edge + 1) % tb.len()] - tb[c.edge];
-                let outward = Vec2::new(e.y, -e.x) / e.norm();
-                c.applicability =
-                    c.applicability
-                        .max(applicability(&trial[c.a], c.vertex, &outward));
-                let p = &trial[c.a][c.vertex];
-                inside |= (0..tb.len()).all(|k| edge_gap(p, tb, k) < -CORRECTION_TOLERANCE);
-            }
-            let mut violated = inside
+            // Model-specific: rotation within the step, interpenetration the set does not
+            // see, feature pairs that only come near at the trial configuration.
+            let unseen = S::refresh(&self.params, &self.bodies, &pred.now, &trial, &mut pool);
+            let violated = unseen
                 || set
                     .unilateral
                     .iter()
@@ -405,31 +476,6 @@ impl World {
                         .fold(actual[p.primary], |m, &s| m.max(actual[s]))
                         < -CORRECTION_TOLERANCE
                 });
-            if peg {
-                let eps = self.detection_distance();
-                let boxes: Vec<Aabb> = pred
-                    .verts
-                    .iter()
-                    .zip(&trial)
-                    .map(|(v, t)| {
-                        Aabb::from_points(v.iter())
-                            .union(&Aabb::from_points(t.iter()))
-                            .inflated(eps)
-                    })
-                    .collect();
-                let pairs: Vec<(usize, usize)> = sweep_and_prune(&boxes)
-                    .into_iter()
-                    .filter(|&(i, j)| !(self.bodies[i].is_static && self.bodies[j].is_static))
-                    .collect();
-                for c in potential_contacts(&self.bodies, &pred.verts, &trial, &pairs, eps) {
-                    if pool.contains_key(&c.key()) {
-                        continue;
-                    }
-                    violated |= edge_gap(&trial[c.a][c.vertex], &trial[c.b], c.edge)
-                        < -CORRECTION_TOLERANCE;
-                    pool.insert(c.key(), c);
-                }
-            }
             // Safeguard: a re-solve must not inject energy (more than doubling the kinetic
             // energy of the first solution), else it is undone.
             if let Some((v, e)) = previous.take() {
@@ -445,14 +491,9 @@ impl World {
             if !violated || round == self.params.gap_corrections {
                 break;
             }
-            let contacts: Vec<Contact> = pool.values().cloned().collect();
-            set = if peg {
-                let counts: Vec<usize> = self.bodies.iter().map(|b| b.shape.len()).collect();
-                build_peg_constraints(contacts, &counts, PEG_APPLICABILITY_RELAXATION)
-            } else {
-                ConstraintSet::all_unilateral(contacts)
-            };
-            let form = Formulation::build(&set, h, self.params.mu);
+            let contacts: Vec<S::Contact> = pool.values().cloned().collect();
+            set = S::constraints(&self.params, &self.bodies, contacts);
+            let form = self.formulate(&set);
             let mut sub = StepReport::default();
             let v = self.solve(&form, &pred.free, &mut sub);
             if sub.failed {
@@ -473,27 +514,24 @@ impl World {
     }
 
     /// Kinetic energy ½ Σ νᵀ M ν of the dynamic bodies for the given velocities (J).
-    fn kinetic_energy(&self, velocities: &[Vec3]) -> Real {
+    fn kinetic_energy(&self, velocities: &[SVector<Real, D>]) -> Real {
         self.bodies
             .iter()
             .zip(velocities)
-            .filter(|(b, _)| !b.is_static)
-            .map(|(b, v)| 0.5 * (b.mass * (v.x * v.x + v.y * v.y) + b.inertia * v.z * v.z))
+            .filter(|(b, _)| !b.is_static())
+            .map(|(b, v)| S::kinetic_energy(b, v))
             .sum()
     }
 
     /// Stage 5: accept the velocities (non-finite ones are replaced by ν* and the step is
     /// marked failed by the caller's report only if a solve failed) and update positions.
-    fn integrate(&mut self, velocities: &[Vec3]) {
+    fn integrate(&mut self, velocities: &[SVector<Real, D>]) {
         let h = self.params.h;
         for (b, v) in self.bodies.iter_mut().zip(velocities) {
-            if b.is_static {
+            if b.is_static() {
                 continue;
             }
-            if v.iter().all(|x| x.is_finite()) {
-                b.velocity = *v;
-            }
-            b.integrate_position(h);
+            S::integrate(b, v, h);
         }
     }
 }
@@ -516,15 +554,32 @@ fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
     }
 }
 
+/// The least-residual failed attempt of a step: (velocities, residual, Σ normal impulses,
+/// which form).
+struct BestAttempt<const D: usize>(Option<(Vec<SVector<Real, D>>, Real, Real, &'static str)>);
+
+impl<const D: usize> Default for BestAttempt<D> {
+    fn default() -> Self {
+        BestAttempt(None)
+    }
+}
+
+impl<const D: usize> BestAttempt<D> {
+    fn consider(
+        &mut self,
+        v: Vec<SVector<Real, D>>,
+        residual: Real,
+        impulse: Real,
+        form: &'static str,
+    ) {
+        if residual.is_finite() && self.0.as_ref().is_none_or(|b| residual < b.1) {
+            self.0 = Some((v, residual, impulse, form));
+        }
+    }
+}
+
 /// Violation (m) of a re-measured constraint that triggers a gap correction.
 pub const CORRECTION_TOLERANCE: Real = 1e-7;
-
-/// Signed gap of vertex `p` to edge `edge` of a counter-clockwise polygon (notes §2).
-fn edge_gap(p: &Vec2, poly: &[Vec2], edge: usize) -> Real {
-    let t = poly[edge];
-    let e = poly[(edge + 1) % poly.len()] - t;
-    Vec2::new(-e.y, e.x).dot(&(t - p)) / e.norm()
-}
 
 fn record(report: &mut StepReport, info: &signorini_complementarity::SolveInfo) {
     report.solver = Some(info.solver);

@@ -8,6 +8,7 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
+use signorini_experiments::timing::TimingSpec;
 use signorini_experiments::{bodyset, pour2d, triangle_drop};
 use signorini_world::ContactModel;
 use std::path::{Path, PathBuf};
@@ -52,6 +53,13 @@ pub struct PourArgs {
     /// Simulated time per run in seconds (paper: 5).
     #[arg(long, default_value_t = 5.0)]
     duration: f64,
+    /// During PEG runs, every N-th step also time a PEG step and a standard-model step on the
+    /// same state (clones; the trajectory is unchanged) and write DIR/timing.csv.
+    #[arg(long, value_name = "N")]
+    timing_every: Option<usize>,
+    /// Repetitions per timed step and model (median kept).
+    #[arg(long, value_name = "R", default_value_t = 3)]
+    timing_repeats: usize,
     #[command(flatten)]
     common: Common,
 }
@@ -122,6 +130,9 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
     if !(a.duration.is_finite() && a.duration > 0.0) {
         return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
     }
+    if a.timing_every == Some(0) || a.timing_repeats == 0 {
+        return Err(anyhow!("--timing-every and --timing-repeats must be >= 1").into());
+    }
     let entries: Vec<String> = if a.sets.is_empty() {
         "abcdefghij".chars().map(String::from).collect()
     } else {
@@ -144,6 +155,10 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
         out: a.common.out.clone(),
         data_dir: data,
         gap_corrections: a.common.gap_corrections,
+        timing: a.timing_every.map(|every| TimingSpec {
+            every,
+            repeats: a.timing_repeats,
+        }),
     };
     let r = pour2d::run_sweep(&cfg).map_err(anyhow::Error::from)?;
     print!("{}", r.report);
@@ -186,6 +201,8 @@ pub fn default_job() -> Result<Outcome, BadInput> {
     pour(PourArgs {
         sets: vec!["a".into(), "b".into()],
         duration: 5.0,
+        timing_every: None,
+        timing_repeats: 3,
         common: Common {
             h: vec![0.002, 0.005, 0.01],
             models: vec!["peg".into(), "corrective".into()],

@@ -1,4 +1,7 @@
-//! Integration tests of contacts, PEG constraint building and the formulation (no solving).
+//! Integration tests of contacts, PEG constraint building and the formulation (no solving);
+//! 3D polyhedra in `dim3`.
+
+mod dim3;
 
 use signorini_contact::{peg::build_peg_constraints, *};
 use signorini_dynamics::RigidBody2;
@@ -325,4 +328,52 @@ fn corrective_detector_makes_one_contact_per_overlapping_pair() {
     assert_eq!(c.len(), 1);
     assert!((c[0].gap + 0.01).abs() < 1e-12);
     assert!((c[0].normal - v(0.0, -1.0)).norm() < 1e-12);
+}
+
+#[test]
+fn a_vertex_predicted_deep_inside_a_thin_body_is_not_paired_with_the_far_edge() {
+    // Triangle A's lowest vertex at (0.5, 0.005), 5 mm above a 2 cm thick static plate
+    // y ∈ [−0.02, 0]. Predicted (v = −1 m/s, h = 0.018): (0.5, −0.013), inside the plate and
+    // nearer to its bottom edge (edge 0) than to its top edge (edge 2). The deep-vertex rule
+    // used to pair it with the bottom edge too: a contact whose gap now is −0.025 m. Only the
+    // top edge (the one it crosses) may be paired.
+    let a = dynamic(
+        poly(&[(0.0, 0.0), (0.1, 0.1), (-0.1, 0.1)]),
+        v(0.5, 0.005),
+        0.0,
+    )
+    .with_velocity(Vec3::new(0.0, -1.0, 0.0));
+    let plate = RigidBody2::fixed(ConvexPolygon::rectangle(0.0, -0.02, 1.0, 0.0).unwrap());
+    let bodies = vec![a, plate];
+    let h = 0.018;
+    let verts: Vec<Vec<Vec2>> = bodies.iter().map(|b| b.world_vertices()).collect();
+    let pred: Vec<Vec<Vec2>> = bodies.iter().map(|b| b.predicted_vertices(h)).collect();
+    let contacts = potential_contacts(&bodies, &verts, &pred, &[(0, 1)], 0.001);
+    let edges: Vec<(usize, usize)> = contacts
+        .iter()
+        .filter(|c| c.a == 0)
+        .map(|c| (c.vertex, c.edge))
+        .collect();
+    assert_eq!(
+        edges,
+        vec![(0, 2)],
+        "vertex 0 with the plate's top edge only"
+    );
+    for c in &contacts {
+        assert!(c.gap > -0.01, "contact {:?} has gap {} m", c.key(), c.gap);
+    }
+    // A vertex already inside the plate now still gets its least-penetrated edge.
+    let a = dynamic(
+        poly(&[(0.0, 0.0), (0.1, 0.1), (-0.1, 0.1)]),
+        v(0.5, -0.004),
+        0.0,
+    );
+    let bodies = vec![a, bodies[1].clone()];
+    let verts: Vec<Vec<Vec2>> = bodies.iter().map(|b| b.world_vertices()).collect();
+    let contacts = potential_contacts(&bodies, &verts, &verts, &[(0, 1)], 0.001);
+    assert!(
+        contacts
+            .iter()
+            .any(|c| c.a == 0 && c.vertex == 0 && c.edge == 2 && (c.gap + 0.004).abs() < 1e-12)
+    );
 }

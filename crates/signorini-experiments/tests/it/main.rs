@@ -1,6 +1,8 @@
 //! Integration tests of the experiments: body sets, drop schedule, triangle drop against the
 //! authors' references, determinism of trajectory files.
 
+mod regression;
+
 use signorini_experiments::{bodyset, pour2d, reference, stats, triangle_drop};
 use signorini_world::ContactModel;
 use std::path::PathBuf;
@@ -117,10 +119,27 @@ fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
         h: 0.01,
         duration: 0.8,
         gap_corrections: 8,
+        timing: None,
     };
     let (d1, d2) = (tmp("det1"), tmp("det2"));
     let r1 = pour2d::run_pour(&spec, Some(&d1)).unwrap();
-    let r2 = pour2d::run_pour(&spec, Some(&d2)).unwrap();
+    // The second run also times PEG vs standard steps on its states: must not change it.
+    let timed = pour2d::RunSpec {
+        timing: Some(signorini_experiments::timing::TimingSpec {
+            every: 10,
+            repeats: 2,
+        }),
+        ..spec.clone()
+    };
+    let r2 = pour2d::run_pour(&timed, Some(&d2)).unwrap();
+    assert!(r1.timing.is_empty());
+    let steps: Vec<usize> = r2.timing.iter().map(|t| t.step).collect();
+    assert_eq!(steps, vec![10, 20, 30, 40, 50, 60, 70, 80]);
+    assert!(
+        r2.timing
+            .iter()
+            .all(|t| t.peg_us > 0.0 && t.standard_us > 0.0)
+    );
     let f = "trajectories/peg_seta_h010.csv";
     let (a, b) = (
         std::fs::read(d1.join(f)).unwrap(),
@@ -151,4 +170,30 @@ fn quantiles_use_linear_interpolation() {
     let s = stats::summarize(&[4.0, 1.0, 3.0, 2.0, f64::NAN]);
     assert_eq!((s.n, s.median, s.q1, s.q3, s.max), (5, 2.0, 1.0, 3.0, 4.0));
     assert!((s.mean - 2.0).abs() < 1e-15);
+}
+
+#[test]
+fn body_set_numbers_are_parsed_exactly() {
+    // serde_json's default float parser is off by 1 ulp for about 1 in 13 numbers of these
+    // files (e.g. 1.0471975511965979); the workspace enables `float_roundtrip`, which must
+    // agree bit for bit with the standard library's correctly rounded `str::parse`.
+    let mut checked = 0;
+    for l in "abcdefghij".chars() {
+        let (_, path) = bodyset::resolve_set(&l.to_string(), &data());
+        let text = std::fs::read_to_string(&path).unwrap();
+        let numbers = text
+            .split(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | 'e' | 'E' | '+')))
+            .filter(|t| t.contains('.') && t.chars().next().is_some_and(|c| c != 'e'));
+        for t in numbers {
+            let Ok(exact) = t.parse::<f64>() else {
+                continue; // a fragment of the `note` text
+            };
+            let json: f64 = serde_json::from_str(t).unwrap();
+            assert_eq!(json.to_bits(), exact.to_bits(), "{t} in {}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 5000, "only {checked} numbers found");
+    let json: f64 = serde_json::from_str("1.0471975511965979").unwrap();
+    assert_eq!(json, "1.0471975511965979".parse::<f64>().unwrap());
 }

@@ -1,4 +1,7 @@
-//! Integration tests of the 2D geometry: validation, exact areas, broad phase, distances.
+//! Integration tests of the geometry: 2D validation, exact areas, broad phase, distances; 3D
+//! polyhedra in `dim3`.
+
+mod dim3;
 
 use signorini_geometry::dim2::*;
 use signorini_math::Vec2;

@@ -99,6 +99,7 @@ fn pour2d_scene_trajectory_is_identical_to_the_experiment() {
         h: s.h,
         duration: (n as f64 + 0.5) * s.h,
         gap_corrections: 8,
+        timing: None,
     };
     let r = run_pour(&spec, Some(&dir.join("exp"))).unwrap();
     assert_eq!(r.n_steps, n);

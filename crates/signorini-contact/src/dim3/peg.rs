@@ -1,0 +1,437 @@
+//! PEG constraints between convex polyhedra (paper §5.2, Eqs. 35–38) with a single primary
+//! contact per I-/X-constraint.
+//!
+//! Owns: [`peg_constraints3`], [`Peg3Params`], [`peg3_detection_distance`].
+//!
+//! # What is built, per candidate body pair (A, B), both ways round
+//! A feature pair is *near* when its distance at the current configuration is ≤ ε_pair, with
+//! ε_pair = ε + (largest vertex displacement of A between the current and the predicted
+//! configuration) + (the same for B) (ours: every pair that can come within ε during the step
+//! under straight-line vertex motion is near, so no separate check at the predicted
+//! configuration and no crossing test are needed).
+//!
+//! 1. **Vertex part (vertex–face U, the I-constraints of vertex–edge and vertex–vertex;
+//!    Eqs. 35–37).** For each vertex v of A within ε_pair of B, the set F(v) of faces of B whose
+//!    polygon is within ε_pair of v gives *one* constraint over the plane-gap contacts
+//!    C(v, f), f ∈ F(v): a U-constraint if |F(v)| = 1 (vertex–face), else an I-constraint with
+//!    |F(v)| − 1 secondaries (v near an edge: its two faces, paper Eq. 36's I; v near a vertex:
+//!    the faces around it, Eq. 37). Ours, and why: with plane gaps, any single face with ψ ≥ 0
+//!    proves v outside B (convexity), and the closest point of B to an outside v lies on a face
+//!    of F(v) whose plane v is outside of (the normal cone at the closest point is spanned by
+//!    the normals of the faces containing it). So `max_{f∈F(v)} ψ_f ≥ 0` is *exactly* "v is
+//!    not inside B" near B: never satisfied while v penetrates (the pitfall of the lost first
+//!    attempt, where a far secondary with a large gap satisfied an I-constraint of a
+//!    penetrating vertex), and never a trap. No face is dropped by applicability or
+//!    feasibility (the reference code drops them, notes §5.5; that can only lose valid
+//!    witnesses); applicability only chooses the primary.
+//!    A vertex inside B (now or at the predicted configuration) and farther than ε_pair from
+//!    every face gets a U-constraint on the face whose plane it is least deep under (ours, as
+//!    in 2D: an escaped overlap is still pushed out).
+//! 2. **Vertex–edge X-constraints (Eq. 36).** For v within ε_pair of an edge e_b of B but not of
+//!    its end vertices: each edge e_i of A at v with `APPL_ee(e_i, e_b) > −0.1` (notes §5.1) is
+//!    paired with C(v, f1) if it points to f1's side (`(v_i − v)·O_b > 0`, O_b of paper Eq. 30)
+//!    and with C(v, f2) otherwise: X-constraint `max(ψ(v, f_k), ψ(e_i, e_b)) ≥ 0`, primary the
+//!    vertex–face contact if it is applicable (> −0.3) and feasible (Eq. 33), else the
+//!    edge–edge contact (as the reference code, notes §4.3).
+//! 3. **Vertex–vertex X-constraints (Eq. 38; not implemented in the reference code).** For v_a
+//!    within ε_pair of v_b, for each face pair (f_a ∋ v_a, f_b ∋ v_b), with e_{a1}, e_{a2} the
+//!    edges of f_a at v_a and e_{b1}, e_{b2} those of f_b at v_b: X-constraint
+//!    `max(ψ(v_a, f_b), ψ(v_b, f_a), ψ(e_{ai}, e_{bj})…) ≥ 0` over the edge pairs with
+//!    `APPL_ee > −0.4`; built only if at least one edge pair qualifies (otherwise it would only
+//!    repeat members of the two I-constraints). The extracted paper text lost the equation, so
+//!    this is our reconstruction from §5.2's prose; it can be switched off
+//!    ([`Peg3Params::vertex_vertex_cross`]).
+//! 4. **Edge–edge U (paper Eq. 35's edge–edge case).** Edge pairs within ε_pair whose closest
+//!    points are farther than ε_pair from every end vertex of both edges (otherwise the pair
+//!    belongs to a vertex configuration above, as in the reference's classification, notes
+//!    §5.5) and with `APPL_ee > −0.4`.
+//!
+//! # Primary choice (single primary, paper Eq. 24)
+//! Among the members with applicability > −0.4 (all members if none), the one with the largest
+//! gap at the predicted configuration (ties: first). Deviation from the reference's
+//! `peg_heuristic` (smallest gap ≥ −1e-4, notes §5.5): `max ψ ≥ 0` becomes active on the
+//! member with the largest gap, so that member's normal is the one that should carry the
+//! impulse; the reference's choice pushes along a face the vertex is not over.
+//!
+//! X-constraints are written like I-constraints and their primary carries an impulse (as the
+//! reference code, notes §4.3 / §13.3).
+
+use super::constraints::ConstraintSet3;
+use super::contact::{Contact3, Features3, edge_edge_contact, vertex_face_contact};
+use super::geometric::{
+    APPL_EE, APPL_VE_EDGES, APPL_VF_LONE, APPL_VV, FEASIBILITY_ANGLE, FEASIBILITY_DEPTH,
+    applicability_ee, feasibility_vf, orientation_vector,
+};
+use crate::PairConstraint;
+use signorini_dynamics::RigidBody3;
+use signorini_geometry::dim3::{
+    ConvexPolyhedron, closest_on_polygon, closest_on_segment, closest_segment_segment,
+};
+use signorini_math::Real;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// PEG detection distance ε = max(0.5 h, 0.0008) m (the 2D reference value, notes §5.3; the
+/// 3D reference hard-codes 0.1 m without a predicted configuration, notes §5.2 — our ε_pair
+/// adds the displacement bound instead).
+pub fn peg3_detection_distance(h: Real) -> Real {
+    (0.5 * h).max(0.0008)
+}
+
+/// Parameters of [`peg_constraints3`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Peg3Params {
+    /// Base detection distance ε (m).
+    pub eps: Real,
+    /// Add each body's largest vertex displacement (current → predicted) to ε (default true).
+    pub sweep: bool,
+    /// Build the vertex–vertex X-constraints of Eq. 38 (default true).
+    pub vertex_vertex_cross: bool,
+}
+
+impl Peg3Params {
+    /// Defaults for step size `h`: ε = [`peg3_detection_distance`], sweep on, Eq. 38 on.
+    pub fn for_step(h: Real) -> Self {
+        Peg3Params {
+            eps: peg3_detection_distance(h),
+            sweep: true,
+            vertex_vertex_cross: true,
+        }
+    }
+}
+
+/// U-, I- and X-constraints for the candidate `pairs` (module docs). `now[b]` and
+/// `predicted[b]` are body b's polyhedron placed in the world at the current pose and at the
+/// pose predicted with the free-flight velocity (same topology).
+pub fn peg_constraints3(
+    bodies: &[RigidBody3],
+    now: &[ConvexPolyhedron],
+    predicted: &[ConvexPolyhedron],
+    pairs: &[(usize, usize)],
+    params: &Peg3Params,
+) -> ConstraintSet3 {
+    let mut b = Builder {
+        bodies,
+        now,
+        pred: predicted,
+        set: ConstraintSet3::default(),
+        index: BTreeMap::new(),
+        units: BTreeSet::new(),
+        groups: BTreeSet::new(),
+    };
+    for &(i, j) in pairs {
+        let mut eps = params.eps;
+        if params.sweep {
+            eps += displacement(&now[i], &predicted[i]) + displacement(&now[j], &predicted[j]);
+        }
+        let mut vv = BTreeSet::new();
+        for (x, y) in [(i, j), (j, i)] {
+            for v in 0..now[x].vertices().len() {
+                if let Some(config) = b.vertex_part(x, y, v, eps) {
+                    match config {
+                        VertexConfig::Vertex(w) if x == i => {
+                            vv.insert((v, w));
+                        }
+                        VertexConfig::Vertex(w) => {
+                            vv.insert((w, v));
+                        }
+                        VertexConfig::Edges(edges) => {
+                            for e in edges {
+                                b.vertex_edge_cross(x, y, v, e, eps);
+                            }
+                        }
+                        VertexConfig::Face => {}
+                    }
+                }
+            }
+        }
+        if params.vertex_vertex_cross {
+            for &(va, vb) in &vv {
+                b.vertex_vertex_cross(i, j, va, vb);
+            }
+        }
+        b.edge_edge(i, j, eps);
+    }
+    b.set.unilateral = b.units.into_iter().collect();
+    b.set
+}
+
+/// Largest vertex displacement between two placements of the same polyhedron.
+fn displacement(now: &ConvexPolyhedron, pred: &ConvexPolyhedron) -> Real {
+    now.vertices()
+        .iter()
+        .zip(pred.vertices())
+        .map(|(p, q)| (q - p).norm())
+        .fold(0.0, Real::max)
+}
+
+/// Which configuration a near vertex is in (decides its X-constraints).
+enum VertexConfig {
+    /// Near a vertex of the other body (vertex–vertex, Eqs. 37–38).
+    Vertex(usize),
+    /// Near these edges, not near their end vertices (vertex–edge, Eq. 36).
+    Edges(Vec<usize>),
+    /// Near the interior of faces only (vertex–face), or deep inside.
+    Face,
+}
+
+struct Builder<'a> {
+    bodies: &'a [RigidBody3],
+    now: &'a [ConvexPolyhedron],
+    pred: &'a [ConvexPolyhedron],
+    set: ConstraintSet3,
+    index: BTreeMap<(usize, usize, Features3), usize>,
+    units: BTreeSet<usize>,
+    groups: BTreeSet<Vec<usize>>,
+}
+
+impl Builder<'_> {
+    /// The contact vertex `vertex` of body `a` – face `face` of body `b` (created once).
+    fn vf(&mut self, a: usize, b: usize, vertex: usize, face: usize) -> usize {
+        let key = (a, b, Features3::VertexFace { vertex, face });
+        if let Some(&k) = self.index.get(&key) {
+            return k;
+        }
+        let c = vertex_face_contact(
+            (a, b),
+            (&self.now[a], &self.now[b]),
+            (vertex, face),
+            self.bodies,
+        );
+        self.push_contact(key, c)
+    }
+
+    /// The edge–edge contact (None for parallel edges), always described from the body with
+    /// the lower index so that a pair met from both sides is one contact with one gap.
+    fn ee(&mut self, a: usize, b: usize, edge_a: usize, edge_b: usize) -> Option<usize> {
+        let (a, b, edge_a, edge_b) = if a < b {
+            (a, b, edge_a, edge_b)
+        } else {
+            (b, a, edge_b, edge_a)
+        };
+        let key = (a, b, Features3::EdgeEdge { edge_a, edge_b });
+        if let Some(&k) = self.index.get(&key) {
+            return Some(k);
+        }
+        let c = edge_edge_contact(
+            (a, b),
+            (&self.now[a], &self.now[b]),
+            (edge_a, edge_b),
+            self.bodies,
+        )?;
+        Some(self.push_contact(key, c))
+    }
+
+    fn push_contact(&mut self, key: (usize, usize, Features3), c: Contact3) -> usize {
+        let k = self.set.contacts.len();
+        self.set.contacts.push(c);
+        self.index.insert(key, k);
+        k
+    }
+
+    /// Gap of contact `k`'s feature pair at the predicted configuration.
+    fn predicted_gap(&self, k: usize) -> Real {
+        let c = &self.set.contacts[k];
+        match c.features {
+            Features3::VertexFace { vertex, face } => {
+                let f = &self.pred[c.b].faces()[face];
+                f.normal.dot(&self.pred[c.a].vertices()[vertex]) - f.offset
+            }
+            Features3::EdgeEdge { edge_a, edge_b } => edge_edge_contact(
+                (c.a, c.b),
+                (&self.pred[c.a], &self.pred[c.b]),
+                (edge_a, edge_b),
+                self.bodies,
+            )
+            .map_or(c.gap, |p| p.gap),
+            Features3::Bodies => c.gap,
+        }
+    }
+
+    /// Add a U- (one member) or I-/X-constraint (several) with the single-primary heuristic.
+    fn push_group(&mut self, mut members: Vec<usize>, cross: bool, primary: Option<usize>) {
+        members.dedup();
+        if members.len() == 1 {
+            self.units.insert(members[0]);
+            return;
+        }
+        let mut key = members.clone();
+        key.sort_unstable();
+        if !self.groups.insert(key) {
+            return;
+        }
+        let primary = primary.unwrap_or_else(|| self.choose_primary(&members));
+        let secondaries = members.into_iter().filter(|&m| m != primary).collect();
+        let pc = PairConstraint {
+            primary,
+            secondaries,
+        };
+        if cross {
+            self.set.cross.push(pc);
+        } else {
+            self.set.inter.push(pc);
+        }
+    }
+
+    /// Largest predicted gap among the applicable members (module docs).
+    fn choose_primary(&self, members: &[usize]) -> usize {
+        let applicable: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|&m| self.set.contacts[m].applicability > APPL_VV)
+            .collect();
+        let pool = if applicable.is_empty() {
+            members.to_vec()
+        } else {
+            applicable
+        };
+        let mut best = pool[0];
+        let mut best_gap = self.predicted_gap(best);
+        for &m in &pool[1..] {
+            let g = self.predicted_gap(m);
+            if g > best_gap {
+                (best, best_gap) = (m, g);
+            }
+        }
+        best
+    }
+
+    /// Step 1 of the module docs for vertex `v` of body `x` against body `y`.
+    fn vertex_part(&mut self, x: usize, y: usize, v: usize, eps: Real) -> Option<VertexConfig> {
+        let (px, py) = (&self.now[x], &self.now[y]);
+        let p = px.vertices()[v];
+        let (deepest, max_gap) = py.max_face_distance(&p);
+        if max_gap > eps {
+            return None; // farther than ε from B's body, hence from every feature
+        }
+        let near: Vec<usize> = (0..py.faces().len())
+            .filter(|&f| {
+                let (c, _) = closest_on_polygon(&p, &py.face_points(f), &py.faces()[f].normal);
+                (c - p).norm() <= eps
+            })
+            .collect();
+        if near.is_empty() {
+            let inside_pred = self.pred[y]
+                .max_face_distance(&self.pred[x].vertices()[v])
+                .1
+                < 0.0;
+            if max_gap < 0.0 || inside_pred {
+                let c = self.vf(x, y, v, deepest);
+                self.units.insert(c);
+            }
+            return Some(VertexConfig::Face);
+        }
+        let members: Vec<usize> = near.iter().map(|&f| self.vf(x, y, v, f)).collect();
+        self.push_group(members, false, None);
+        // Configuration for the X-constraints.
+        let nearest_vertex = (0..py.vertices().len())
+            .map(|w| (w, (py.vertices()[w] - p).norm()))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((w, d)) = nearest_vertex
+            && d <= eps
+        {
+            return Some(VertexConfig::Vertex(w));
+        }
+        let edges: Vec<usize> = (0..py.edges().len())
+            .filter(|&e| {
+                let ed = &py.edges()[e];
+                let (q, _) =
+                    closest_on_segment(&p, &py.vertices()[ed.tail], &py.vertices()[ed.head]);
+                (q - p).norm() <= eps
+            })
+            .collect();
+        if edges.is_empty() {
+            Some(VertexConfig::Face)
+        } else {
+            Some(VertexConfig::Edges(edges))
+        }
+    }
+
+    /// Step 2: vertex–edge X-constraints (paper Eq. 36).
+    fn vertex_edge_cross(&mut self, x: usize, y: usize, v: usize, e: usize, eps: Real) {
+        let (px, py) = (&self.now[x], &self.now[y]);
+        let p = px.vertices()[v];
+        let [f1, f2] = py.edges()[e].faces;
+        let c1 = self.vf(x, y, v, f1);
+        let c2 = self.vf(x, y, v, f2);
+        let o = orientation_vector(py, e);
+        for &ei in px.vertex_edges(v) {
+            if applicability_ee(px, ei, py, e) <= APPL_VE_EDGES {
+                continue;
+            }
+            let Some(cee) = self.ee(x, y, ei, e) else {
+                continue;
+            };
+            let dir = px.vertices()[px.other_end(ei, v)] - p;
+            let (partner, face) = if dir.dot(&o) > 0.0 {
+                (c1, f1)
+            } else {
+                (c2, f2)
+            };
+            let vf_ok = self.set.contacts[partner].applicability > APPL_VF_LONE
+                && feasibility_vf(&p, py, face, eps, FEASIBILITY_ANGLE, FEASIBILITY_DEPTH);
+            let primary = if vf_ok { partner } else { cee };
+            self.push_group(vec![partner, cee], true, Some(primary));
+        }
+    }
+
+    /// Step 3: vertex–vertex X-constraints (paper Eq. 38, our reconstruction).
+    fn vertex_vertex_cross(&mut self, a: usize, b: usize, va: usize, vb: usize) {
+        let (pa, pb) = (&self.now[a], &self.now[b]);
+        let face_edges = |p: &ConvexPolyhedron, v: usize, f: usize| -> Vec<usize> {
+            p.vertex_edges(v)
+                .iter()
+                .copied()
+                .filter(|&e| p.edges()[e].faces.contains(&f))
+                .collect()
+        };
+        for &fa in pa.vertex_faces(va) {
+            for &fb in pb.vertex_faces(vb) {
+                let mut ees = Vec::new();
+                for ea in face_edges(pa, va, fa) {
+                    for eb in face_edges(pb, vb, fb) {
+                        if applicability_ee(pa, ea, pb, eb) > APPL_EE
+                            && let Some(c) = self.ee(a, b, ea, eb)
+                        {
+                            ees.push(c);
+                        }
+                    }
+                }
+                if ees.is_empty() {
+                    continue;
+                }
+                let ca = self.vf(a, b, va, fb);
+                let cb = self.vf(b, a, vb, fa);
+                let primary = [ca, cb]
+                    .into_iter()
+                    .find(|&c| self.set.contacts[c].applicability > APPL_VV)
+                    .unwrap_or(ees[0]);
+                let mut members = vec![ca, cb];
+                members.extend(ees);
+                self.push_group(members, true, Some(primary));
+            }
+        }
+    }
+
+    /// Step 4: edge–edge U-constraints.
+    fn edge_edge(&mut self, a: usize, b: usize, eps: Real) {
+        let (pa, pb) = (&self.now[a], &self.now[b]);
+        for (ka, ea) in pa.edges().iter().enumerate() {
+            let (a0, a1) = (pa.vertices()[ea.tail], pa.vertices()[ea.head]);
+            for (kb, eb) in pb.edges().iter().enumerate() {
+                let (b0, b1) = (pb.vertices()[eb.tail], pb.vertices()[eb.head]);
+                let (_, _, p, q) = closest_segment_segment(&a0, &a1, &b0, &b1);
+                if (p - q).norm() > eps {
+                    continue;
+                }
+                let vertex_config = [a0, a1].iter().any(|v| (v - q).norm() <= eps)
+                    || [b0, b1].iter().any(|v| (v - p).norm() <= eps);
+                if vertex_config || applicability_ee(pa, ka, pb, kb) <= APPL_EE {
+                    continue;
+                }
+                if let Some(c) = self.ee(a, b, ka, kb) {
+                    self.units.insert(c);
+                }
+            }
+        }
+    }
+}

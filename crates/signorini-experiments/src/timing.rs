@@ -1,0 +1,111 @@
+//! PEG vs standard-model time per step on the same states (the paper's "about 2×", §6).
+//!
+//! During a PEG pouring run, every N-th step the current world is cloned and stepped once
+//! with PEG and once with the standard model (ε-distance detector), R times each; the median
+//! of the stepper's own stage times (`StepReport::times`: broad phase, detection, formulation,
+//! solve incl. fallbacks and gap corrections, integration) is recorded. The clones are thrown
+//! away, so the run's trajectory is unchanged.
+//!
+//! Owns: the measurement ([`time_step`]), `timing.csv` and the per-h median ratios. Does not
+//! own: the run loop (`pour2d`).
+
+use crate::ExperimentError;
+use crate::reference::h_key;
+use crate::stats::quantile_sorted;
+use crate::writer::Csv;
+use signorini_world::{ContactModel, World};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// When and how often to time (`--timing-every N --timing-repeats R`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimingSpec {
+    /// Time every N-th step (N ≥ 1; steps N, 2N, …).
+    pub every: usize,
+    /// Repetitions per model and step; the median is kept (R ≥ 1).
+    pub repeats: usize,
+}
+
+/// One timed state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimingSample {
+    /// Step index of the run (1-based) whose start state was timed.
+    pub step: usize,
+    /// Median PEG step time (µs).
+    pub peg_us: f64,
+    /// Median standard-model step time (µs).
+    pub standard_us: f64,
+}
+
+/// Median step time in µs of `model` from the state of `world` (R clones, each stepped once).
+/// The standard model uses its experiment settings (`pour2d::experiment_params`).
+fn median_step_us(world: &World, model: ContactModel, repeats: usize) -> f64 {
+    let params =
+        crate::pour2d::experiment_params(model, world.params.h, world.params.gap_corrections);
+    let mut t: Vec<f64> = (0..repeats.max(1))
+        .map(|_| {
+            let mut w = world.clone();
+            w.params = params.clone();
+            1e6 * w.step().times.total()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    quantile_sorted(&t, 0.5)
+}
+
+/// Time one PEG step and one standard-model step from the state of `world` (a PEG world),
+/// interleaved so that machine load affects both alike. `world` is not modified.
+pub fn time_step(world: &World, step: usize, repeats: usize) -> TimingSample {
+    TimingSample {
+        step,
+        peg_us: median_step_us(world, ContactModel::Peg, repeats),
+        standard_us: median_step_us(world, ContactModel::Standard, repeats),
+    }
+}
+
+/// Write `timing.csv` (`h,set,step,peg_us,standard_us,ratio`) for the given runs, each
+/// `(h, set, samples)`, in the order given.
+pub fn write_timing(
+    path: &Path,
+    runs: &[(f64, &str, &[TimingSample])],
+) -> Result<(), ExperimentError> {
+    let mut f = Csv::create(path, "h,set,step,peg_us,standard_us,ratio")?;
+    for (h, set, samples) in runs {
+        for s in *samples {
+            f.line(&format!(
+                "{h},{set},{},{:.3},{:.3},{:.4}",
+                s.step,
+                s.peg_us,
+                s.standard_us,
+                s.peg_us / s.standard_us
+            ))?;
+        }
+    }
+    f.finish()
+}
+
+/// Median PEG/standard ratio per h over all samples of all runs: `(h, samples, median)`,
+/// ascending h.
+pub fn median_ratio_per_h(runs: &[(f64, &str, &[TimingSample])]) -> Vec<(f64, usize, f64)> {
+    let mut by_h: BTreeMap<i64, (f64, Vec<f64>)> = BTreeMap::new();
+    for (h, _, samples) in runs {
+        let e = by_h.entry(h_key(*h)).or_insert((*h, Vec::new()));
+        e.1.extend(
+            samples
+                .iter()
+                .map(|s| s.peg_us / s.standard_us)
+                .filter(|r| r.is_finite()),
+        );
+    }
+    by_h.into_values()
+        .map(|(h, mut r)| {
+            r.sort_by(f64::total_cmp);
+            let m = if r.is_empty() {
+                f64::NAN
+            } else {
+                quantile_sorted(&r, 0.5)
+            };
+            (h, r.len(), m)
+        })
+        .collect()
+}

@@ -1,0 +1,498 @@
+//! Validated convex polyhedra with full feature adjacency (paper §4, Fig. 7; notes §2).
+//!
+//! Owns: [`ConvexPolyhedron`] (vertices, polygonal faces counter-clockwise seen from outside,
+//! edges with their two faces and in-face vectors t₁, t₂, vertex → edges/faces adjacency), its
+//! validation errors [`PolyhedronError`], the constructors `icosahedron` and `cuboid`, and
+//! rigid placement. Does not own: the convex hull (`hull`), mass properties (`mass`),
+//! intersection volumes (`clip`).
+
+use signorini_math::{Quat, Real, Vec3};
+use std::collections::BTreeMap;
+
+/// Why a vertex/face description (or a point set) is not a valid convex polyhedron.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PolyhedronError {
+    /// Fewer than four vertices (or points).
+    #[error("{count} vertices/points given; at least 4 are required")]
+    TooFewVertices {
+        /// Number given.
+        count: usize,
+    },
+    /// Too many points for the brute-force hull (see [`super::MAX_HULL_POINTS`]).
+    #[error("{count} points given; the hull accepts at most {max}")]
+    TooManyPoints {
+        /// Number given.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A coordinate is NaN or infinite.
+    #[error("vertex {index} has a non-finite coordinate ({x}, {y}, {z})")]
+    NonFinite {
+        /// Vertex (point) index.
+        index: usize,
+        /// x.
+        x: Real,
+        /// y.
+        y: Real,
+        /// z.
+        z: Real,
+    },
+    /// All points lie on one plane (or line): the body has no volume.
+    #[error("points are flat (all within {tolerance:e} of one plane): no volume")]
+    Flat {
+        /// Distance tolerance used.
+        tolerance: Real,
+    },
+    /// A face has fewer than three vertices.
+    #[error("face {face} has {count} vertices; at least 3 are required")]
+    FaceTooSmall {
+        /// Face index.
+        face: usize,
+        /// Number of vertices.
+        count: usize,
+    },
+    /// A face refers to a vertex that does not exist.
+    #[error("face {face} refers to vertex {index}, but there are only {count} vertices")]
+    BadIndex {
+        /// Face index.
+        face: usize,
+        /// The bad vertex index.
+        index: usize,
+        /// Number of vertices.
+        count: usize,
+    },
+    /// A face has (near) zero area or repeats a vertex.
+    #[error("face {face} is degenerate (zero area or a repeated vertex)")]
+    DegenerateFace {
+        /// Face index.
+        face: usize,
+    },
+    /// A face's vertices are not on one plane.
+    #[error("face {face} is not planar: vertex {vertex} is {distance:e} off its plane")]
+    NonPlanarFace {
+        /// Face index.
+        face: usize,
+        /// Offending vertex.
+        vertex: usize,
+        /// Distance from the face plane.
+        distance: Real,
+    },
+    /// The directed edge `tail → head` is used by no face in the opposite direction, or by
+    /// two faces in the same direction: the surface is open, non-manifold or inconsistently
+    /// oriented.
+    #[error(
+        "edge {tail}→{head} is not matched by exactly one face running {head}→{tail} \
+         (open, non-manifold or inconsistently oriented surface)"
+    )]
+    OpenSurface {
+        /// Tail vertex of the unmatched directed edge.
+        tail: usize,
+        /// Head vertex.
+        head: usize,
+    },
+    /// A vertex belongs to no face.
+    #[error("vertex {index} belongs to no face")]
+    UnusedVertex {
+        /// Vertex index.
+        index: usize,
+    },
+    /// Faces are clockwise seen from outside (the enclosed volume is negative).
+    #[error("faces are clockwise seen from outside (signed volume {volume:e})")]
+    InwardFaces {
+        /// Signed volume.
+        volume: Real,
+    },
+    /// A vertex lies outside a face's plane, or a face turns the wrong way at a vertex.
+    #[error("not convex: vertex {vertex} is {distance:e} outside the plane of face {face}")]
+    NotConvex {
+        /// Face index.
+        face: usize,
+        /// Vertex index.
+        vertex: usize,
+        /// Signed distance outside the plane (> tolerance), or the turn defect.
+        distance: Real,
+    },
+}
+
+/// A polygonal face.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Face {
+    /// Vertex indices, counter-clockwise seen from outside.
+    pub vertices: Vec<usize>,
+    /// Outward unit normal.
+    pub normal: Vec3,
+    /// Plane offset: `normal · x = offset` on the face.
+    pub offset: Real,
+}
+
+/// An edge with its two faces (notes §2: `f1` is the face in which it runs tail → head).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edge {
+    /// Tail vertex.
+    pub tail: usize,
+    /// Head vertex.
+    pub head: usize,
+    /// `[f1, f2]`: the edge runs tail → head in f1 and head → tail in f2.
+    pub faces: [usize; 2],
+    /// In-face unit vectors perpendicular to the edge (paper §4 Eq. 29): `t₁ = n̂₁ × ê` points
+    /// from the edge into f1, `t₂ = ê × n̂₂` into f2.
+    pub t: [Vec3; 2],
+}
+
+/// A validated convex polyhedron (paper §4, Fig. 7).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvexPolyhedron {
+    vertices: Vec<Vec3>,
+    faces: Vec<Face>,
+    edges: Vec<Edge>,
+    vertex_edges: Vec<Vec<usize>>,
+    vertex_faces: Vec<Vec<usize>>,
+}
+
+/// Relative tolerance of the validation (times the bounding-box diagonal): 1e-9 only rejects
+/// what is wrong beyond rounding.
+const REL_TOL: Real = 1e-9;
+
+/// Newell normal (|·| = twice the area) of a vertex loop.
+pub(crate) fn newell(points: impl Iterator<Item = Vec3> + Clone) -> Vec3 {
+    let first = points.clone().next();
+    let mut n = Vec3::zeros();
+    let mut prev: Option<Vec3> = None;
+    for p in points {
+        if let Some(q) = prev {
+            n += q.cross(&p);
+        }
+        prev = Some(p);
+    }
+    if let (Some(q), Some(p)) = (prev, first) {
+        n += q.cross(&p);
+    }
+    n
+}
+
+impl ConvexPolyhedron {
+    /// Validate and build from vertices and faces (vertex indices counter-clockwise seen from
+    /// outside). Checks: ≥ 4 finite vertices, every vertex used, faces with ≥ 3 distinct
+    /// vertices, planar, non-degenerate, closed 2-manifold consistently oriented outward,
+    /// strictly convex faces and every vertex on the inner side of every face plane.
+    pub fn from_vertices_faces(
+        vertices: Vec<Vec3>,
+        faces: Vec<Vec<usize>>,
+    ) -> Result<Self, PolyhedronError> {
+        let n = vertices.len();
+        if n < 4 {
+            return Err(PolyhedronError::TooFewVertices { count: n });
+        }
+        check_finite(&vertices)?;
+        let tol = REL_TOL * diameter(&vertices).max(Real::MIN_POSITIVE);
+        let mut used = vec![false; n];
+        let mut out_faces = Vec::with_capacity(faces.len());
+        for (fi, f) in faces.into_iter().enumerate() {
+            if f.len() < 3 {
+                return Err(PolyhedronError::FaceTooSmall {
+                    face: fi,
+                    count: f.len(),
+                });
+            }
+            if let Some(&index) = f.iter().find(|&&i| i >= n) {
+                return Err(PolyhedronError::BadIndex {
+                    face: fi,
+                    index,
+                    count: n,
+                });
+            }
+            let mut sorted = f.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let nn = newell(f.iter().map(|&i| vertices[i]));
+            if sorted.len() != f.len() || nn.norm() <= tol * tol {
+                return Err(PolyhedronError::DegenerateFace { face: fi });
+            }
+            let normal = nn.normalize();
+            let offset =
+                f.iter().map(|&i| normal.dot(&vertices[i])).sum::<Real>() / f.len() as Real;
+            for &i in &f {
+                let d = normal.dot(&vertices[i]) - offset;
+                if d.abs() > tol {
+                    return Err(PolyhedronError::NonPlanarFace {
+                        face: fi,
+                        vertex: i,
+                        distance: d,
+                    });
+                }
+                used[i] = true;
+            }
+            out_faces.push(Face {
+                vertices: f,
+                normal,
+                offset,
+            });
+        }
+        if let Some(index) = used.iter().position(|u| !u) {
+            return Err(PolyhedronError::UnusedVertex { index });
+        }
+        // Directed edges → face; each must appear once, with its reverse once.
+        let mut directed: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+        for (fi, f) in out_faces.iter().enumerate() {
+            for k in 0..f.vertices.len() {
+                let e = (f.vertices[k], f.vertices[(k + 1) % f.vertices.len()]);
+                if directed.insert(e, fi).is_some() {
+                    return Err(PolyhedronError::OpenSurface {
+                        tail: e.0,
+                        head: e.1,
+                    });
+                }
+            }
+        }
+        for &(i, j) in directed.keys() {
+            if !directed.contains_key(&(j, i)) {
+                return Err(PolyhedronError::OpenSurface { tail: i, head: j });
+            }
+        }
+        let volume = signed_volume(&vertices, &out_faces);
+        if volume <= 0.0 {
+            return Err(PolyhedronError::InwardFaces { volume });
+        }
+        for (fi, f) in out_faces.iter().enumerate() {
+            for (vi, v) in vertices.iter().enumerate() {
+                let d = f.normal.dot(v) - f.offset;
+                if d > tol {
+                    return Err(PolyhedronError::NotConvex {
+                        face: fi,
+                        vertex: vi,
+                        distance: d,
+                    });
+                }
+            }
+            // Strict convexity of the face polygon: a left turn about the outward normal at
+            // every corner (collinear corners rejected).
+            let m = f.vertices.len();
+            for k in 0..m {
+                let p = vertices[f.vertices[(k + m - 1) % m]];
+                let q = vertices[f.vertices[k]];
+                let r = vertices[f.vertices[(k + 1) % m]];
+                let turn = (q - p).cross(&(r - q)).dot(&f.normal);
+                if turn <= tol * tol {
+                    return Err(PolyhedronError::NotConvex {
+                        face: fi,
+                        vertex: f.vertices[k],
+                        distance: -turn,
+                    });
+                }
+            }
+        }
+        Ok(Self::assemble(vertices, out_faces, &directed))
+    }
+
+    /// Edges, t-vectors and adjacency from validated faces.
+    fn assemble(
+        vertices: Vec<Vec3>,
+        faces: Vec<Face>,
+        directed: &BTreeMap<(usize, usize), usize>,
+    ) -> Self {
+        let mut edges = Vec::with_capacity(directed.len() / 2);
+        let mut vertex_edges = vec![Vec::new(); vertices.len()];
+        let mut vertex_faces = vec![Vec::new(); vertices.len()];
+        for (&(tail, head), &f1) in directed {
+            if tail > head {
+                continue;
+            }
+            let f2 = directed[&(head, tail)];
+            let e = (vertices[head] - vertices[tail]).normalize();
+            let t1 = faces[f1].normal.cross(&e).normalize();
+            let t2 = e.cross(&faces[f2].normal).normalize();
+            vertex_edges[tail].push(edges.len());
+            vertex_edges[head].push(edges.len());
+            edges.push(Edge {
+                tail,
+                head,
+                faces: [f1, f2],
+                t: [t1, t2],
+            });
+        }
+        for (fi, f) in faces.iter().enumerate() {
+            for &v in &f.vertices {
+                vertex_faces[v].push(fi);
+            }
+        }
+        ConvexPolyhedron {
+            vertices,
+            faces,
+            edges,
+            vertex_edges,
+            vertex_faces,
+        }
+    }
+
+    /// A regular icosahedron centred at the origin with the given circumradius (12 vertices,
+    /// 20 triangles; vertices `(0, ±1, ±φ)` and cyclic permutations, scaled).
+    pub fn icosahedron(circumradius: Real) -> Result<Self, PolyhedronError> {
+        let phi = (1.0 + 5.0_f64.sqrt()) / 2.0;
+        let s = circumradius / (1.0 + phi * phi).sqrt();
+        let mut v = Vec::with_capacity(12);
+        for &(a, b) in &[(-1.0, phi), (1.0, phi), (-1.0, -phi), (1.0, -phi)] {
+            v.push(Vec3::new(a, b, 0.0) * s);
+        }
+        for &(a, b) in &[(-1.0, phi), (1.0, phi), (-1.0, -phi), (1.0, -phi)] {
+            v.push(Vec3::new(0.0, a, b) * s);
+        }
+        for &(a, b) in &[(-1.0, phi), (1.0, phi), (-1.0, -phi), (1.0, -phi)] {
+            v.push(Vec3::new(b, 0.0, a) * s);
+        }
+        ConvexPolyhedron::from_points(&v)
+    }
+
+    /// An axis-aligned box `[−h, h]` centred at the origin (8 vertices, 6 quadrilaterals).
+    pub fn cuboid(half_extents: Vec3) -> Result<Self, PolyhedronError> {
+        let h = half_extents;
+        let v: Vec<Vec3> = (0..8)
+            .map(|k| {
+                let sx = if k & 1 == 0 { -1.0 } else { 1.0 };
+                let sy = if k & 2 == 0 { -1.0 } else { 1.0 };
+                let sz = if k & 4 == 0 { -1.0 } else { 1.0 };
+                Vec3::new(sx * h.x, sy * h.y, sz * h.z)
+            })
+            .collect();
+        let faces = vec![
+            vec![0, 2, 3, 1], // z = −h
+            vec![4, 5, 7, 6], // z = +h
+            vec![0, 1, 5, 4], // y = −h
+            vec![2, 6, 7, 3], // y = +h
+            vec![0, 4, 6, 2], // x = −h
+            vec![1, 3, 7, 5], // x = +h
+        ];
+        ConvexPolyhedron::from_vertices_faces(v, faces)
+    }
+
+    /// The vertices.
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The faces.
+    pub fn faces(&self) -> &[Face] {
+        &self.faces
+    }
+
+    /// The edges (sorted by `(tail, head)`, `tail < head`).
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    /// Indices of the edges incident to vertex `v`.
+    pub fn vertex_edges(&self, v: usize) -> &[usize] {
+        &self.vertex_edges[v]
+    }
+
+    /// Indices of the faces incident to vertex `v`.
+    pub fn vertex_faces(&self, v: usize) -> &[usize] {
+        &self.vertex_faces[v]
+    }
+
+    /// The vertex at the other end of edge `e` from vertex `v`.
+    pub fn other_end(&self, e: usize, v: usize) -> usize {
+        let edge = &self.edges[e];
+        if edge.tail == v { edge.head } else { edge.tail }
+    }
+
+    /// The vertices of face `f` (counter-clockwise seen from outside) as points.
+    pub fn face_points(&self, f: usize) -> Vec<Vec3> {
+        self.faces[f]
+            .vertices
+            .iter()
+            .map(|&i| self.vertices[i])
+            .collect()
+    }
+
+    /// Largest distance of a vertex from the frame origin (m).
+    pub fn circumradius(&self) -> Real {
+        self.vertices.iter().map(|v| v.norm()).fold(0.0, Real::max)
+    }
+
+    /// Signed distance of `p` from the body: max over faces of `n̂·p − offset` (exact outside
+    /// the body only along face normals; negative inside, = −depth to the nearest face plane).
+    pub fn max_face_distance(&self, p: &Vec3) -> (usize, Real) {
+        let mut best = (0, Real::NEG_INFINITY);
+        for (fi, f) in self.faces.iter().enumerate() {
+            let d = f.normal.dot(p) - f.offset;
+            if d > best.1 {
+                best = (fi, d);
+            }
+        }
+        best
+    }
+
+    /// The same body moved rigidly: `x ↦ translation + rotation · x` (same topology).
+    pub fn transformed(&self, translation: &Vec3, rotation: &Quat) -> Self {
+        let mut out = self.clone();
+        for v in &mut out.vertices {
+            *v = translation + rotation * *v;
+        }
+        for f in &mut out.faces {
+            f.normal = rotation * f.normal;
+            f.offset = f.normal.dot(&out.vertices[f.vertices[0]]);
+        }
+        for e in &mut out.edges {
+            e.t = [rotation * e.t[0], rotation * e.t[1]];
+        }
+        out
+    }
+
+    /// The same body translated by `offset`.
+    pub fn translated(&self, offset: &Vec3) -> Self {
+        self.transformed(offset, &Quat::identity())
+    }
+
+    /// The same body scaled about the frame origin by `factor > 0`.
+    pub fn scaled(&self, factor: Real) -> Self {
+        let mut out = self.clone();
+        for v in &mut out.vertices {
+            *v *= factor;
+        }
+        for f in &mut out.faces {
+            f.offset *= factor;
+        }
+        out
+    }
+}
+
+/// Signed volume enclosed by faces (positive for outward, counter-clockwise faces).
+pub(crate) fn signed_volume(vertices: &[Vec3], faces: &[Face]) -> Real {
+    let mut v = 0.0;
+    for f in faces {
+        let p0 = vertices[f.vertices[0]];
+        for k in 1..f.vertices.len() - 1 {
+            let (p1, p2) = (vertices[f.vertices[k]], vertices[f.vertices[k + 1]]);
+            v += p0.dot(&p1.cross(&p2));
+        }
+    }
+    v / 6.0
+}
+
+pub(crate) fn check_finite(points: &[Vec3]) -> Result<(), PolyhedronError> {
+    if let Some((index, p)) = points
+        .iter()
+        .enumerate()
+        .find(|(_, p)| !p.iter().all(|x| x.is_finite()))
+    {
+        return Err(PolyhedronError::NonFinite {
+            index,
+            x: p.x,
+            y: p.y,
+            z: p.z,
+        });
+    }
+    Ok(())
+}
+
+/// Bounding-box diagonal of a point set.
+pub(crate) fn diameter(points: &[Vec3]) -> Real {
+    let mut lo = Vec3::repeat(Real::INFINITY);
+    let mut hi = Vec3::repeat(Real::NEG_INFINITY);
+    for p in points {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+    }
+    (hi - lo).norm()
+}

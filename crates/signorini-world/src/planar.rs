@@ -1,0 +1,229 @@
+//! The 2D space: rigid convex polygons with ν = [vx, vy, ω] (3 components per body).
+//!
+//! Owns: [`Planar`] (the [`Space`] of [`World`]): world vertices at a configuration, the
+//! sweep-and-prune broad phase, the three contact models' detectors (PEG potential contacts →
+//! U/I/X; the standard ε-distance detector; the corrective separating-axis detector), the
+//! vertex–edge gap re-measurement and PEG refresh of the gap correction, and the update
+//! `x ← x + h v`, `θ ← θ + h ω`; and [`World::add_static_compound`].
+//! Does not own: the stage order, solves and the correction loop (`stepper`).
+
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
+use signorini_contact::{
+    ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, applicability,
+    corrective_contacts, peg::build_peg_constraints, peg_detection_distance, potential_contacts,
+    standard_contacts,
+};
+use signorini_dynamics::{BodyError, RigidBody2};
+use signorini_geometry::dim2::{Aabb, Compound, sweep_and_prune};
+use signorini_math::{Real, Vec2, Vec3};
+use std::collections::BTreeMap;
+
+/// The 2D space (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Planar;
+
+/// The 2D world: rigid convex polygons, the stepper of [`GenericWorld`].
+pub type World = GenericWorld<Planar, 3>;
+
+impl World {
+    /// Add every convex part of a static compound (e.g. an open box) as its own static body
+    /// at the given pose; returns their indices.
+    pub fn add_static_compound(
+        &mut self,
+        compound: &Compound,
+        position: Vec2,
+        angle: Real,
+    ) -> Vec<usize> {
+        compound
+            .parts()
+            .iter()
+            .map(|part| {
+                self.bodies
+                    .push(RigidBody2::fixed(part.clone()).with_pose(position, angle));
+                self.bodies.len() - 1
+            })
+            .collect()
+    }
+}
+
+/// Number of vertices (= edges) of every body.
+fn vertex_counts(bodies: &[RigidBody2]) -> Vec<usize> {
+    bodies.iter().map(|b| b.shape.len()).collect()
+}
+
+impl Space<3> for Planar {
+    type Body = RigidBody2;
+    type Contact = Contact;
+    type Key = (usize, usize, usize, usize);
+    type Geometry = Vec<Vec<Vec2>>;
+
+    fn validate(body: &RigidBody2) -> Result<(), BodyError> {
+        body.validate()
+    }
+
+    fn velocity(body: &RigidBody2) -> Vec3 {
+        body.velocity
+    }
+
+    fn free_velocity(body: &RigidBody2, h: Real) -> Vec3 {
+        body.free_velocity(h)
+    }
+
+    fn geometry(bodies: &[RigidBody2]) -> Vec<Vec<Vec2>> {
+        bodies.iter().map(|b| b.world_vertices()).collect()
+    }
+
+    fn moved(bodies: &[RigidBody2], velocities: &[Vec3], h: Real) -> Vec<Vec<Vec2>> {
+        bodies
+            .iter()
+            .zip(velocities)
+            .map(|(b, v)| {
+                if b.is_static {
+                    b.world_vertices()
+                } else {
+                    b.shape
+                        .placed(&(b.position + Vec2::new(v.x, v.y) * h), b.angle + h * v.z)
+                }
+            })
+            .collect()
+    }
+
+    fn candidate_pairs(
+        bodies: &[RigidBody2],
+        a: &Vec<Vec<Vec2>>,
+        b: &Vec<Vec<Vec2>>,
+        margin: Real,
+    ) -> Vec<(usize, usize)> {
+        let boxes: Vec<Aabb> = a
+            .iter()
+            .zip(b)
+            .map(|(v, p)| {
+                Aabb::from_points(v.iter())
+                    .union(&Aabb::from_points(p.iter()))
+                    .inflated(margin)
+            })
+            .collect();
+        sweep_and_prune(&boxes)
+            .into_iter()
+            .filter(|&(i, j)| !(bodies[i].is_static && bodies[j].is_static))
+            .collect()
+    }
+
+    fn detection_distance(params: &WorldParams) -> Real {
+        match params.model {
+            ContactModel::Peg => params
+                .peg_distance
+                .unwrap_or_else(|| peg_detection_distance(params.h)),
+            ContactModel::Standard => params.standard_distance,
+            ContactModel::Corrective => 0.0,
+        }
+    }
+
+    fn detect(
+        params: &WorldParams,
+        bodies: &[RigidBody2],
+        now: &Vec<Vec<Vec2>>,
+        next: &Vec<Vec<Vec2>>,
+        pairs: &[(usize, usize)],
+    ) -> ConstraintSet {
+        let eps = Self::detection_distance(params);
+        match params.model {
+            ContactModel::Standard => {
+                ConstraintSet::all_unilateral(standard_contacts(bodies, now, pairs, eps))
+            }
+            ContactModel::Corrective => {
+                ConstraintSet::all_unilateral(corrective_contacts(bodies, now, pairs))
+            }
+            ContactModel::Peg => {
+                let contacts = potential_contacts(bodies, now, next, pairs, eps);
+                build_peg_constraints(
+                    contacts,
+                    &vertex_counts(bodies),
+                    PEG_APPLICABILITY_RELAXATION,
+                )
+            }
+        }
+    }
+
+    fn constraints(
+        params: &WorldParams,
+        bodies: &[RigidBody2],
+        contacts: Vec<Contact>,
+    ) -> ConstraintSet {
+        if params.model == ContactModel::Peg {
+            build_peg_constraints(
+                contacts,
+                &vertex_counts(bodies),
+                PEG_APPLICABILITY_RELAXATION,
+            )
+        } else {
+            ConstraintSet::all_unilateral(contacts)
+        }
+    }
+
+    fn key(contact: &Contact) -> (usize, usize, usize, usize) {
+        contact.key()
+    }
+
+    fn gap_mut(contact: &mut Contact) -> &mut Real {
+        &mut contact.gap
+    }
+
+    fn remeasure(c: &Contact, trial: &Vec<Vec<Vec2>>) -> Option<Real> {
+        (c.vertex != usize::MAX).then(|| edge_gap(&trial[c.a][c.vertex], &trial[c.b], c.edge))
+    }
+
+    /// Re-tests applicability at the trial orientation (rotation within the step) and treats a
+    /// vertex inside the other body there as a violation even if unconstrained; for PEG,
+    /// vertex–edge pairs near at the trial configuration join the pool.
+    fn refresh(
+        params: &WorldParams,
+        bodies: &[RigidBody2],
+        now: &Vec<Vec<Vec2>>,
+        trial: &Vec<Vec<Vec2>>,
+        pool: &mut BTreeMap<(usize, usize, usize, usize), Contact>,
+    ) -> bool {
+        let mut violated = false;
+        for c in pool.values_mut().filter(|c| c.vertex != usize::MAX) {
+            let tb = &trial[c.b];
+            let e = tb[(c.edge + 1) % tb.len()] - tb[c.edge];
+            let outward = Vec2::new(e.y, -e.x) / e.norm();
+            c.applicability = c
+                .applicability
+                .max(applicability(&trial[c.a], c.vertex, &outward));
+            let p = &trial[c.a][c.vertex];
+            violated |= (0..tb.len()).all(|k| edge_gap(p, tb, k) < -CORRECTION_TOLERANCE);
+        }
+        if params.model == ContactModel::Peg {
+            let eps = Self::detection_distance(params);
+            let pairs = Self::candidate_pairs(bodies, now, trial, eps);
+            for c in potential_contacts(bodies, now, trial, &pairs, eps) {
+                if pool.contains_key(&c.key()) {
+                    continue;
+                }
+                violated |=
+                    edge_gap(&trial[c.a][c.vertex], &trial[c.b], c.edge) < -CORRECTION_TOLERANCE;
+                pool.insert(c.key(), c);
+            }
+        }
+        violated
+    }
+
+    fn kinetic_energy(b: &RigidBody2, v: &Vec3) -> Real {
+        0.5 * (b.mass * (v.x * v.x + v.y * v.y) + b.inertia * v.z * v.z)
+    }
+
+    fn integrate(b: &mut RigidBody2, v: &Vec3, h: Real) {
+        if v.iter().all(|x| x.is_finite()) {
+            b.velocity = *v;
+        }
+        b.integrate_position(h);
+    }
+}
+
+/// Signed gap of vertex `p` to edge `edge` of a counter-clockwise polygon (notes §2).
+fn edge_gap(p: &Vec2, poly: &[Vec2], edge: usize) -> Real {
+    let t = poly[edge];
+    let e = poly[(edge + 1) % poly.len()] - t;
+    Vec2::new(-e.y, e.x).dot(&(t - p)) / e.norm()
+}
