@@ -37,7 +37,7 @@ pub struct RunArgs {
     /// Stop after at most N steps.
     #[arg(long)]
     steps: Option<usize>,
-    /// Output folder (default: out/<scene name>).
+    /// Output folder (default: `out/<scene name>`).
     #[arg(long)]
     out: Option<PathBuf>,
     /// No progress bar and no text summary.
