@@ -9,9 +9,9 @@
 
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
 use signorini_contact::{
-    ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, applicability,
-    corrective_contacts, peg::build_peg_constraints, peg_detection_distance, potential_contacts,
-    standard_contacts,
+    ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, SM_DETECTION_DISTANCE,
+    applicability, corrective_contacts, peg::build_peg_constraints, peg_detection_distance,
+    potential_contacts, standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
 use signorini_geometry::dim2::{Aabb, Compound, sweep_and_prune};
@@ -114,7 +114,7 @@ impl Space<3> for Planar {
             ContactModel::Peg => params
                 .peg_distance
                 .unwrap_or_else(|| peg_detection_distance(params.h)),
-            ContactModel::Standard => params.standard_distance,
+            ContactModel::Standard => params.standard_distance.unwrap_or(SM_DETECTION_DISTANCE),
             ContactModel::Corrective => 0.0,
         }
     }
@@ -145,11 +145,14 @@ impl Space<3> for Planar {
         }
     }
 
-    fn constraints(
+    /// The model's constraints rebuilt over the whole pool.
+    fn rebuild(
         params: &WorldParams,
         bodies: &[RigidBody2],
-        contacts: Vec<Contact>,
+        _set: &ConstraintSet,
+        pool: &BTreeMap<(usize, usize, usize, usize), Contact>,
     ) -> ConstraintSet {
+        let contacts: Vec<Contact> = pool.values().cloned().collect();
         if params.model == ContactModel::Peg {
             build_peg_constraints(
                 contacts,

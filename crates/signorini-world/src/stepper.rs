@@ -14,7 +14,8 @@
 //! report; a [`Space`] supplies what depends on the dimension: body and contact types,
 //! world-frame geometry at a configuration, the broad phase, detection per contact model,
 //! re-measuring a contact's gap, and the position update. [`crate::World`] is the 2D
-//! instance ([`crate::Planar`], 3 velocity components per body).
+//! instance ([`crate::Planar`], 3 velocity components per body) and [`crate::World3`] the 3D
+//! one ([`crate::Spatial`], 6 components).
 //! Owns: [`GenericWorld`], [`Space`], [`WorldParams`]. Does not own: the contact models
 //! themselves.
 
@@ -23,7 +24,6 @@ use nalgebra::SVector;
 use signorini_complementarity::{SolveError, SolveParams, SolverKind, solve_lcp, solve_mcp};
 use signorini_contact::{
     ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation,
-    SM_DETECTION_DISTANCE,
 };
 use signorini_dynamics::BodyError;
 use signorini_math::Real;
@@ -64,8 +64,9 @@ pub struct WorldParams {
     pub solver: SolverKind,
     /// PEG potential-contact distance; `None` = ε(h) = max(0.5h, 0.0008) (notes §5.3).
     pub peg_distance: Option<Real>,
-    /// Standard-model detection distance (default 0.07 m, notes §5.6).
-    pub standard_distance: Real,
+    /// Standard-model detection distance; `None` = the dimension's reference value (2D
+    /// 0.07 m, 3D 0.1 m; notes §5.6).
+    pub standard_distance: Option<Real>,
     /// Retry a failed reduced LCP in the mixed (MCP) form. Both forms have the same solutions,
     /// so this only helps when the failure was numerical; it roughly doubles the cost of a
     /// step whose problem has no solution (standard-model traps). Default true.
@@ -103,7 +104,7 @@ impl WorldParams {
             mu: 0.0,
             solver: SolverKind::Auto,
             peg_distance: None,
-            standard_distance: SM_DETECTION_DISTANCE,
+            standard_distance: None,
             mixed_fallback: true,
             gap_corrections: 0,
             keep_best_on_failure: true,
@@ -116,7 +117,7 @@ impl WorldParams {
 pub trait ContactKey: Ord + Clone + Debug {}
 impl<T: Ord + Clone + Debug> ContactKey for T {}
 
-/// What the stepper needs from a dimension (2D: [`crate::Planar`]).
+/// What the stepper needs from a dimension (2D: [`crate::Planar`], 3D: [`crate::Spatial`]).
 /// `D` is the number of velocity components per body. All functions are pure; the stepper
 /// calls them in the order of the module docs.
 pub trait Space<const D: usize>: Sized {
@@ -157,11 +158,15 @@ pub trait Space<const D: usize>: Sized {
         next: &Self::Geometry,
         pairs: &[(usize, usize)],
     ) -> ConstraintSet<Self::Contact>;
-    /// Constraints of the configured model rebuilt over a given contact pool (gap correction).
-    fn constraints(
+    /// Gap correction: the constraint set to re-solve, from the last set and the contact pool
+    /// (every contact of the last set, with its ψ lowered, plus the contacts
+    /// [`Space::refresh`] added). 2D rebuilds the model's constraints over the pool; 3D keeps
+    /// the set's structure and adds new contacts as U-constraints.
+    fn rebuild(
         params: &WorldParams,
         bodies: &[Self::Body],
-        contacts: Vec<Self::Contact>,
+        set: &ConstraintSet<Self::Contact>,
+        pool: &BTreeMap<Self::Key, Self::Contact>,
     ) -> ConstraintSet<Self::Contact>;
     /// Feature-pair identity of a contact.
     fn key(contact: &Self::Contact) -> Self::Key;
@@ -491,8 +496,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             if !violated || round == self.params.gap_corrections {
                 break;
             }
-            let contacts: Vec<S::Contact> = pool.values().cloned().collect();
-            set = S::constraints(&self.params, &self.bodies, contacts);
+            set = S::rebuild(&self.params, &self.bodies, &set, &pool);
             let form = self.formulate(&set);
             let mut sub = StepReport::default();
             let v = self.solve(&form, &pred.free, &mut sub);

@@ -3,6 +3,8 @@
 
 mod dim3;
 
+mod mesh;
+
 use signorini_geometry::dim2::*;
 use signorini_math::Vec2;
 

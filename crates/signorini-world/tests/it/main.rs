@@ -1,9 +1,13 @@
 //! Integration tests of the stepper: analytic free fall and resting contact, corners, friction.
 
+mod penalty;
+
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};
 use signorini_world::*;
+
+mod spatial;
 
 fn world(model: ContactModel, h: f64) -> World {
     World::new(WorldParams::new(model, h)).unwrap()

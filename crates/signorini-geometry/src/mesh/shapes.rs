@@ -1,0 +1,158 @@
+//! Procedural triangle meshes: box, UV sphere, torus, capped cylinder, thin stick, cloth grid.
+//!
+//! Every closed shape is centred at the origin with outward counter-clockwise triangles, so
+//! [`TriMesh::new`] accepts it and its centre of mass is the origin. Resolutions are clamped to
+//! the smallest valid values.
+
+use super::{MeshError, TriMesh};
+use signorini_math::{Real, Vec3};
+use std::f64::consts::TAU;
+
+/// Box with half extents `h` (8 vertices, 12 triangles).
+///
+/// # Errors
+/// [`MeshError::Degenerate`] if an extent is zero.
+pub fn cuboid(h: Vec3) -> Result<TriMesh, MeshError> {
+    let v: Vec<Vec3> = (0..8)
+        .map(|i| {
+            let s = |bit: u32| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
+            Vec3::new(s(0) * h.x, s(1) * h.y, s(2) * h.z)
+        })
+        .collect();
+    // Faces as quads (corner bits x=1, y=2, z=4), counter-clockwise seen from outside.
+    let quads = [
+        [0, 2, 3, 1], // z−
+        [4, 5, 7, 6], // z+
+        [0, 1, 5, 4], // y−
+        [2, 6, 7, 3], // y+
+        [0, 4, 6, 2], // x−
+        [1, 3, 7, 5], // x+
+    ];
+    let tris = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    TriMesh::new(v, tris)
+}
+
+/// UV sphere of radius `r` with `slices ≥ 3` meridians and `stacks ≥ 2` parallels (poles on z).
+///
+/// # Errors
+/// [`MeshError`] if `r` is zero or not finite.
+pub fn sphere(r: Real, slices: usize, stacks: usize) -> Result<TriMesh, MeshError> {
+    let (ns, nt) = (slices.max(3), stacks.max(2));
+    let mut v = vec![Vec3::new(0.0, 0.0, -r)];
+    for j in 1..nt {
+        let phi = std::f64::consts::PI * (j as Real / nt as Real) - std::f64::consts::FRAC_PI_2;
+        for i in 0..ns {
+            let th = TAU * i as Real / ns as Real;
+            v.push(r * Vec3::new(phi.cos() * th.cos(), phi.cos() * th.sin(), phi.sin()));
+        }
+    }
+    v.push(Vec3::new(0.0, 0.0, r));
+    let top = (v.len() - 1) as u32;
+    let ring = |j: usize, i: usize| (1 + (j - 1) * ns + i % ns) as u32;
+    let mut t = Vec::new();
+    for i in 0..ns {
+        t.push([0, ring(1, i + 1), ring(1, i)]);
+        t.push([top, ring(nt - 1, i), ring(nt - 1, i + 1)]);
+    }
+    for j in 1..nt - 1 {
+        for i in 0..ns {
+            let (a, b) = (ring(j, i), ring(j, i + 1));
+            let (c, d) = (ring(j + 1, i), ring(j + 1, i + 1));
+            t.push([a, b, d]);
+            t.push([a, d, c]);
+        }
+    }
+    TriMesh::new(v, t)
+}
+
+/// Torus around the z axis: centre-line radius `big`, tube radius `small < big`.
+///
+/// # Errors
+/// [`MeshError`] for degenerate radii.
+pub fn torus(big: Real, small: Real, around: usize, tube: usize) -> Result<TriMesh, MeshError> {
+    let (nu, nv) = (around.max(3), tube.max(3));
+    let mut v = Vec::with_capacity(nu * nv);
+    for i in 0..nu {
+        let u = TAU * i as Real / nu as Real;
+        for j in 0..nv {
+            let w = TAU * j as Real / nv as Real;
+            let rr = big + small * w.cos();
+            v.push(Vec3::new(rr * u.cos(), rr * u.sin(), small * w.sin()));
+        }
+    }
+    let id = |i: usize, j: usize| ((i % nu) * nv + j % nv) as u32;
+    let mut t = Vec::new();
+    for i in 0..nu {
+        for j in 0..nv {
+            let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+            t.push([a, b, c]);
+            t.push([a, c, d]);
+        }
+    }
+    TriMesh::new(v, t)
+}
+
+/// Capped cylinder along z: radius `r`, total length `len`, `segments ≥ 3` around.
+///
+/// # Errors
+/// [`MeshError`] for degenerate dimensions.
+pub fn cylinder(r: Real, len: Real, segments: usize) -> Result<TriMesh, MeshError> {
+    let n = segments.max(3);
+    let h = 0.5 * len;
+    let mut v = vec![Vec3::new(0.0, 0.0, -h), Vec3::new(0.0, 0.0, h)];
+    for i in 0..n {
+        let th = TAU * i as Real / n as Real;
+        let (x, y) = (r * th.cos(), r * th.sin());
+        v.push(Vec3::new(x, y, -h));
+        v.push(Vec3::new(x, y, h));
+    }
+    let lo = |i: usize| (2 + 2 * (i % n)) as u32;
+    let hi = |i: usize| (3 + 2 * (i % n)) as u32;
+    let mut t = Vec::new();
+    for i in 0..n {
+        t.push([0, lo(i + 1), lo(i)]);
+        t.push([1, hi(i), hi(i + 1)]);
+        t.push([lo(i), lo(i + 1), hi(i + 1)]);
+        t.push([lo(i), hi(i + 1), hi(i)]);
+    }
+    TriMesh::new(v, t)
+}
+
+/// A thin stick: a square-section cuboid of length `len` along x and thickness `thick`
+/// (the Stick benchmark of CPF Fig. 9).
+///
+/// # Errors
+/// [`MeshError`] for degenerate dimensions.
+pub fn stick(len: Real, thick: Real) -> Result<TriMesh, MeshError> {
+    cuboid(Vec3::new(0.5 * len, 0.5 * thick, 0.5 * thick))
+}
+
+/// An open `nx × ny`-cell grid in the plane z = 0, size `sx × sy`, centred, normals +z (cloth).
+///
+/// # Errors
+/// [`MeshError`] for zero sizes.
+pub fn grid(sx: Real, sy: Real, nx: usize, ny: usize) -> Result<TriMesh, MeshError> {
+    let (nx, ny) = (nx.max(1), ny.max(1));
+    let mut v = Vec::with_capacity((nx + 1) * (ny + 1));
+    for j in 0..=ny {
+        for i in 0..=nx {
+            v.push(Vec3::new(
+                sx * (i as Real / nx as Real - 0.5),
+                sy * (j as Real / ny as Real - 0.5),
+                0.0,
+            ));
+        }
+    }
+    let id = |i: usize, j: usize| (j * (nx + 1) + i) as u32;
+    let mut t = Vec::new();
+    for j in 0..ny {
+        for i in 0..nx {
+            t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+            t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+    }
+    TriMesh::new(v, t)
+}

@@ -1,0 +1,171 @@
+//! Triangle meshes: validation errors, OBJ/STL round trips, procedural shapes, mass properties.
+
+use signorini_geometry::mesh::{MeshError, MeshIoError, TriMesh, io, mass, shapes};
+use signorini_math::{Mat3, Vec3};
+
+fn tri() -> Vec<Vec3> {
+    vec![Vec3::zeros(), Vec3::x(), Vec3::y(), Vec3::z()]
+}
+
+#[test]
+fn validation_names_each_error() {
+    assert_eq!(TriMesh::new(tri(), vec![]), Err(MeshError::Empty));
+    let mut bad = tri();
+    bad[2].y = f64::NAN;
+    assert_eq!(
+        TriMesh::new(bad, vec![[0, 1, 2]]),
+        Err(MeshError::NonFinite { vertex: 2 })
+    );
+    assert!(matches!(
+        TriMesh::new(tri(), vec![[0, 1, 9]]),
+        Err(MeshError::IndexOutOfRange {
+            triangle: 0,
+            vertex: 9,
+            count: 4
+        })
+    ));
+    assert!(matches!(
+        TriMesh::new(tri(), vec![[0, 1, 1]]),
+        Err(MeshError::Degenerate { triangle: 0, .. })
+    ));
+    // Collinear corners: zero area.
+    let line = vec![Vec3::zeros(), Vec3::x(), 2.0 * Vec3::x()];
+    assert!(matches!(
+        TriMesh::new(line, vec![[0, 1, 2]]),
+        Err(MeshError::Degenerate { triangle: 0, .. })
+    ));
+    // Two triangles traversing edge 0->1 the same way.
+    assert!(matches!(
+        TriMesh::new(tri(), vec![[0, 1, 2], [0, 1, 3]]),
+        Err(MeshError::InconsistentOrientation {
+            first: 0,
+            second: 1,
+            a: 0,
+            b: 1
+        })
+    ));
+    // A closed tetrahedron with every triangle flipped.
+    let inward = vec![[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]];
+    assert!(matches!(
+        TriMesh::new(tri(), inward),
+        Err(MeshError::InsideOut { .. })
+    ));
+    let outward = vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+    let m = TriMesh::new(tri(), outward).unwrap();
+    assert!(m.is_closed());
+    assert!((m.signed_volume() - 1.0 / 6.0).abs() < 1e-15);
+}
+
+#[test]
+fn procedural_shapes_are_closed_and_outward() {
+    let shapes = [
+        shapes::cuboid(Vec3::new(0.5, 1.0, 1.5)).unwrap(),
+        shapes::sphere(1.0, 16, 8).unwrap(),
+        shapes::torus(2.0, 0.5, 24, 12).unwrap(),
+        shapes::cylinder(0.5, 2.0, 16).unwrap(),
+        shapes::stick(1.0, 0.02).unwrap(),
+    ];
+    for s in &shapes {
+        assert!(s.is_closed());
+        assert!(s.signed_volume() > 0.0);
+    }
+    let g = shapes::grid(1.0, 1.0, 4, 3).unwrap();
+    assert!(!g.is_closed());
+    assert_eq!(g.triangles().len(), 24);
+    // Volumes converge to the analytic ones (inscribed polyhedra are smaller).
+    let v_sphere = shapes::sphere(1.0, 64, 32).unwrap().signed_volume();
+    let exact = 4.0 / 3.0 * std::f64::consts::PI;
+    assert!(v_sphere < exact && v_sphere > 0.99 * exact, "{v_sphere}");
+    let v_torus = shapes::torus(2.0, 0.5, 96, 48).unwrap().signed_volume();
+    let exact = 2.0 * std::f64::consts::PI.powi(2) * 2.0 * 0.25;
+    assert!(v_torus < exact && v_torus > 0.99 * exact, "{v_torus}");
+}
+
+#[test]
+fn box_mass_properties_are_analytic() {
+    let (a, b, c) = (0.5, 1.0, 1.5);
+    let m = shapes::cuboid(Vec3::new(a, b, c))
+        .unwrap()
+        .map(|p| p + Vec3::new(3.0, -2.0, 1.0))
+        .unwrap();
+    let p = mass::mass_properties(&m, 2.0).unwrap();
+    let vol = 8.0 * a * b * c;
+    assert!((p.volume - vol).abs() < 1e-12);
+    assert!((p.mass - 2.0 * vol).abs() < 1e-12);
+    assert!((p.center - Vec3::new(3.0, -2.0, 1.0)).norm() < 1e-12);
+    let k = p.mass / 3.0;
+    let want = Mat3::from_diagonal(&Vec3::new(
+        k * (b * b + c * c),
+        k * (a * a + c * c),
+        k * (a * a + b * b),
+    ));
+    assert!((p.inertia - want).amax() < 1e-11, "{}", p.inertia);
+    let open = shapes::grid(1.0, 1.0, 2, 2).unwrap();
+    assert_eq!(
+        mass::mass_properties(&open, 1.0),
+        Err(mass::MassError::Open)
+    );
+}
+
+/// Largest corner-position difference of two meshes with the same triangle sequence.
+fn corner_distance(a: &TriMesh, b: &TriMesh) -> f64 {
+    assert_eq!(a.triangles().len(), b.triangles().len());
+    (0..a.triangles().len())
+        .flat_map(|t| (0..3).map(move |k| (a.corners(t)[k] - b.corners(t)[k]).amax()))
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn obj_and_stl_round_trip() {
+    let m = shapes::torus(1.0, 0.3, 12, 8).unwrap();
+    let obj = io::parse_obj(&io::to_obj(&m), "rt.obj").unwrap();
+    assert_eq!(obj, m);
+    // STL is unindexed: vertices are re-numbered by first use, triangles keep their order.
+    let ascii = io::parse_stl(io::to_stl_ascii(&m, "t").as_bytes(), "rt.stl").unwrap();
+    assert_eq!(ascii.vertices().len(), m.vertices().len());
+    assert!(corner_distance(&ascii, &m) == 0.0);
+    // Binary STL stores f32: coordinates within f32 rounding.
+    let bin = io::parse_stl(&io::to_stl_binary(&m), "rt.stl").unwrap();
+    assert_eq!(bin.vertices().len(), m.vertices().len());
+    assert!(corner_distance(&bin, &m) < 1e-6);
+    // Files on disk, by extension.
+    let dir = std::env::temp_dir().join(format!("signorini-mesh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("box.stl");
+    let b = shapes::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap();
+    std::fs::write(&path, io::to_stl_binary(&b)).unwrap();
+    assert_eq!(corner_distance(&io::load(&path).unwrap(), &b), 0.0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn parse_errors_name_file_and_line() {
+    let e = io::parse_obj("v 0 0 0\nv 1 0 0\nv 0 x 0\n", "bad.obj").unwrap_err();
+    assert_eq!(
+        e,
+        MeshIoError::Parse {
+            file: "bad.obj".into(),
+            line: 3,
+            reason: "coordinate `x` is not a number".into()
+        }
+    );
+    assert!(e.to_string().starts_with("bad.obj:3:"));
+    let e = io::parse_obj("v 0 0 0\nf 1 2 3\n", "f.obj").unwrap_err();
+    assert!(matches!(e, MeshIoError::Parse { line: 2, .. }), "{e}");
+    let e = io::parse_stl(
+        b"solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nendloop\nendfacet\n",
+        "s.stl",
+    )
+    .unwrap_err();
+    assert!(matches!(e, MeshIoError::Parse { line: 6, .. }), "{e}");
+    let e = io::parse_stl(&[0u8; 90], "short.stl");
+    assert!(matches!(e, Err(MeshIoError::Mesh { .. })), "{e:?}");
+    let mut b = vec![0u8; 84];
+    b[80] = 5;
+    assert!(matches!(
+        io::parse_stl(&b, "t.stl"),
+        Err(MeshIoError::Parse { .. })
+    ));
+    let e = io::load(std::path::Path::new("/nonexistent/m.obj")).unwrap_err();
+    assert!(e.to_string().contains("/nonexistent/m.obj"));
+}

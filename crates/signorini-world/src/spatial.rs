@@ -1,0 +1,381 @@
+//! The 3D space: rigid convex polyhedra with ν = [v; ω] (6 components per body, ω in the world
+//! frame).
+//!
+//! Owns: [`PolyBody`] (a [`RigidBody3`] paired with its [`ConvexPolyhedron`] in the body frame,
+//! origin = centre of mass), [`Spatial`] (the [`Space`] of [`World3`]): world-frame polyhedra at
+//! a configuration, the AABB sweep-and-prune broad phase, detection per contact model (the 3D
+//! detectors of `signorini-contact`), gap re-measurement and the 3D refresh of the gap
+//! correction, and the update `x ← x + h v`, `q ← exp(h ω / 2) ⊗ q` renormalised (notes §2);
+//! and [`World3::add_static_compound`].
+//! The mass matrix is `diag(m I₃, R J Rᵀ)` with no gyroscopic term (notes §2, as the reference
+//! code): in free flight ω is constant in the world frame, so angular momentum is conserved
+//! exactly for rotation about a principal axis or an isotropic inertia (a cube, an
+//! icosahedron) and only to first order otherwise.
+//! Does not own: the stage order, solves and the correction loop (`stepper`).
+
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
+use signorini_contact::dim3::{
+    Contact3, Features3, Peg3Params, SM3_DETECTION_DISTANCE, corrective_contacts3,
+    peg_constraints3, peg3_detection_distance, standard_contacts3, vertex_face_contact,
+};
+use signorini_contact::{ConstraintSet, ContactModel, DofBody, MassBlock};
+use signorini_dynamics::{BodyError, RigidBody3};
+use signorini_geometry::dim3::{Aabb3, Compound3, ConvexPolyhedron, sweep_and_prune3};
+use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Identity of a 3D contact: (body a, body b, feature pair). The 3D detectors create each
+/// feature pair once (an edge–edge pair from the lower body index), so keys are unique.
+pub type ContactKey3 = (usize, usize, Features3);
+
+/// The 3D space (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Spatial;
+
+/// The 3D world: rigid convex polyhedra, the stepper of [`GenericWorld`].
+pub type World3 = GenericWorld<Spatial, 6>;
+
+/// A rigid convex polyhedron: 6-dof state and shape (body frame, origin = centre of mass).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolyBody {
+    /// Pose, velocity, mass properties, external wrench.
+    pub state: RigidBody3,
+    /// Shape in the body frame.
+    pub shape: ConvexPolyhedron,
+}
+
+impl PolyBody {
+    /// A dynamic body at rest at the origin with explicit mass and body-frame inertia about
+    /// the shape's frame origin (which must be the centre of mass).
+    pub fn dynamic(shape: ConvexPolyhedron, mass: Real, inertia: Mat3) -> Result<Self, BodyError> {
+        Ok(PolyBody {
+            state: RigidBody3::dynamic(mass, inertia)?,
+            shape,
+        })
+    }
+
+    /// A dynamic body of uniform density (kg/m³) with exact polyhedral mass properties; the
+    /// shape is re-centred so that its centroid is the body origin.
+    pub fn from_density(shape: &ConvexPolyhedron, density: Real) -> Result<Self, BodyError> {
+        if !(density.is_finite() && density > 0.0) {
+            return Err(BodyError::Density(density));
+        }
+        let (centred, _) = shape.centred();
+        let mp = centred.mass_properties(density);
+        PolyBody::dynamic(centred, mp.mass, mp.inertia)
+    }
+
+    /// A static body (its shape is placed with [`PolyBody::with_pose`]).
+    pub fn fixed(shape: ConvexPolyhedron) -> Self {
+        PolyBody {
+            state: RigidBody3::fixed(),
+            shape,
+        }
+    }
+
+    /// Builder: set the pose (centre of mass, orientation).
+    pub fn with_pose(mut self, position: Vec3, orientation: Quat) -> Self {
+        self.state = self.state.with_pose(position, orientation);
+        self
+    }
+
+    /// Builder: set the linear and angular (world-frame) velocity.
+    pub fn with_velocity(mut self, linear: Vec3, angular: Vec3) -> Self {
+        self.state = self.state.with_velocity(linear, angular);
+        self
+    }
+
+    /// Builder: add gravity `−g ẑ` to the external force (no-op for static bodies).
+    pub fn with_gravity(mut self, g: Real) -> Self {
+        self.state = self.state.with_gravity(g);
+        self
+    }
+
+    /// The shape in the world frame.
+    pub fn world_shape(&self) -> ConvexPolyhedron {
+        self.shape
+            .transformed(&self.state.position, &self.state.orientation)
+    }
+}
+
+impl DofBody<6> for PolyBody {
+    fn is_static(&self) -> bool {
+        self.state.is_static
+    }
+    fn mass_block(&self) -> MassBlock<6> {
+        self.state.mass_block()
+    }
+    fn inverse_mass_block(&self) -> MassBlock<6> {
+        self.state.inverse_mass_block()
+    }
+}
+
+impl World3 {
+    /// Add every convex part of a static compound (e.g. the open box of the 3D pouring scene)
+    /// as its own static body at the given pose; returns their indices.
+    pub fn add_static_compound(
+        &mut self,
+        compound: &Compound3,
+        position: Vec3,
+        orientation: Quat,
+    ) -> Vec<usize> {
+        compound
+            .parts()
+            .iter()
+            .map(|part| {
+                self.bodies
+                    .push(PolyBody::fixed(part.clone()).with_pose(position, orientation));
+                self.bodies.len() - 1
+            })
+            .collect()
+    }
+
+    /// Total kinetic energy of the dynamic bodies (J).
+    pub fn total_kinetic_energy(&self) -> Real {
+        self.bodies.iter().map(|b| b.state.kinetic_energy()).sum()
+    }
+}
+
+/// The pose reached from `body`'s pose with velocity `v` after `h` (the update of
+/// [`RigidBody3::integrate_position`], so that a predicted or trial configuration is exactly
+/// where the step will put the body).
+fn advanced(body: &RigidBody3, v: &Vec6, h: Real) -> RigidBody3 {
+    let mut s = body.clone();
+    if !s.is_static {
+        s.set_velocity(v);
+        s.integrate_position(h);
+    }
+    s
+}
+
+/// World-frame polyhedra of `bodies` with the given states.
+fn placed<'a>(bodies: &[PolyBody], states: impl Iterator<Item = &'a RigidBody3>) -> Geometry3 {
+    Geometry3 {
+        shapes: bodies
+            .iter()
+            .zip(states)
+            .map(|(b, s)| b.shape.transformed(&s.position, &s.orientation))
+            .collect(),
+    }
+}
+
+/// World-frame polyhedra of all bodies at one configuration.
+#[derive(Debug, Clone)]
+pub struct Geometry3 {
+    /// One polyhedron per body, in the world frame.
+    pub shapes: Vec<ConvexPolyhedron>,
+}
+
+/// The 6-dof states of the bodies (what the 3D contact constructors take).
+fn states(bodies: &[PolyBody]) -> Vec<RigidBody3> {
+    bodies.iter().map(|b| b.state.clone()).collect()
+}
+
+impl Spatial {
+    fn boxes(a: &Geometry3, b: &Geometry3, margin: Real) -> Vec<Aabb3> {
+        a.shapes
+            .iter()
+            .zip(&b.shapes)
+            .map(|(p, q)| {
+                Aabb3::from_points(p.vertices())
+                    .union(&Aabb3::from_points(q.vertices()))
+                    .inflated(margin)
+            })
+            .collect()
+    }
+}
+
+impl Space<6> for Spatial {
+    type Body = PolyBody;
+    type Contact = Contact3;
+    type Key = ContactKey3;
+    type Geometry = Geometry3;
+
+    fn validate(body: &PolyBody) -> Result<(), BodyError> {
+        body.state.validate()
+    }
+
+    fn velocity(body: &PolyBody) -> Vec6 {
+        body.state.velocity()
+    }
+
+    fn free_velocity(body: &PolyBody, h: Real) -> Vec6 {
+        body.state.free_velocity(h)
+    }
+
+    fn geometry(bodies: &[PolyBody]) -> Geometry3 {
+        placed(bodies, bodies.iter().map(|b| &b.state))
+    }
+
+    fn moved(bodies: &[PolyBody], velocities: &[Vec6], h: Real) -> Geometry3 {
+        let states: Vec<RigidBody3> = bodies
+            .iter()
+            .zip(velocities)
+            .map(|(b, v)| advanced(&b.state, v, h))
+            .collect();
+        placed(bodies, states.iter())
+    }
+
+    fn candidate_pairs(
+        bodies: &[PolyBody],
+        a: &Geometry3,
+        b: &Geometry3,
+        margin: Real,
+    ) -> Vec<(usize, usize)> {
+        sweep_and_prune3(&Self::boxes(a, b, margin))
+            .into_iter()
+            .filter(|&(i, j)| !(bodies[i].state.is_static && bodies[j].state.is_static))
+            .collect()
+    }
+
+    fn detection_distance(params: &WorldParams) -> Real {
+        match params.model {
+            ContactModel::Peg => params
+                .peg_distance
+                .unwrap_or_else(|| peg3_detection_distance(params.h)),
+            ContactModel::Standard => params.standard_distance.unwrap_or(SM3_DETECTION_DISTANCE),
+            ContactModel::Corrective => 0.0,
+        }
+    }
+
+    fn detect(
+        params: &WorldParams,
+        bodies: &[PolyBody],
+        now: &Geometry3,
+        next: &Geometry3,
+        pairs: &[(usize, usize)],
+    ) -> ConstraintSet<Contact3> {
+        let eps = Self::detection_distance(params);
+        let states = states(bodies);
+        match params.model {
+            ContactModel::Standard => {
+                ConstraintSet::all_unilateral(standard_contacts3(&states, &now.shapes, pairs, eps))
+            }
+            ContactModel::Corrective => {
+                ConstraintSet::all_unilateral(corrective_contacts3(&states, &now.shapes, pairs))
+            }
+            ContactModel::Peg => {
+                let p = Peg3Params {
+                    eps,
+                    ..Peg3Params::for_step(params.h)
+                };
+                peg_constraints3(&states, &now.shapes, &next.shapes, pairs, &p)
+            }
+        }
+    }
+
+    /// The last set's constraints over the pool's (lowered) gaps, plus every pool contact the
+    /// set does not have (added by [`Space::refresh`]) as a U-constraint.
+    fn rebuild(
+        _params: &WorldParams,
+        _bodies: &[PolyBody],
+        set: &ConstraintSet<Contact3>,
+        pool: &BTreeMap<ContactKey3, Contact3>,
+    ) -> ConstraintSet<Contact3> {
+        let mut out = set.clone();
+        let mut have = BTreeSet::new();
+        for c in &mut out.contacts {
+            let key = Self::key(c);
+            if let Some(p) = pool.get(&key) {
+                c.gap = p.gap;
+            }
+            have.insert(key);
+        }
+        for (key, c) in pool {
+            if !have.contains(key) {
+                out.unilateral.push(out.contacts.len());
+                out.contacts.push(c.clone());
+            }
+        }
+        out
+    }
+
+    fn key(c: &Contact3) -> ContactKey3 {
+        (c.a, c.b, c.features)
+    }
+
+    fn gap_mut(c: &mut Contact3) -> &mut Real {
+        &mut c.gap
+    }
+
+    /// Vertex–face: the plane distance at the trial pose (exact). Edge–edge: the distance
+    /// between the edge lines along their common normal at the trial pose, oriented like the
+    /// contact's normal (`None` if the edges became parallel). Corrective: `None`.
+    fn remeasure(c: &Contact3, trial: &Geometry3) -> Option<Real> {
+        let (pa, pb) = (&trial.shapes[c.a], &trial.shapes[c.b]);
+        match c.features {
+            Features3::VertexFace { vertex, face } => {
+                let f = &pb.faces()[face];
+                Some(f.normal.dot(&pa.vertices()[vertex]) - f.offset)
+            }
+            Features3::EdgeEdge { edge_a, edge_b } => {
+                let (ea, eb) = (&pa.edges()[edge_a], &pb.edges()[edge_b]);
+                let a0 = pa.vertices()[ea.tail];
+                let b0 = pb.vertices()[eb.tail];
+                let da = pa.vertices()[ea.head] - a0;
+                let db = pb.vertices()[eb.head] - b0;
+                let n = da.cross(&db);
+                let len = n.norm();
+                if len <= 1e-6 * da.norm() * db.norm() {
+                    return None;
+                }
+                let n = if n.dot(&c.normal) >= 0.0 { n } else { -n } / len;
+                Some(n.dot(&(b0 - a0)))
+            }
+            Features3::Bodies => None,
+        }
+    }
+
+    /// A vertex of one body inside another at the trial pose (deeper than
+    /// [`CORRECTION_TOLERANCE`] under every face plane) is a violation; for PEG its
+    /// vertex–face contact with the face it is least deep under joins the pool (measured at
+    /// the current configuration, so the next round re-measures and corrects it).
+    fn refresh(
+        params: &WorldParams,
+        bodies: &[PolyBody],
+        now: &Geometry3,
+        trial: &Geometry3,
+        pool: &mut BTreeMap<ContactKey3, Contact3>,
+    ) -> bool {
+        let eps = Self::detection_distance(params);
+        let peg = params.model == ContactModel::Peg;
+        let states = states(bodies);
+        let mut violated = false;
+        for (i, j) in Self::candidate_pairs(bodies, now, trial, eps) {
+            for (a, b) in [(i, j), (j, i)] {
+                let (ta, tb) = (&trial.shapes[a], &trial.shapes[b]);
+                for (v, p) in ta.vertices().iter().enumerate() {
+                    let (face, depth) = tb.max_face_distance(p);
+                    if depth >= -CORRECTION_TOLERANCE {
+                        continue;
+                    }
+                    violated = true;
+                    let key = (a, b, Features3::VertexFace { vertex: v, face });
+                    if peg && !pool.contains_key(&key) {
+                        let c = vertex_face_contact(
+                            (a, b),
+                            (&now.shapes[a], &now.shapes[b]),
+                            (v, face),
+                            &states,
+                        );
+                        pool.insert(key, c);
+                    }
+                }
+            }
+        }
+        violated
+    }
+
+    fn kinetic_energy(b: &PolyBody, v: &Vec6) -> Real {
+        let lin = v.fixed_rows::<3>(0);
+        let ang = v.fixed_rows::<3>(3).into_owned();
+        0.5 * b.state.mass * lin.norm_squared() + 0.5 * ang.dot(&(b.state.world_inertia() * ang))
+    }
+
+    fn integrate(b: &mut PolyBody, v: &Vec6, h: Real) {
+        if v.iter().all(|x| x.is_finite()) {
+            b.state.set_velocity(v);
+        }
+        b.state.integrate_position(h);
+    }
+}

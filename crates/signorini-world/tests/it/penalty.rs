@@ -1,0 +1,128 @@
+//! The penalty stepper on rigid mesh bodies: momentum conservation, initial penetration,
+//! resting contact.
+
+use signorini_geometry::mesh::shapes;
+use signorini_math::{Quat, Vec3};
+use signorini_penalty::{ForceModel, Friction};
+use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyWorld};
+
+fn cube(half: f64, at: Vec3) -> MeshBody {
+    let m = shapes::cuboid(Vec3::repeat(half)).unwrap();
+    MeshBody::dynamic(&m, 1000.0, at).unwrap()
+}
+
+fn ground() -> MeshBody {
+    let m = shapes::cuboid(Vec3::new(2.0, 2.0, 0.5))
+        .unwrap()
+        .map(|p| p + Vec3::new(0.3, 0.1, -0.5))
+        .unwrap();
+    MeshBody::fixed(m)
+}
+
+/// Two free cubes collide off-centre and spinning: linear and angular momentum are conserved
+/// (cubes have isotropic inertia, so the free flight conserves angular momentum exactly too).
+#[test]
+fn momentum_is_conserved_between_two_free_bodies() {
+    for model in [
+        ForceModel::Cpf,
+        ForceModel::CpfExact,
+        ForceModel::DpfCcd,
+        ForceModel::Dpf,
+    ] {
+        let mut a = cube(0.1, Vec3::new(-0.25, 0.0, 0.0));
+        a.state.linear_velocity = Vec3::new(2.0, 0.1, 0.05);
+        a.state.angular_velocity = Vec3::new(0.0, 0.0, 3.0);
+        let mut b = cube(0.1, Vec3::new(0.0, 0.07, 0.05));
+        b.state.orientation = Quat::from_euler_angles(0.3, 0.2, 0.1);
+        b.state.linear_velocity = Vec3::new(-0.5, 0.0, 0.0);
+        let mut params = PenaltyParams::new(model, 1e-3, 2e4);
+        params.friction = Friction {
+            mu: 0.3,
+            viscous: 0.01,
+        };
+        let mut w = PenaltyWorld::new(vec![a, b], params).unwrap();
+        let (p0, l0) = (w.linear_momentum(), w.angular_momentum());
+        let mut contact_steps = 0;
+        for _ in 0..300 {
+            if w.step().contact_force > 0.0 {
+                contact_steps += 1;
+            }
+        }
+        assert!(contact_steps > 5, "{model:?}: no contact happened");
+        let (p1, l1) = (w.linear_momentum(), w.angular_momentum());
+        assert!(
+            (p1 - p0).norm() < 1e-9 * p0.norm(),
+            "{model:?}: {p0} -> {p1}"
+        );
+        assert!(
+            (l1 - l0).norm() < 1e-9 * l0.norm().max(1.0),
+            "{model:?}: {l0} -> {l1}"
+        );
+        // The collision changed the individual momenta.
+        let pa = w.bodies[0].state.mass * w.bodies[0].state.linear_velocity;
+        assert!(pa.x < 0.8 * 2.0 * w.bodies[0].state.mass, "{model:?}: {pa}");
+    }
+}
+
+/// A cube starting 2 cm deep in the ground, at rest and without gravity, is pushed out: with
+/// no CCD root during the steps, only the initial-penetration attachment can see it.
+#[test]
+fn body_penetrating_at_start_is_pushed_out() {
+    for model in [ForceModel::Cpf, ForceModel::DpfCcd, ForceModel::Dpf] {
+        let c = cube(0.1, Vec3::new(0.0, 0.0, 0.08));
+        let mut params = PenaltyParams::new(model, 1e-3, 2e4);
+        params.measure_penetration = true;
+        let mut w = PenaltyWorld::new(vec![ground(), c], params).unwrap();
+        let first = w.step();
+        assert!(first.pairs >= 4, "{model:?}: {first:?}");
+        assert!(first.contact_force > 0.0);
+        let mut last = first;
+        for _ in 0..400 {
+            last = w.step();
+        }
+        let s = &w.bodies[1].state;
+        assert!(
+            s.linear_velocity.z > 0.0,
+            "{model:?}: {}",
+            s.linear_velocity
+        );
+        assert!(
+            s.position.z > 0.1,
+            "{model:?}: still inside, z = {}",
+            s.position.z
+        );
+        assert_eq!(last.max_penetration, 0.0);
+        assert_eq!(w.tracked_pairs(), 0);
+    }
+}
+
+/// A cube dropped on the ground under CPF comes to rest at a depth near m g / (n k).
+#[test]
+fn dropped_cube_comes_to_rest_under_cpf() {
+    let mut c = cube(0.1, Vec3::new(0.0, 0.0, 0.15));
+    c.state = c.state.clone().with_gravity(9.81);
+    let mut params = PenaltyParams::new(ForceModel::Cpf, 1e-3, 1e5);
+    params.friction = Friction {
+        mu: 0.5,
+        viscous: 0.0,
+    };
+    let mut w = PenaltyWorld::new(vec![ground(), c], params).unwrap();
+    let mut rep = w.step();
+    for _ in 0..2000 {
+        rep = w.step();
+    }
+    let s = &w.bodies[1].state;
+    assert!(s.linear_velocity.norm() < 1e-4, "{}", s.linear_velocity);
+    assert!(s.angular_velocity.norm() < 1e-3, "{}", s.angular_velocity);
+    // Supported: net contact force equals the weight.
+    let weight = s.mass * 9.81;
+    assert!(
+        (rep.contact_force - weight).abs() < 1e-3 * weight,
+        "{rep:?}"
+    );
+    assert!(
+        s.position.z < 0.1 && s.position.z > 0.09,
+        "{}",
+        s.position.z
+    );
+}
