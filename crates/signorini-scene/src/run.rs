@@ -149,7 +149,7 @@ pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams,
         p.peg_distance = Some(d);
     }
     if let Some(d) = c.standard_distance {
-        p.standard_distance = d;
+        p.standard_distance = Some(d);
     }
     Ok(p)
 }
