@@ -1,8 +1,9 @@
 //! Small deterministic CSV writers.
 //!
-//! Owns: the trajectory file format (`step,body,x,y,angle`), the `h<ms>` file-name tag and
-//! [`AtomicFile`] (every output is written to a temporary file in the same folder and renamed
-//! into place when complete, so no reader ever sees a half-written file).
+//! Owns: the trajectory file formats (2D `step,body,x,y,angle`; 3D
+//! `step,body,x,y,z,qw,qx,qy,qz`), the `h<ms>` file-name tag and [`AtomicFile`] (every output
+//! is written to a temporary file in the same folder and renamed into place when complete, so
+//! no reader ever sees a half-written file).
 
 use crate::ExperimentError;
 use signorini_dynamics::RigidBody2;
@@ -14,6 +15,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Header line of every trajectory file.
 pub fn trajectory_header() -> &'static str {
     "step,body,x,y,angle"
+}
+
+/// Header line of every 3D trajectory file (`pour3d`): centre of mass and unit quaternion.
+pub fn trajectory_header3() -> &'static str {
+    "step,body,x,y,z,qw,qx,qy,qz"
 }
 
 /// `h` in milliseconds, zero-padded to three digits: 0.003 → `h003`, 0.016 → `h016`.
@@ -126,6 +132,20 @@ impl Csv {
         self.line(&format!(
             "{step},{body},{},{},{}",
             b.position.x, b.position.y, b.angle
+        ))
+    }
+
+    /// One 3D trajectory row: centre of mass and orientation quaternion (w, x, y, z).
+    pub fn pose3(
+        &mut self,
+        step: usize,
+        body: usize,
+        b: &signorini_dynamics::RigidBody3,
+    ) -> Result<(), ExperimentError> {
+        let (p, q) = (&b.position, b.orientation.quaternion());
+        self.line(&format!(
+            "{step},{body},{},{},{},{},{},{},{}",
+            p.x, p.y, p.z, q.w, q.i, q.j, q.k
         ))
     }
 
