@@ -1,4 +1,6 @@
-//! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D.
+//! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D, and of the CPF paper
+//! (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at rest) and
+//! [`stick`] (Fig. 9).
 //!
 //! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`), the
 //! pouring scene and sweep ([`pour2d`], paper Figs. 20–22, notes §7–§8), the triangle-drop
@@ -12,10 +14,14 @@
 //! trajectories.
 
 pub mod bodyset;
+pub mod box_on_plane;
 mod error;
 pub mod pour2d;
+pub mod particle1d;
+pub mod penalty_out;
 pub mod reference;
 pub mod stats;
+pub mod stick;
 pub mod svg;
 pub mod timing;
 pub mod triangle_drop;
