@@ -174,8 +174,21 @@ pub fn run(c: &BoxConfig, out: &Path) -> Result<BTreeMap<String, ModelSummary>, 
             .map(|(n, tr)| (*n, tr.t.as_slice(), f(tr).as_slice()))
             .collect()
     };
-    plot(&out.join("force.svg"), "Box on plane: total contact force", "t (s)", "force (N)", &series(|t| &t.force))?;
-    plot_scaled(&out.join("speed.svg"), "Box on plane: largest vertex speed", "t (s)", "speed (m/s)", true, &series(|t| &t.speed))?;
+    plot(
+        &out.join("force.svg"),
+        "Box on plane: total contact force",
+        "t (s)",
+        "force (N)",
+        &series(|t| &t.force),
+    )?;
+    plot_scaled(
+        &out.join("speed.svg"),
+        "Box on plane: largest vertex speed",
+        "t (s)",
+        "speed (m/s)",
+        true,
+        &series(|t| &t.speed),
+    )?;
     write_json(&out.join("summary.json"), &summary)?;
     Ok(summary)
 }

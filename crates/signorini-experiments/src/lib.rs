@@ -16,9 +16,9 @@
 pub mod bodyset;
 pub mod box_on_plane;
 mod error;
-pub mod pour2d;
 pub mod particle1d;
 pub mod penalty_out;
+pub mod pour2d;
 pub mod reference;
 pub mod stats;
 pub mod stick;

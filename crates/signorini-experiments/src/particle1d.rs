@@ -117,7 +117,7 @@ pub fn simulated_limit(method: Method, k: f64, m: f64) -> f64 {
         let (mut x, mut v) = (-0.01, 0.0);
         for _ in 0..SIM_STEPS {
             (x, v) = (a[0][0] * x + a[0][1] * v, a[1][0] * x + a[1][1] * v);
-            if !(x.abs() <= 10.0) {
+            if x.is_nan() || x.abs() > 10.0 {
                 return true;
             }
         }
@@ -248,7 +248,10 @@ pub fn run(c: &DropConfig, out: &Path) -> Result<Particle1dSummary, ExperimentEr
         [
             format!(
                 "se,{:e},{:e},{:e},{}",
-                s.se_analytic_limit_s, s.se_eigen_limit_s, s.se_stability_limit_s, s.se_max_perturbation
+                s.se_analytic_limit_s,
+                s.se_eigen_limit_s,
+                s.se_stability_limit_s,
+                s.se_max_perturbation
             ),
             format!(
                 "cpf,{:e},{:e},{:e},{}",
@@ -260,8 +263,14 @@ pub fn run(c: &DropConfig, out: &Path) -> Result<Particle1dSummary, ExperimentEr
         ],
     )?;
     // The paper's figure: 10 kN/m ± 25 %, first 2 s.
-    let short = DropConfig { duration: 2.0, ..*c };
-    let (xs, xc) = (drop_trajectory(se, &short, 0.25), drop_trajectory(cpf, &short, 0.25));
+    let short = DropConfig {
+        duration: 2.0,
+        ..*c
+    };
+    let (xs, xc) = (
+        drop_trajectory(se, &short, 0.25),
+        drop_trajectory(cpf, &short, 0.25),
+    );
     write_csv(
         &out.join("trajectory.csv"),
         "t,x_se,x_cpf",

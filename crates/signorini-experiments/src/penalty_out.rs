@@ -81,6 +81,7 @@ pub fn jitter(force: &[f64]) -> f64 {
     if mean == 0.0 {
         return 0.0;
     }
-    let change = force.windows(2).map(|w| (w[1] - w[0]).abs()).sum::<f64>() / (force.len() - 1) as f64;
+    let change =
+        force.windows(2).map(|w| (w[1] - w[0]).abs()).sum::<f64>() / (force.len() - 1) as f64;
     change / mean
 }

@@ -44,7 +44,7 @@ pub struct StickArgs {
     #[arg(long, default_value_t = 4e-3)]
     h: f64,
     /// Ball speed (m/s).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 4.0)]
     speed: f64,
 }
 
@@ -94,7 +94,11 @@ pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
     ]
     .iter()
     .all(|(x, y)| rel(*x, *y) < 0.01);
-    Ok(if ok { Outcome::Success } else { Outcome::Failed })
+    Ok(if ok {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    })
 }
 
 /// Run `box-on-plane`.
@@ -102,7 +106,10 @@ pub fn box_on_plane(a: BoxArgs) -> Result<Outcome, BadInput> {
     positive("h", a.h)?;
     positive("duration", a.duration)?;
     if a.duration < 1.0 {
-        return Err(anyhow::anyhow!("--duration must be at least 1 s (the final second is measured)").into());
+        return Err(anyhow::anyhow!(
+            "--duration must be at least 1 s (the final second is measured)"
+        )
+        .into());
     }
     let c = box_on_plane::BoxConfig {
         h: a.h,
@@ -141,17 +148,28 @@ pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
         ..Default::default()
     };
     let s = stick::run(&c, &a.out).map_err(anyhow::Error::from)?;
-    println!("stick (h = {} s, ball speed {} m/s, reference CPF at h/100):", c.h, c.speed);
+    println!(
+        "stick (h = {} s, ball speed {} m/s, reference CPF at h/100):",
+        c.h, c.speed
+    );
     for (name, m) in &s {
         let d = m.rebound_direction;
         println!(
             "  {name:8} rebound ({:+.3}, {:+.3}, {:+.3}), {:.1}° from the reference, max penetration {:.3e} m, {:.3} ms/step",
-            d[0], d[1], d[2], m.angle_to_reference_deg, m.common.max_penetration, m.common.ms_per_step
+            d[0],
+            d[1],
+            d[2],
+            m.angle_to_reference_deg,
+            m.common.max_penetration,
+            m.common.ms_per_step
         );
     }
     if let Some(m) = s.values().next() {
         let d = m.reference_rebound_direction;
-        println!("  reference rebound ({:+.3}, {:+.3}, {:+.3})", d[0], d[1], d[2]);
+        println!(
+            "  reference rebound ({:+.3}, {:+.3}, {:+.3})",
+            d[0], d[1], d[2]
+        );
     }
     println!("outputs in {}", a.out.display());
     Ok(Outcome::Success)
