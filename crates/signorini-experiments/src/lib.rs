@@ -1,9 +1,10 @@
-//! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D, and of the CPF paper
-//! (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at rest) and
-//! [`stick`] (Fig. 9).
+//! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D and 3D, and of the CPF
+//! paper (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at
+//! rest) and [`stick`] (Fig. 9).
 //!
-//! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`), the
-//! pouring scene and sweep ([`pour2d`], paper Figs. 20–22, notes §7–§8), the triangle-drop
+//! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`,
+//! `../shared/data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
+//! notes §7–§8; [`pour3d`], Figs. 23–24, notes §9; shared machinery in [`sweep`]), the triangle-drop
 //! SM-trap test ([`triangle_drop`], notes §10), PEG vs standard time per step ([`timing`]),
 //! statistics, CSV output and SVG plots.
 //! Does not own: the physics (`signorini-world` and below) or the command line.
@@ -19,13 +20,15 @@ mod error;
 pub mod particle1d;
 pub mod penalty_out;
 pub mod pour2d;
+pub mod pour3d;
 pub mod reference;
 pub mod stats;
 pub mod stick;
 pub mod svg;
+pub mod sweep;
 pub mod timing;
 pub mod triangle_drop;
 mod writer;
 
 pub use error::ExperimentError;
-pub use writer::{h_tag, trajectory_header};
+pub use writer::{AtomicFile, Csv, h_tag, trajectory_header, trajectory_header3, write_atomic};

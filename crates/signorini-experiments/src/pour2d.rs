@@ -14,17 +14,14 @@
 use crate::ExperimentError;
 use crate::bodyset::BodySet;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
-use crate::stats::{Summary, summarize};
 use crate::svg::{Plot, Series};
+pub use crate::sweep::{Pooled, RunResult};
+use crate::sweep::{pool, run_parallel, write_pooled, write_summary};
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
-use crate::writer::{Csv, h_tag, trajectory_header};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
+use crate::writer::{Csv, trajectory_header};
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::{Aabb, Compound, ConvexPolygon, intersection_area, sweep_and_prune};
 use signorini_world::{ContactModel, World, WorldParams};
-use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -88,42 +85,6 @@ pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) ->
         p.mixed_fallback = false;
     }
     p
-}
-
-/// What a run produced.
-#[derive(Debug, Clone, Default)]
-pub struct RunResult {
-    /// Model name.
-    pub model: String,
-    /// Set label.
-    pub set: String,
-    /// Step size.
-    pub h: f64,
-    /// Steps taken.
-    pub n_steps: usize,
-    /// Total overlap area after each step (m²).
-    pub overlap: Vec<f64>,
-    /// Sum over steps of I + X constraints (the authors' `Icount`, notes §8).
-    pub inter_total: usize,
-    /// Sum over steps of U-constraints.
-    pub unilateral_total: usize,
-    /// Sum over steps of contacts.
-    pub contacts_total: usize,
-    /// Steps whose solves all failed.
-    pub failed_steps: usize,
-    /// Wall time inside `World::step` (s).
-    pub step_seconds: f64,
-    /// Set if the run itself failed (setup, I/O, panic).
-    pub error: Option<String>,
-    /// PEG vs standard-model step times on this run's states (if `RunSpec::timing`).
-    pub timing: Vec<TimingSample>,
-}
-
-impl RunResult {
-    /// File stem `<model>_set<t>_h<hhh>`.
-    pub fn stem(&self) -> String {
-        format!("{}_set{}_{}", self.model, self.set, h_tag(self.h))
-    }
 }
 
 /// Total intersection area over overlapping-box pairs, static–static pairs excluded.
@@ -241,29 +202,6 @@ pub struct PourConfig {
     pub timing: Option<TimingSpec>,
 }
 
-/// Pooled statistics of one (model, h) over sets.
-#[derive(Debug, Clone)]
-pub struct Pooled {
-    /// Model name.
-    pub model: String,
-    /// Step size.
-    pub h: f64,
-    /// Runs pooled (successful).
-    pub runs: usize,
-    /// Runs that failed.
-    pub failed_runs: usize,
-    /// Runs with at least one failed step.
-    pub runs_with_failed_steps: usize,
-    /// Statistics over all steps of all runs.
-    pub overlap: Summary,
-    /// Largest per-run maximum.
-    pub max_run_max: f64,
-    /// Mean I + X constraints per step.
-    pub mean_inter: f64,
-    /// Mean stepper time per step (ms).
-    pub ms_per_step: f64,
-}
-
 /// Result of a sweep.
 #[derive(Debug, Clone)]
 pub struct SweepResult {
@@ -297,36 +235,17 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     }
     // Most expensive (small h) first for load balance; results are re-sorted afterwards.
     specs.sort_by(|a, b| a.h.total_cmp(&b.h));
-    let bar = ProgressBar::new(specs.len() as u64);
-    if !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let mut runs = run_parallel(
+        &specs,
+        |spec| run_pour(spec, Some(&cfg.out)),
+        |spec, e| RunResult {
+            model: spec.model.name().into(),
+            set: spec.set.label.clone(),
+            h: spec.h,
+            error: Some(e),
+            ..Default::default()
+        },
     );
-    let mut runs: Vec<RunResult> = specs
-        .par_iter()
-        .map(|spec| {
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_pour(spec, Some(&cfg.out))
-            }));
-            bar.inc(1);
-            let fail = |e: String| RunResult {
-                model: spec.model.name().into(),
-                set: spec.set.label.clone(),
-                h: spec.h,
-                error: Some(e),
-                ..Default::default()
-            };
-            match out {
-                Ok(Ok(r)) => r,
-                Ok(Err(e)) => fail(e.to_string()),
-                Err(_) => fail("panic during the run".into()),
-            }
-        })
-        .collect();
-    bar.finish_and_clear();
     runs.sort_by(|a, b| {
         (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(
             b.model.as_str(),
@@ -334,15 +253,14 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
             h_key(b.h),
         ))
     });
-    write_summary(&cfg.out, &runs)?;
+    write_summary(&cfg.out, &runs, "set", |r| r.set.clone())?;
     let pooled = pool(&runs);
     write_pooled(&cfg.out, &pooled)?;
     let (mut report, ok) = compare(cfg, &pooled)?;
     if cfg.timing.is_some() {
         report += &timing_report(&cfg.out, &runs)?;
     }
-    std::fs::write(cfg.out.join("report.txt"), &report)
-        .map_err(|e| ExperimentError::io(cfg.out.join("report.txt"), e))?;
+    write(&cfg.out.join("report.txt"), &report)?;
     plot(cfg, &pooled)?;
     Ok(SweepResult {
         runs,
@@ -369,107 +287,6 @@ fn timing_report(out: &Path, runs: &[RunResult]) -> Result<String, ExperimentErr
         let _ = writeln!(s, "  h = {h}: {m:.3} ({n} steps)");
     }
     Ok(s)
-}
-
-fn write_summary(out: &Path, runs: &[RunResult]) -> Result<(), ExperimentError> {
-    let mut f = Csv::create(
-        &out.join("summary.csv"),
-        "model,set,h,n_steps,median,q1,q3,max,mean,ms_per_step,failed_steps",
-    )?;
-    let mut failures = Vec::new();
-    for r in runs {
-        let s = summarize(&r.overlap);
-        let ms = if r.n_steps > 0 {
-            1000.0 * r.step_seconds / r.n_steps as f64
-        } else {
-            f64::NAN
-        };
-        f.line(&format!(
-            "{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.4},{}",
-            r.model, r.set, r.h, r.n_steps, s.median, s.q1, s.q3, s.max, s.mean, ms, r.failed_steps
-        ))?;
-        if let Some(e) = &r.error {
-            failures.push(format!(
-                "{},{},{},\"{}\"",
-                r.model,
-                r.set,
-                r.h,
-                e.replace('"', "'")
-            ));
-        }
-    }
-    f.finish()?;
-    let mut f = Csv::create(&out.join("failures.csv"), "model,set,h,error")?;
-    for l in failures {
-        f.line(&l)?;
-    }
-    f.finish()
-}
-
-fn pool(runs: &[RunResult]) -> Vec<Pooled> {
-    let mut groups: BTreeMap<(String, i64), Vec<&RunResult>> = BTreeMap::new();
-    for r in runs {
-        groups
-            .entry((r.model.clone(), h_key(r.h)))
-            .or_default()
-            .push(r);
-    }
-    groups
-        .into_iter()
-        .map(|((model, _), rs)| {
-            let ok: Vec<&&RunResult> = rs.iter().filter(|r| r.error.is_none()).collect();
-            let all: Vec<f64> = ok.iter().flat_map(|r| r.overlap.iter().copied()).collect();
-            let steps: usize = ok.iter().map(|r| r.n_steps).sum();
-            let secs: f64 = ok.iter().map(|r| r.step_seconds).sum();
-            let inter: usize = ok.iter().map(|r| r.inter_total).sum();
-            Pooled {
-                model,
-                h: rs[0].h,
-                runs: ok.len(),
-                failed_runs: rs.len() - ok.len(),
-                runs_with_failed_steps: ok.iter().filter(|r| r.failed_steps > 0).count(),
-                overlap: summarize(&all),
-                max_run_max: all.iter().copied().fold(0.0, f64::max),
-                mean_inter: if steps > 0 {
-                    inter as f64 / steps as f64
-                } else {
-                    f64::NAN
-                },
-                ms_per_step: if steps > 0 {
-                    1000.0 * secs / steps as f64
-                } else {
-                    f64::NAN
-                },
-            }
-        })
-        .collect()
-}
-
-fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), ExperimentError> {
-    let mut f = Csv::create(
-        &out.join("pooled.csv"),
-        "model,h,runs,failed_runs,runs_with_failed_steps,steps,median,q1,q3,max,mean,mean_inter_per_step,ms_per_step",
-    )?;
-    for p in pooled {
-        let s = &p.overlap;
-        f.line(&format!(
-            "{},{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.3},{:.4}",
-            p.model,
-            p.h,
-            p.runs,
-            p.failed_runs,
-            p.runs_with_failed_steps,
-            s.n,
-            s.median,
-            s.q1,
-            s.q3,
-            s.max,
-            s.mean,
-            p.mean_inter,
-            p.ms_per_step
-        ))?;
-    }
-    f.finish()
 }
 
 fn refs(cfg: &PourConfig, model: &str) -> Vec<ReferenceOverlap> {
@@ -634,5 +451,5 @@ fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), ExperimentError> {
-    std::fs::write(path, text).map_err(|e| ExperimentError::io(path, e))
+    crate::writer::write_atomic(path, text.as_bytes())
 }

@@ -9,7 +9,7 @@ use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 use signorini_experiments::timing::TimingSpec;
-use signorini_experiments::{bodyset, pour2d, triangle_drop};
+use signorini_experiments::{bodyset, pour2d, pour3d, triangle_drop};
 use signorini_world::ContactModel;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,6 +27,8 @@ pub enum ExperimentCommand {
     BoxOnPlane(super::penalty_exp::BoxArgs),
     /// CPF Fig. 9: a ball hits a tilted thin stick; rebound direction per force model.
     Stick(super::penalty_exp::StickArgs),
+    /// Pour convex polyhedra into a box (paper Figs. 23–24; --data default ../shared/data/peg3d).
+    Pour3d(Pour3Args),
 }
 
 /// Options shared by the experiments.
@@ -70,6 +72,23 @@ pub struct PourArgs {
     common: Common,
 }
 
+/// `pour3d` options.
+#[derive(Args, Debug)]
+pub struct Pour3Args {
+    /// Bodies: `icosahedra` (the authors' stored scene), `random` (DATA/random_polyhedra.json)
+    /// or a JSON file in that format (treated like `random`).
+    #[arg(long, default_value = "icosahedra")]
+    bodies: String,
+    /// Configurations, comma separated (default: 0 for icosahedra, 0…9 otherwise).
+    #[arg(long, value_delimiter = ',')]
+    configs: Vec<usize>,
+    /// Simulated time per run in seconds (paper: 5).
+    #[arg(long, default_value_t = 5.0)]
+    duration: f64,
+    #[command(flatten)]
+    common: Common,
+}
+
 /// `triangle-drop` options.
 #[derive(Args, Debug)]
 pub struct TriangleArgs {
@@ -81,6 +100,7 @@ pub struct TriangleArgs {
 pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
     match cmd {
         ExperimentCommand::Pour2d(a) => pour(a),
+        ExperimentCommand::Pour3d(a) => pour3(a),
         ExperimentCommand::TriangleDrop(a) => tri(a),
         ExperimentCommand::Particle1d(a) => super::penalty_exp::particle1d(a),
         ExperimentCommand::BoxOnPlane(a) => super::penalty_exp::box_on_plane(a),
@@ -170,6 +190,55 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
         }),
     };
     let r = pour2d::run_sweep(&cfg).map_err(anyhow::Error::from)?;
+    print!("{}", r.report);
+    println!("outputs in {}", display(&cfg.out));
+    Ok(if r.all_checks_pass {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    })
+}
+
+fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
+    let data = a
+        .common
+        .data
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("../shared/data/peg3d"));
+    if !(a.duration.is_finite() && a.duration > 0.0) {
+        return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
+    }
+    let bodies = match a.bodies.trim() {
+        "icosahedra" => pour3d::Bodies::Icosahedra,
+        "random" => pour3d::Bodies::read("random", &data.join("random_polyhedra.json"))
+            .context("--bodies random (pass --data DIR for another data directory)")?,
+        file => {
+            let path = PathBuf::from(file);
+            let label = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "file".into());
+            pour3d::Bodies::read(&label, &path).with_context(|| format!("--bodies {file}"))?
+        }
+    };
+    let configs = if !a.configs.is_empty() {
+        a.configs.clone()
+    } else if matches!(bodies, pour3d::Bodies::Icosahedra) {
+        vec![0]
+    } else {
+        (0..10).collect()
+    };
+    let cfg = pour3d::Pour3Config {
+        bodies: Arc::new(bodies),
+        configs,
+        hs: hs(&a.common)?,
+        models: models(&a.common)?,
+        duration: a.duration,
+        out: a.common.out.clone(),
+        data_dir: data,
+        gap_corrections: a.common.gap_corrections,
+    };
+    let r = pour3d::run_sweep3(&cfg).map_err(anyhow::Error::from)?;
     print!("{}", r.report);
     println!("outputs in {}", display(&cfg.out));
     Ok(if r.all_checks_pass {

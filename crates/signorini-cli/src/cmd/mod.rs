@@ -5,3 +5,4 @@ pub mod experiment;
 pub mod lcp;
 pub mod lcp_demo;
 pub mod penalty_exp;
+pub mod scene;

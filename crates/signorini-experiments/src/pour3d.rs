@@ -1,0 +1,550 @@
+//! The 3D pouring experiment (paper §6, Figs. 23–24; the stored scene of notes §9).
+//!
+//! Scene: the open box of five static hexahedra (inner 10 × 4, walls 0.25 thick and 4 high,
+//! floor at z = 0; `Compound3::open_box`); one body dropped at step s (1-based) when
+//! `(s − 1) mod round(0.5/h) == 0` (halves away from zero), at (3, 0, 2) with velocity
+//! (−5, 0, 0) m/s, ω = 0 and orientation a 0.2 rad rotation about (1, 2, 3)/|(1, 2, 3)|;
+//! gravity 9.81 m/s² along −z; `floor(duration/h)` steps (5 s); frictionless.
+//! Bodies:
+//! - `icosahedra` (the authors' stored scene): regular icosahedra of circumradius 0.5, mass 0.5,
+//!   inertia 0.5·(3 + √5)/20·I₃ = 0.1309·I₃; one configuration (0);
+//! - `random` (the paper's variant) or any FILE in the format of
+//!   `../shared/data/peg3d/random_polyhedra.json`: each body the convex hull of one point set,
+//!   centred on its volume centroid, scaled to circumradius 0.5, mass 0.5 with the inertia of
+//!   its geometry; configuration k drops bodies 11k … 11k + 10 in order.
+//!
+//! Metric: after every step's position update, the total exact intersection volume over all
+//! body pairs whose boxes overlap (walls included, wall–wall excluded).
+//!
+//! Owns: the scene, one run ([`run_pour3d`]) and the sweep ([`run_sweep3`]) with its outputs:
+//! `trajectories/<model>_<bodies>_c<k>_h<hhh>.csv` (`step,body,x,y,z,qw,qx,qy,qz`),
+//! `summary.csv` (`model,bodies,config,h,n_steps,median,q1,q3,max,mean,ms_per_step,
+//! failed_steps`), `failures.csv`, `pooled.csv`, `fig24_overlap_<bodies>.svg` with the
+//! authors' stored results (`reference_overlap.csv`) beside ours, `report.txt`.
+//! Reuses `sweep` (parallel runs, summary, pooling), `stats`, `svg` and `reference`.
+//! Does not own: the physics.
+
+use crate::ExperimentError;
+use crate::pour2d::{experiment_params, step_count};
+use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
+use crate::svg::{Plot, Series};
+use crate::sweep::{Pooled, RunResult, pool, run_parallel, write_pooled, write_summary};
+use crate::writer::{Csv, h_tag, trajectory_header3};
+use serde::Deserialize;
+use signorini_geometry::dim3::{
+    Aabb3, Compound3, ConvexPolyhedron, intersection_volume, sweep_and_prune3,
+};
+use signorini_math::{Mat3, Quat, Real, Vec3};
+use signorini_world::{ContactModel, PolyBody, World3};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Gravity (m/s²).
+pub const GRAVITY: Real = 9.81;
+/// Circumradius of every dropped body (m).
+pub const CIRCUMRADIUS: Real = 0.5;
+/// Mass of every dropped body (kg).
+pub const BODY_MASS: Real = 0.5;
+/// Bodies per configuration of the `random` variant.
+pub const BODIES_PER_CONFIG: usize = 11;
+
+/// The container: the five static hexahedra of notes §9.
+pub fn open_box3() -> Compound3 {
+    Compound3::open_box(10.0, 4.0, 4.0, 0.25).expect("the pour3d box is valid")
+}
+
+/// Steps between drops: `round(0.5/h)` with halves away from zero (notes §9), at least 1.
+pub fn drop_interval3(h: Real) -> usize {
+    ((0.5 / h).round() as usize).max(1)
+}
+
+/// The drop orientation: 0.2 rad about (1, 2, 3)/|(1, 2, 3)|.
+pub fn drop_orientation() -> Quat {
+    Quat::from_axis_angle(
+        &signorini_math::nalgebra::Unit::new_normalize(Vec3::new(1.0, 2.0, 3.0)),
+        0.2,
+    )
+}
+
+/// A body posed and moving as dropped, with gravity.
+pub fn dropped(body: &PolyBody) -> PolyBody {
+    body.clone()
+        .with_pose(Vec3::new(3.0, 0.0, 2.0), drop_orientation())
+        .with_velocity(Vec3::new(-5.0, 0.0, 0.0), Vec3::zeros())
+        .with_gravity(GRAVITY)
+}
+
+/// The stored scene's icosahedron: circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃.
+pub fn icosahedron_body() -> PolyBody {
+    let shape = ConvexPolyhedron::icosahedron(CIRCUMRADIUS).expect("icosahedron is valid");
+    let j = 0.5 * (3.0 + 5f64.sqrt()) / 20.0;
+    PolyBody::dynamic(shape, BODY_MASS, Mat3::identity() * j).expect("positive mass")
+}
+
+/// Which bodies are poured.
+#[derive(Debug, Clone)]
+pub enum Bodies {
+    /// The authors' stored scene: identical icosahedra, one configuration.
+    Icosahedra,
+    /// Convex hulls of point sets (`random_polyhedra.json` or a file in its format).
+    Random {
+        /// Label used in file names (`random`, or the file stem).
+        label: String,
+        /// The file.
+        path: PathBuf,
+        /// The point sets, in file order.
+        points: Vec<Vec<Vec3>>,
+    },
+}
+
+#[derive(Deserialize)]
+struct RawPolyhedra {
+    bodies: Vec<RawPolyhedron>,
+}
+
+#[derive(Deserialize)]
+struct RawPolyhedron {
+    vertices_local: Vec<[f64; 3]>,
+}
+
+impl Bodies {
+    /// Read a point-set file (`random_polyhedra.json` format: `{"bodies": [{"vertices_local":
+    /// [[x, y, z], …]}, …]}`).
+    pub fn read(label: &str, path: &Path) -> Result<Bodies, ExperimentError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError::io(path, e))?;
+        let raw: RawPolyhedra =
+            serde_json::from_str(&text).map_err(|e| ExperimentError::Parse {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            })?;
+        Ok(Bodies::Random {
+            label: label.into(),
+            path: path.to_path_buf(),
+            points: raw
+                .bodies
+                .into_iter()
+                .map(|b| {
+                    b.vertices_local
+                        .iter()
+                        .map(|p| Vec3::new(p[0], p[1], p[2]))
+                        .collect()
+                })
+                .collect(),
+        })
+    }
+
+    /// Label used in file names.
+    pub fn label(&self) -> &str {
+        match self {
+            Bodies::Icosahedra => "icosahedra",
+            Bodies::Random { label, .. } => label,
+        }
+    }
+
+    /// The bodies of configuration `config` in drop order (`icosahedra`: an unlimited supply,
+    /// returned as one template). Random bodies: hull, centred on the volume centroid, scaled
+    /// to circumradius 0.5, mass 0.5, inertia of the geometry.
+    pub fn config(&self, config: usize) -> Result<Vec<PolyBody>, ExperimentError> {
+        match self {
+            Bodies::Icosahedra if config == 0 => Ok(vec![icosahedron_body()]),
+            Bodies::Icosahedra => Err(ExperimentError::Argument(format!(
+                "icosahedra has one configuration (0), got {config}"
+            ))),
+            Bodies::Random { path, points, .. } => {
+                let range = BODIES_PER_CONFIG * config..BODIES_PER_CONFIG * (config + 1);
+                if range.end > points.len() {
+                    return Err(ExperimentError::Argument(format!(
+                        "{}: configuration {config} needs bodies {}..{}, the file has {}",
+                        path.display(),
+                        range.start,
+                        range.end - 1,
+                        points.len()
+                    )));
+                }
+                range
+                    .map(|i| random_body(&points[i]).map_err(|reason| body_error(path, i, reason)))
+                    .collect()
+            }
+        }
+    }
+
+    /// True for the unlimited identical supply (icosahedra).
+    fn unlimited(&self) -> bool {
+        matches!(self, Bodies::Icosahedra)
+    }
+}
+
+fn body_error(path: &Path, body: usize, reason: String) -> ExperimentError {
+    ExperimentError::Body {
+        path: path.to_path_buf(),
+        body,
+        field: "vertices_local",
+        reason,
+    }
+}
+
+/// One random body from its point set (see [`Bodies::config`]).
+pub fn random_body(points: &[Vec3]) -> Result<PolyBody, String> {
+    let hull = ConvexPolyhedron::from_points(points).map_err(|e| e.to_string())?;
+    let (centred, _) = hull.centred();
+    let shape = centred.scaled(CIRCUMRADIUS / centred.circumradius());
+    let volume = shape.volume();
+    let mp = shape.mass_properties(BODY_MASS / volume);
+    PolyBody::dynamic(shape, BODY_MASS, mp.inertia).map_err(|e| e.to_string())
+}
+
+/// Total exact intersection volume over box-overlapping pairs, static–static pairs excluded.
+pub fn total_overlap3(bodies: &[PolyBody]) -> f64 {
+    let shapes: Vec<ConvexPolyhedron> = bodies.iter().map(|b| b.world_shape()).collect();
+    let boxes: Vec<Aabb3> = shapes
+        .iter()
+        .map(|s| Aabb3::from_points(s.vertices()))
+        .collect();
+    sweep_and_prune3(&boxes)
+        .into_iter()
+        .filter(|&(i, j)| !(bodies[i].state.is_static && bodies[j].state.is_static))
+        .map(|(i, j)| intersection_volume(&shapes[i], &shapes[j]))
+        .sum::<f64>()
+        + 0.0 // an empty sum is −0.0
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct RunSpec3 {
+    /// Contact model.
+    pub model: ContactModel,
+    /// Bodies.
+    pub bodies: Arc<Bodies>,
+    /// Configuration.
+    pub config: usize,
+    /// Step size (s).
+    pub h: Real,
+    /// Duration (s); 5 in the paper.
+    pub duration: Real,
+    /// Gap-correction re-solves per step for PEG.
+    pub gap_corrections: usize,
+}
+
+impl RunSpec3 {
+    /// Scene label `<bodies>_c<k>` (the `set` of the run's [`RunResult`]).
+    pub fn scene(&self) -> String {
+        format!("{}_c{}", self.bodies.label(), self.config)
+    }
+
+    /// File stem `<model>_<bodies>_c<k>_h<hhh>`.
+    pub fn stem(&self) -> String {
+        format!("{}_{}_{}", self.model.name(), self.scene(), h_tag(self.h))
+    }
+}
+
+/// Run one 3D pouring simulation; writes `trajectories/<stem>.csv` under `out` if given.
+pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, ExperimentError> {
+    let supply = spec.bodies.config(spec.config)?;
+    let mut world = World3::new(experiment_params(spec.model, spec.h, spec.gap_corrections))?;
+    let n_walls = world
+        .add_static_compound(&open_box3(), Vec3::zeros(), Quat::identity())
+        .len();
+    let mut r = RunResult {
+        model: spec.model.name().into(),
+        set: spec.scene(),
+        h: spec.h,
+        ..Default::default()
+    };
+    let mut traj = match out {
+        Some(dir) => Some(Csv::create(
+            &dir.join("trajectories")
+                .join(format!("{}.csv", spec.stem())),
+            trajectory_header3(),
+        )?),
+        None => None,
+    };
+    let (n, every) = (step_count(spec.duration, spec.h), drop_interval3(spec.h));
+    let mut dropped_count = 0;
+    for s in 1..=n {
+        if (s - 1) % every == 0 && (spec.bodies.unlimited() || dropped_count < supply.len()) {
+            let template = &supply[dropped_count.min(supply.len() - 1)];
+            world.add_body(dropped(template))?;
+            dropped_count += 1;
+        }
+        let rep = world.step();
+        r.step_seconds += rep.times.total();
+        r.failed_steps += rep.failed as usize;
+        let c = rep.counts;
+        r.inter_total += c.inter + c.cross;
+        r.unilateral_total += c.unilateral;
+        r.contacts_total += c.contacts;
+        r.overlap.push(total_overlap3(&world.bodies));
+        if let Some(t) = traj.as_mut() {
+            for k in 0..dropped_count {
+                t.pose3(s, k, &world.bodies[n_walls + k].state)?;
+            }
+        }
+    }
+    r.n_steps = n;
+    if let Some(t) = traj {
+        t.finish()?;
+    }
+    Ok(r)
+}
+
+/// Sweep configuration.
+#[derive(Debug, Clone)]
+pub struct Pour3Config {
+    /// Bodies.
+    pub bodies: Arc<Bodies>,
+    /// Configurations.
+    pub configs: Vec<usize>,
+    /// Step sizes.
+    pub hs: Vec<Real>,
+    /// Models.
+    pub models: Vec<ContactModel>,
+    /// Duration (s); 5 in the paper.
+    pub duration: Real,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Shared data directory `peg3d` (for `reference_overlap.csv`; skipped if missing).
+    pub data_dir: PathBuf,
+    /// Gap-correction re-solves per step for PEG.
+    pub gap_corrections: usize,
+}
+
+/// Result of a sweep.
+#[derive(Debug, Clone)]
+pub struct Sweep3Result {
+    /// Every run, sorted by (model, scene, h).
+    pub runs: Vec<RunResult>,
+    /// Pooled per (model, h) over configurations.
+    pub pooled: Vec<Pooled>,
+    /// The comparison with the authors' results (also in `report.txt`).
+    pub report: String,
+    /// True if every checked criterion held.
+    pub all_checks_pass: bool,
+}
+
+/// Run every (model, configuration, h) in parallel, write the outputs, compare.
+pub fn run_sweep3(cfg: &Pour3Config) -> Result<Sweep3Result, ExperimentError> {
+    std::fs::create_dir_all(&cfg.out).map_err(|e| ExperimentError::io(&cfg.out, e))?;
+    for &c in &cfg.configs {
+        cfg.bodies.config(c)?; // bad configurations are input errors, not failed runs
+    }
+    let mut specs = Vec::new();
+    for &model in &cfg.models {
+        for &config in &cfg.configs {
+            for &h in &cfg.hs {
+                specs.push(RunSpec3 {
+                    model,
+                    bodies: cfg.bodies.clone(),
+                    config,
+                    h,
+                    duration: cfg.duration,
+                    gap_corrections: cfg.gap_corrections,
+                });
+            }
+        }
+    }
+    // Most expensive (small h) first for load balance; results are re-sorted afterwards.
+    specs.sort_by(|a, b| a.h.total_cmp(&b.h));
+    let mut runs = run_parallel(
+        &specs,
+        |spec| run_pour3d(spec, Some(&cfg.out)),
+        |spec, e| RunResult {
+            model: spec.model.name().into(),
+            set: spec.scene(),
+            h: spec.h,
+            error: Some(e),
+            ..Default::default()
+        },
+    );
+    runs.sort_by(|a, b| {
+        (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(
+            b.model.as_str(),
+            b.set.as_str(),
+            h_key(b.h),
+        ))
+    });
+    write_summary(&cfg.out, &runs, "bodies,config", |r| {
+        match r.set.rsplit_once("_c") {
+            Some((bodies, config)) => format!("{bodies},{config}"),
+            None => format!("{},", r.set),
+        }
+    })?;
+    let pooled = pool(&runs);
+    write_pooled(&cfg.out, &pooled)?;
+    let (report, ok) = compare3(cfg, &runs, &pooled);
+    crate::writer::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
+    plot3(cfg, &pooled)?;
+    Ok(Sweep3Result {
+        runs,
+        pooled,
+        report,
+        all_checks_pass: ok,
+    })
+}
+
+fn refs(cfg: &Pour3Config, model: &str) -> Vec<ReferenceOverlap> {
+    reference_overlap(&cfg.data_dir.join("reference_overlap.csv"), model).unwrap_or_default()
+}
+
+/// Floor under the authors' median for the median check (issue 7: "the authors' stored PEG
+/// median or 1e-15 m³, whichever is larger").
+pub const MEDIAN_FLOOR: Real = 1e-15;
+/// Largest per-step overlap volume PEG may show in any run (m³).
+pub const MAX_OVERLAP: Real = 1e-6;
+
+/// The "must show" comparison: per h, PEG's runs, failures, median vs the authors', max, the
+/// baselines' medians and ratios, and the PEG/standard time-per-step ratio; then every PEG
+/// run's maximum.
+fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String, bool) {
+    use std::fmt::Write;
+    let peg_ref = refs(cfg, "peg");
+    let find = |m: &str, h: Real| {
+        pooled
+            .iter()
+            .find(|p| p.model == m && h_key(p.h) == h_key(h))
+    };
+    let med = |p: Option<&Pooled>| p.map(|p| p.overlap.median).unwrap_or(f64::NAN);
+    let ratio = |a: f64, b: f64| {
+        if b > 0.0 {
+            a / b
+        } else if a > 0.0 {
+            f64::INFINITY
+        } else {
+            f64::NAN
+        }
+    };
+    let mut s = String::new();
+    let mut ok = true;
+    let _ = writeln!(
+        s,
+        "pour3d {} (configs {:?}); overlap volume per step, m^3",
+        cfg.bodies.label(),
+        cfg.configs
+    );
+    let _ = writeln!(
+        s,
+        "{:>6} {:>4} {:>6} {:>6} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9} {:>9} {:>9}",
+        "h",
+        "runs",
+        "failed",
+        "f.step",
+        "PEG median",
+        "authors med",
+        "PEG max",
+        "std median",
+        "corr median",
+        "std/PEG",
+        "corr/PEG",
+        "ms PEG/std"
+    );
+    for &h in &cfg.hs {
+        let (peg, std, cor) = (find("peg", h), find("standard", h), find("corrective", h));
+        let r = peg_ref.iter().find(|r| h_key(r.h) == h_key(h));
+        let pm = med(peg);
+        let _ = writeln!(
+            s,
+            "{:>6} {:>4} {:>6} {:>6} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>9.3e} {:>9.3e} {:>9.3}",
+            h,
+            peg.map(|p| p.runs).unwrap_or(0),
+            peg.map(|p| p.failed_runs).unwrap_or(0),
+            peg.map(|p| p.runs_with_failed_steps).unwrap_or(0),
+            pm,
+            r.map(|r| r.median).unwrap_or(f64::NAN),
+            peg.map(|p| p.max_run_max).unwrap_or(f64::NAN),
+            med(std),
+            med(cor),
+            ratio(med(std), pm),
+            ratio(med(cor), pm),
+            match (peg, std) {
+                (Some(p), Some(q)) => p.ms_per_step / q.ms_per_step,
+                _ => f64::NAN,
+            }
+        );
+        if let Some(p) = peg {
+            ok &= p.failed_runs == 0 && p.max_run_max <= MAX_OVERLAP;
+            if let Some(r) = r {
+                ok &= p.overlap.median <= r.median.max(MEDIAN_FLOOR);
+            }
+            if h >= 0.005 - 1e-12
+                && let Some(q) = std
+            {
+                ok &= q.overlap.median >= 100.0 * p.overlap.median;
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "checks (PEG: no failed run, max <= 1e-6 m^3 in every run, median <= max(authors' median, 1e-15); standard >= 100x PEG median for h >= 0.005): {}",
+        if ok { "PASS" } else { "FAIL" }
+    );
+    let _ = writeln!(s, "PEG per run: scene, h, max overlap (m^3), failed steps");
+    for r in runs.iter().filter(|r| r.model == "peg") {
+        let max = r.overlap.iter().copied().fold(0.0, f64::max);
+        let _ = writeln!(
+            s,
+            "  {} {} {:.3e} {}{}",
+            r.set,
+            r.h,
+            max,
+            r.failed_steps,
+            r.error
+                .as_ref()
+                .map(|e| format!(" FAILED RUN: {e}"))
+                .unwrap_or_default()
+        );
+    }
+    (s, ok)
+}
+
+/// Fig. 24: median and Q1–Q3 of the per-step overlap volume against h, ours beside the
+/// authors' stored results.
+fn plot3(cfg: &Pour3Config, pooled: &[Pooled]) -> Result<(), ExperimentError> {
+    let mut fig = Plot::new(
+        &format!(
+            "Overlap volume per step (median, Q1–Q3), {}, cf. paper Fig. 24",
+            cfg.bodies.label()
+        ),
+        "h (ms)",
+        "overlap volume (m³)",
+        true,
+    );
+    for (m, c) in [
+        ("peg", "#1f77b4"),
+        ("standard", "#d62728"),
+        ("corrective", "#2ca02c"),
+    ] {
+        let pts: Vec<_> = pooled
+            .iter()
+            .filter(|p| p.model == m)
+            .map(|p| (p.h * 1000.0, p.overlap.median, p.overlap.q1, p.overlap.q3))
+            .collect();
+        if !pts.is_empty() {
+            fig.add(Series {
+                name: format!("ours: {m}"),
+                color: c.into(),
+                dashed: false,
+                points: pts,
+            });
+        }
+    }
+    for (m, label, c) in [
+        ("peg", "authors: PEG", "#1f77b4"),
+        ("corrective_standard", "authors: corrective", "#2ca02c"),
+    ] {
+        let pts: Vec<_> = refs(cfg, m)
+            .iter()
+            .map(|r| (r.h * 1000.0 + 0.25, r.median, r.q1, r.q3))
+            .collect();
+        if !pts.is_empty() {
+            fig.add(Series {
+                name: label.into(),
+                color: c.into(),
+                dashed: true,
+                points: pts,
+            });
+        }
+    }
+    let path = cfg
+        .out
+        .join(format!("fig24_overlap_{}.svg", cfg.bodies.label()));
+    crate::writer::write_atomic(&path, fig.to_svg().as_bytes())
+}

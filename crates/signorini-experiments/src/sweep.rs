@@ -1,0 +1,232 @@
+//! The parallel sweep machinery shared by the pouring experiments (2D `pour2d`, 3D `pour3d`).
+//!
+//! Owns: [`RunResult`] (what one run produced), [`run_parallel`] (rayon across runs with an
+//! indicatif progress bar; a run that errors or panics is recorded and the sweep goes on),
+//! `summary.csv` / `failures.csv` / `pooled.csv` writers and [`Pooled`] statistics per
+//! (model, h). Does not own: scenes, runs, comparisons with the references.
+
+use crate::ExperimentError;
+use crate::reference::h_key;
+use crate::stats::{Summary, summarize};
+use crate::timing::TimingSample;
+use crate::writer::{Csv, h_tag};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// What a run produced.
+#[derive(Debug, Clone, Default)]
+pub struct RunResult {
+    /// Model name.
+    pub model: String,
+    /// Scene label (2D: the body set; 3D: `<bodies>_c<k>`).
+    pub set: String,
+    /// Step size.
+    pub h: f64,
+    /// Steps taken.
+    pub n_steps: usize,
+    /// Total overlap (2D: area, m²; 3D: volume, m³) after each step.
+    pub overlap: Vec<f64>,
+    /// Sum over steps of I + X constraints (the authors' `Icount`, notes §8).
+    pub inter_total: usize,
+    /// Sum over steps of U-constraints.
+    pub unilateral_total: usize,
+    /// Sum over steps of contacts.
+    pub contacts_total: usize,
+    /// Steps whose solves all failed.
+    pub failed_steps: usize,
+    /// Wall time inside `World::step` (s).
+    pub step_seconds: f64,
+    /// Set if the run itself failed (setup, I/O, panic).
+    pub error: Option<String>,
+    /// PEG vs standard-model step times on this run's states (if `RunSpec::timing`).
+    pub timing: Vec<TimingSample>,
+}
+
+impl RunResult {
+    /// File stem `<model>_set<t>_h<hhh>`.
+    pub fn stem(&self) -> String {
+        format!("{}_set{}_{}", self.model, self.set, h_tag(self.h))
+    }
+}
+
+/// Pooled statistics of one (model, h) over sets.
+#[derive(Debug, Clone)]
+pub struct Pooled {
+    /// Model name.
+    pub model: String,
+    /// Step size.
+    pub h: f64,
+    /// Runs pooled (successful).
+    pub runs: usize,
+    /// Runs that failed.
+    pub failed_runs: usize,
+    /// Runs with at least one failed step.
+    pub runs_with_failed_steps: usize,
+    /// Statistics over all steps of all runs.
+    pub overlap: Summary,
+    /// Largest per-run maximum.
+    pub max_run_max: f64,
+    /// Mean I + X constraints per step.
+    pub mean_inter: f64,
+    /// Mean stepper time per step (ms).
+    pub ms_per_step: f64,
+}
+
+/// Run `run` on every spec in parallel (rayon) with a progress bar on stderr (hidden when
+/// stderr is not a terminal). A run that returns an error or panics becomes `failed(spec,
+/// why)`; the others go on. Results come back in spec order.
+pub fn run_parallel<T: Sync>(
+    specs: &[T],
+    run: impl Fn(&T) -> Result<RunResult, ExperimentError> + Sync,
+    failed: impl Fn(&T, String) -> RunResult + Sync,
+) -> Vec<RunResult> {
+    let bar = ProgressBar::new(specs.len() as u64);
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed_precise} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let runs = specs
+        .par_iter()
+        .map(|spec| {
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(spec)));
+            bar.inc(1);
+            match out {
+                Ok(Ok(r)) => r,
+                Ok(Err(e)) => failed(spec, e.to_string()),
+                Err(_) => failed(spec, "panic during the run".into()),
+            }
+        })
+        .collect();
+    bar.finish_and_clear();
+    runs
+}
+
+/// Write `summary.csv` (one line per run: `model,<label columns>,h,n_steps,median,q1,q3,max,
+/// mean,ms_per_step,failed_steps` of the per-step overlap) and `failures.csv` (runs that
+/// failed as a whole). `label_header` names the label columns, `label` writes them.
+pub(crate) fn write_summary(
+    out: &Path,
+    runs: &[RunResult],
+    label_header: &str,
+    label: impl Fn(&RunResult) -> String,
+) -> Result<(), ExperimentError> {
+    let mut f = Csv::create(
+        &out.join("summary.csv"),
+        &format!("model,{label_header},h,n_steps,median,q1,q3,max,mean,ms_per_step,failed_steps"),
+    )?;
+    let mut failures = Vec::new();
+    for r in runs {
+        let s = summarize(&r.overlap);
+        let ms = if r.n_steps > 0 {
+            1000.0 * r.step_seconds / r.n_steps as f64
+        } else {
+            f64::NAN
+        };
+        f.line(&format!(
+            "{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.4},{}",
+            r.model,
+            label(r),
+            r.h,
+            r.n_steps,
+            s.median,
+            s.q1,
+            s.q3,
+            s.max,
+            s.mean,
+            ms,
+            r.failed_steps
+        ))?;
+        if let Some(e) = &r.error {
+            failures.push(format!(
+                "{},{},{},\"{}\"",
+                r.model,
+                label(r),
+                r.h,
+                e.replace('"', "'")
+            ));
+        }
+    }
+    f.finish()?;
+    let mut f = Csv::create(
+        &out.join("failures.csv"),
+        &format!("model,{label_header},h,error"),
+    )?;
+    for l in failures {
+        f.line(&l)?;
+    }
+    f.finish()
+}
+
+/// Pool every (model, h) over its runs.
+pub(crate) fn pool(runs: &[RunResult]) -> Vec<Pooled> {
+    let mut groups: BTreeMap<(String, i64), Vec<&RunResult>> = BTreeMap::new();
+    for r in runs {
+        groups
+            .entry((r.model.clone(), h_key(r.h)))
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_iter()
+        .map(|((model, _), rs)| {
+            let ok: Vec<&&RunResult> = rs.iter().filter(|r| r.error.is_none()).collect();
+            let all: Vec<f64> = ok.iter().flat_map(|r| r.overlap.iter().copied()).collect();
+            let steps: usize = ok.iter().map(|r| r.n_steps).sum();
+            let secs: f64 = ok.iter().map(|r| r.step_seconds).sum();
+            let inter: usize = ok.iter().map(|r| r.inter_total).sum();
+            Pooled {
+                model,
+                h: rs[0].h,
+                runs: ok.len(),
+                failed_runs: rs.len() - ok.len(),
+                runs_with_failed_steps: ok.iter().filter(|r| r.failed_steps > 0).count(),
+                overlap: summarize(&all),
+                max_run_max: all.iter().copied().fold(0.0, f64::max),
+                mean_inter: if steps > 0 {
+                    inter as f64 / steps as f64
+                } else {
+                    f64::NAN
+                },
+                ms_per_step: if steps > 0 {
+                    1000.0 * secs / steps as f64
+                } else {
+                    f64::NAN
+                },
+            }
+        })
+        .collect()
+}
+
+/// Write `pooled.csv`.
+pub(crate) fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), ExperimentError> {
+    let mut f = Csv::create(
+        &out.join("pooled.csv"),
+        "model,h,runs,failed_runs,runs_with_failed_steps,steps,median,q1,q3,max,mean,mean_inter_per_step,ms_per_step",
+    )?;
+    for p in pooled {
+        let s = &p.overlap;
+        f.line(&format!(
+            "{},{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.3},{:.4}",
+            p.model,
+            p.h,
+            p.runs,
+            p.failed_runs,
+            p.runs_with_failed_steps,
+            s.n,
+            s.median,
+            s.q1,
+            s.q3,
+            s.max,
+            s.mean,
+            p.mean_inter,
+            p.ms_per_step
+        ))?;
+    }
+    f.finish()
+}

@@ -1,0 +1,151 @@
+//! The 3D pouring experiment: scene facts from notes §9, random bodies, a few steps of every
+//! model, deterministic outputs, failed runs recorded by the sweep.
+
+use signorini_experiments::pour3d::{self, Bodies, Pour3Config, RunSpec3};
+use signorini_experiments::sweep::{RunResult, run_parallel};
+use signorini_experiments::{ExperimentError, trajectory_header3};
+use signorini_math::Vec3;
+use signorini_world::ContactModel;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn data3() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg3d")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("signorini-p3-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn scene_matches_the_stored_experiment() {
+    // round(0.5/h), halves away from zero: 0.5/0.008 = 62.5 → 63 (notes §9).
+    assert_eq!(pour3d::drop_interval3(0.008), 63);
+    assert_eq!(pour3d::drop_interval3(0.001), 500);
+    let ico = pour3d::icosahedron_body();
+    assert_eq!(ico.state.mass, 0.5);
+    assert!((ico.state.inertia[(0, 0)] - 0.1309).abs() < 1e-4);
+    assert!((ico.shape.circumradius() - 0.5).abs() < 1e-12);
+    // Box: floor 10.25 × 4.25 × 0.25, two walls 0.25 × 4.25 × 4, two 10.25 × 0.25 × 4.
+    let vol = 10.25 * 4.25 * 0.25 + 2.0 * 0.25 * 4.25 * 4.0 + 2.0 * 10.25 * 0.25 * 4.0;
+    assert!((pour3d::open_box3().volume() - vol).abs() < 1e-9);
+    let q = pour3d::drop_orientation();
+    assert!((q.angle() - 0.2).abs() < 1e-15);
+    let axis = q.axis().unwrap();
+    assert!((axis.into_inner() - Vec3::new(1.0, 2.0, 3.0).normalize()).norm() < 1e-12);
+}
+
+#[test]
+fn random_bodies_are_centred_scaled_hulls_of_mass_half() {
+    let bodies = Bodies::read("random", &data3().join("random_polyhedra.json")).unwrap();
+    let config = bodies.config(9).unwrap();
+    assert_eq!(config.len(), 11);
+    for b in &config {
+        assert!((b.shape.circumradius() - 0.5).abs() < 1e-12);
+        assert_eq!(b.state.mass, 0.5);
+        let mp = b.shape.mass_properties(0.5 / b.shape.volume());
+        assert!(mp.centroid.norm() < 1e-12, "not centred: {:?}", mp.centroid);
+        assert!((mp.inertia - b.state.inertia).amax() < 1e-15);
+        assert!(b.state.inertia.cholesky().is_some());
+    }
+    assert!(matches!(
+        bodies.config(45),
+        Err(ExperimentError::Argument(_))
+    ));
+}
+
+fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
+    // 60 steps at h = 0.01: bodies dropped at steps 1 and 51.
+    RunSpec3 {
+        model,
+        bodies,
+        config: 0,
+        h: 0.01,
+        duration: 0.6,
+        gap_corrections: 8,
+    }
+}
+
+#[test]
+fn a_few_steps_of_pour3d_for_every_model_are_deterministic() {
+    let random = Arc::new(Bodies::read("random", &data3().join("random_polyhedra.json")).unwrap());
+    for bodies in [Arc::new(Bodies::Icosahedra), random] {
+        for model in [
+            ContactModel::Peg,
+            ContactModel::Standard,
+            ContactModel::Corrective,
+        ] {
+            let s = spec(model, bodies.clone());
+            let (d1, d2) = (tmp("det1"), tmp("det2"));
+            let r = pour3d::run_pour3d(&s, Some(&d1)).unwrap();
+            pour3d::run_pour3d(&s, Some(&d2)).unwrap();
+            assert_eq!(r.n_steps, 60);
+            assert_eq!(r.overlap.len(), 60);
+            assert_eq!(r.failed_steps, 0, "{model:?}");
+            let name = format!("trajectories/{}.csv", s.stem());
+            let t1 = std::fs::read_to_string(d1.join(&name)).unwrap();
+            assert_eq!(t1, std::fs::read_to_string(d2.join(&name)).unwrap());
+            let mut lines = t1.lines();
+            assert_eq!(lines.next(), Some(trajectory_header3()));
+            // One row per dropped body per step: 50 steps with one body, 10 with two.
+            assert_eq!(lines.count(), 50 + 2 * 10);
+            if model == ContactModel::Peg {
+                let max = r.overlap.iter().copied().fold(0.0, f64::max);
+                assert!(max <= 1e-6, "{}: PEG overlap {max:e}", s.stem());
+            }
+            let _ = std::fs::remove_dir_all(&d1);
+            let _ = std::fs::remove_dir_all(&d2);
+        }
+    }
+}
+
+#[test]
+fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
+    let out = tmp("sweep");
+    let cfg = Pour3Config {
+        bodies: Arc::new(Bodies::Icosahedra),
+        configs: vec![0],
+        hs: vec![0.016],
+        models: vec![ContactModel::Peg, ContactModel::Standard],
+        duration: 0.2,
+        out: out.clone(),
+        data_dir: data3(),
+        gap_corrections: 8,
+    };
+    let r = pour3d::run_sweep3(&cfg).unwrap();
+    assert_eq!(r.runs.len(), 2);
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let mut lines = summary.lines();
+    assert_eq!(
+        lines.next(),
+        Some("model,bodies,config,h,n_steps,median,q1,q3,max,mean,ms_per_step,failed_steps")
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("peg,icosahedra,0,0.016,12,")
+    );
+    assert!(out.join("fig24_overlap_icosahedra.svg").exists());
+    assert!(r.report.contains("authors med"));
+    // The parallel runner records a run that errors or panics and finishes the others.
+    let runs = run_parallel(
+        &[0, 1, 2],
+        |&k| match k {
+            1 => Err(ExperimentError::Argument("bad".into())),
+            2 => panic!("boom"),
+            _ => Ok(RunResult::default()),
+        },
+        |&k, e| RunResult {
+            set: k.to_string(),
+            error: Some(e),
+            ..Default::default()
+        },
+    );
+    assert!(runs[0].error.is_none());
+    assert_eq!(runs[1].error.as_deref(), Some("invalid argument: bad"));
+    assert_eq!(runs[2].error.as_deref(), Some("panic during the run"));
+    let _ = std::fs::remove_dir_all(&out);
+}
