@@ -28,8 +28,8 @@ use crate::ExperimentError;
 use crate::pour2d::{experiment_params, step_count};
 use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
 use crate::svg::{Plot, Series};
-use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::sweep::{Pooled, RunResult, pool, run_parallel, write_pooled, write_summary};
+use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, h_tag, trajectory_header3};
 use serde::Deserialize;
 use signorini_geometry::dim3::{
