@@ -29,6 +29,14 @@ enum Command {
     /// The PEG paper's 2D experiments: pouring polygons, triangle drop.
     #[command(subcommand)]
     Experiment(cmd::experiment::ExperimentCommand),
+    /// Run a scene file (TOML or JSON) or a built-in scene by name.
+    Run(cmd::scene::RunArgs),
+    /// List the built-in scenes and experiments, one line each.
+    List,
+    /// Check a scene file without running it.
+    Validate(cmd::scene::ValidateArgs),
+    /// Write report.html (plots and an animated replay) and SVG plots for a run folder.
+    Report(cmd::scene::ReportArgs),
     /// The default job (what `signorini` with no arguments runs): a quick 2D pouring
     /// comparison of PEG against the authors' corrective baseline.
     Demo,
@@ -40,6 +48,10 @@ fn main() -> ExitCode {
         Command::Lcp(c) => cmd::lcp::run(c),
         Command::Ccd(c) => cmd::ccd::run(c),
         Command::Experiment(c) => cmd::experiment::run(c),
+        Command::Run(a) => cmd::scene::run(a),
+        Command::List => cmd::scene::list(),
+        Command::Validate(a) => cmd::scene::validate(a),
+        Command::Report(a) => cmd::scene::report(a),
         Command::Demo => cmd::experiment::default_job(),
     };
     exit::report(outcome)

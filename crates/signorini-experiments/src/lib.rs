@@ -25,4 +25,4 @@ pub mod triangle_drop;
 mod writer;
 
 pub use error::ExperimentError;
-pub use writer::{h_tag, trajectory_header, trajectory_header3};
+pub use writer::{AtomicFile, Csv, h_tag, trajectory_header, trajectory_header3, write_atomic};

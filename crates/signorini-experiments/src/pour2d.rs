@@ -260,8 +260,7 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     if cfg.timing.is_some() {
         report += &timing_report(&cfg.out, &runs)?;
     }
-    std::fs::write(cfg.out.join("report.txt"), &report)
-        .map_err(|e| ExperimentError::io(cfg.out.join("report.txt"), e))?;
+    write(&cfg.out.join("report.txt"), &report)?;
     plot(cfg, &pooled)?;
     Ok(SweepResult {
         runs,
@@ -452,5 +451,5 @@ fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), ExperimentError> {
-    std::fs::write(path, text).map_err(|e| ExperimentError::io(path, e))
+    crate::writer::write_atomic(path, text.as_bytes())
 }

@@ -386,8 +386,7 @@ pub fn run_sweep3(cfg: &Pour3Config) -> Result<Sweep3Result, ExperimentError> {
     if cfg.timing.is_some() {
         report += &timing_report3(&cfg.out, &runs)?;
     }
-    std::fs::write(cfg.out.join("report.txt"), &report)
-        .map_err(|e| ExperimentError::io(cfg.out.join("report.txt"), e))?;
+    crate::writer::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
     plot3(cfg, &pooled)?;
     Ok(Sweep3Result {
         runs,
@@ -580,5 +579,5 @@ fn plot3(cfg: &Pour3Config, pooled: &[Pooled]) -> Result<(), ExperimentError> {
     let path = cfg
         .out
         .join(format!("fig24_overlap_{}.svg", cfg.bodies.label()));
-    std::fs::write(&path, fig.to_svg()).map_err(|e| ExperimentError::io(&path, e))
+    crate::writer::write_atomic(&path, fig.to_svg().as_bytes())
 }

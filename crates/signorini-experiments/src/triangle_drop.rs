@@ -167,8 +167,7 @@ pub fn run_all(
     )
     .unwrap_or_default();
     let (report, ok) = compare(&outcomes, &refs);
-    std::fs::write(out.join("report.txt"), &report)
-        .map_err(|e| ExperimentError::io(out.join("report.txt"), e))?;
+    crate::writer::write_atomic(&out.join("report.txt"), report.as_bytes())?;
     Ok(TriangleSweep {
         outcomes,
         report,

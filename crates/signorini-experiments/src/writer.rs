@@ -1,13 +1,16 @@
 //! Small deterministic CSV writers.
 //!
 //! Owns: the trajectory file formats (2D `step,body,x,y,angle`; 3D
-//! `step,body,x,y,z,qw,qx,qy,qz`) and the `h<ms>` file-name tag.
+//! `step,body,x,y,z,qw,qx,qy,qz`), the `h<ms>` file-name tag and [`AtomicFile`] (every output
+//! is written to a temporary file in the same folder and renamed into place when complete, so
+//! no reader ever sees a half-written file).
 
 use crate::ExperimentError;
 use signorini_dynamics::RigidBody2;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Header line of every trajectory file.
 pub fn trajectory_header() -> &'static str {
@@ -24,32 +27,103 @@ pub fn h_tag(h: f64) -> String {
     format!("h{:03}", (h * 1000.0).round() as i64)
 }
 
-/// A buffered CSV file that remembers its path for error messages.
-pub(crate) struct Csv {
+/// A file written atomically: bytes go to a hidden temporary file in the target's folder
+/// (`.<name>.tmp-<pid>-<n>`), and [`AtomicFile::commit`] flushes it and renames it over the
+/// target (a rename within one folder is atomic on POSIX file systems). Dropped without a
+/// commit (an error, a panic), the temporary file is removed and the target is untouched.
+pub struct AtomicFile {
     path: PathBuf,
-    out: BufWriter<File>,
+    tmp: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+static TMP_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+impl AtomicFile {
+    /// Start writing `path` (its folder is created if missing).
+    pub fn create(path: &Path) -> Result<AtomicFile, ExperimentError> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&dir).map_err(|e| ExperimentError::io(&dir, e))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "out".into());
+        let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
+        let file = File::create(&tmp).map_err(|e| ExperimentError::io(&tmp, e))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            out: Some(BufWriter::new(file)),
+        })
+    }
+
+    /// The final path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Append bytes.
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), ExperimentError> {
+        let out = self.out.as_mut().expect("not committed");
+        out.write_all(bytes)
+            .map_err(|e| ExperimentError::io(&self.path, e))
+    }
+
+    /// Flush, sync and rename into place.
+    pub fn commit(mut self) -> Result<(), ExperimentError> {
+        let out = self.out.take().expect("not committed");
+        let file = out
+            .into_inner()
+            .map_err(|e| ExperimentError::io(&self.path, e.into_error()))?;
+        file.sync_all()
+            .map_err(|e| ExperimentError::io(&self.path, e))?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| ExperimentError::io(&self.path, e))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Write a whole file atomically (see [`AtomicFile`]).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExperimentError> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
+/// A CSV file written atomically ([`AtomicFile`]), one line at a time.
+pub struct Csv {
+    out: AtomicFile,
 }
 
 impl Csv {
-    pub(crate) fn create(path: &Path, header: &str) -> Result<Csv, ExperimentError> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| ExperimentError::io(dir, e))?;
-        }
-        let file = File::create(path).map_err(|e| ExperimentError::io(path, e))?;
+    /// Start a CSV file with its header line.
+    pub fn create(path: &Path, header: &str) -> Result<Csv, ExperimentError> {
         let mut csv = Csv {
-            path: path.to_path_buf(),
-            out: BufWriter::new(file),
+            out: AtomicFile::create(path)?,
         };
         csv.line(header)?;
         Ok(csv)
     }
 
-    pub(crate) fn line(&mut self, s: &str) -> Result<(), ExperimentError> {
-        writeln!(self.out, "{s}").map_err(|e| ExperimentError::io(&self.path, e))
+    /// Append one line (a newline is added).
+    pub fn line(&mut self, s: &str) -> Result<(), ExperimentError> {
+        self.out.write_all(s.as_bytes())?;
+        self.out.write_all(b"\n")
     }
 
     /// One trajectory row: pose of the body frame as in the body-set file.
-    pub(crate) fn pose(
+    pub fn pose(
         &mut self,
         step: usize,
         body: usize,
@@ -62,7 +136,7 @@ impl Csv {
     }
 
     /// One 3D trajectory row: centre of mass and orientation quaternion (w, x, y, z).
-    pub(crate) fn pose3(
+    pub fn pose3(
         &mut self,
         step: usize,
         body: usize,
@@ -75,9 +149,8 @@ impl Csv {
         ))
     }
 
-    pub(crate) fn finish(mut self) -> Result<(), ExperimentError> {
-        self.out
-            .flush()
-            .map_err(|e| ExperimentError::io(&self.path, e))
+    /// Complete the file (rename into place).
+    pub fn finish(self) -> Result<(), ExperimentError> {
+        self.out.commit()
     }
 }

@@ -4,3 +4,4 @@ pub mod ccd;
 pub mod experiment;
 pub mod lcp;
 pub mod lcp_demo;
+pub mod scene;

@@ -1,0 +1,233 @@
+//! End-to-end checks of `signorini run | list | validate | report`, including the HTML report
+//! opened in a real headless browser (Debian's chromium; required when CI=true).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("signorini-cli-scene-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn signorini(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run signorini");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn run_writes_outputs_and_a_json_summary() {
+    let dir = tmp("run");
+    let (code, out, err) = signorini(&[
+        "run",
+        "scenes/demo.toml",
+        "--steps",
+        "40",
+        "--out",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON summary");
+    assert_eq!(v["steps"], 40);
+    assert_eq!(v["model"], "peg");
+    assert_eq!(v["failed_steps"], 0);
+    for f in [
+        "trajectories.csv",
+        "steps.csv",
+        "contacts.csv",
+        "bodies.json",
+        "summary.json",
+        "scene.toml",
+    ] {
+        assert!(dir.join(f).is_file(), "missing {f}");
+    }
+    // A built-in scene by name, with overrides.
+    let (code, out, err) = signorini(&[
+        "run",
+        "triangle_drop",
+        "--model",
+        "standard",
+        "--dt",
+        "0.02",
+        "--steps",
+        "5",
+        "--out",
+        dir.join("tri").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert!(out.is_empty(), "--quiet prints nothing: {out}");
+    let s = std::fs::read_to_string(dir.join("tri/summary.json")).unwrap();
+    assert!(
+        s.contains("\"model\": \"standard\"") && s.contains("\"h\": 0.02"),
+        "{s}"
+    );
+}
+
+#[test]
+fn list_names_every_scene_and_experiment() {
+    let (code, out, _) = signorini(&["list"]);
+    assert_eq!(code, 0);
+    for name in [
+        "demo",
+        "pour2d_a_h010",
+        "triangle_drop",
+        "wedge",
+        "pour2d",
+        "triangle-drop",
+    ] {
+        assert!(out.contains(name), "{name} not listed:\n{out}");
+    }
+}
+
+#[test]
+fn bad_scenes_exit_2_naming_file_line_and_field() {
+    let dir = tmp("bad");
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[step]\nh = 0.01\nsteps = 10\n\n[[body]]\nshape = { type = \"box\", size = [1.0, 1.0] }\nmass = -2.0\n").unwrap();
+    let (code, _, err) = signorini(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.toml:7:") && err.contains("body[0].mass"),
+        "{err}"
+    );
+    let (code, _, err) = signorini(&["run", bad.to_str().unwrap(), "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::write(&bad, "dimension = 3\n[step]\nh = 0.01\nsteps = 10\n").unwrap();
+    let (code, _, err) = signorini(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not yet supported"), "{err}");
+    let (code, _, err) = signorini(&["run", "demo", "--model", "bogus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bogus"), "{err}");
+    let (code, _, _) = signorini(&["run", "no-such-scene"]);
+    assert_eq!(code, 2);
+    let (code, out, _) = signorini(&["validate", "scenes/pour2d_a_h010.toml"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("valid (28 bodies, 25 dynamic"), "{out}");
+}
+
+#[test]
+fn a_failed_check_exits_1() {
+    let dir = tmp("check");
+    let scene = dir.join("overlap.toml");
+    std::fs::write(
+        &scene,
+        "[step]\nh = 0.01\nsteps = 2\n[contact]\nmodel = \"corrective\"\n[checks]\nmax_overlap = 0.0\n\
+         [[body]]\nstatic = true\nshape = { type = \"rectangle\", min = [-1.0, -0.1], max = [1.0, 0.0] }\n\
+         [[body]]\nshape = { type = \"box\", size = [0.2, 0.2] }\nmass = 1.0\nposition = [0.0, 0.05]\n",
+    )
+    .unwrap();
+    let (code, out, err) = signorini(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--out",
+        dir.join("o").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("check max_overlap: FAIL"), "{out}");
+}
+
+fn chromium() -> Option<PathBuf> {
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+}
+
+/// Distinct RGB colours in a PNG.
+fn distinct_colours(path: &Path) -> usize {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let px = info.color_type.samples();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in buf[..info.buffer_size()].chunks(px) {
+        seen.insert((p[0], p.get(1).copied(), p.get(2).copied()));
+    }
+    seen.len()
+}
+
+#[test]
+fn report_opens_in_headless_chromium() {
+    let dir = tmp("report");
+    let (code, _, err) = signorini(&[
+        "run",
+        "demo",
+        "--steps",
+        "200",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = signorini(&["report", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 7, "report.html + 6 SVGs: {out}");
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but chromium is missing: .ci/run must install it"
+        );
+        eprintln!("chromium not installed: skipping the browser check");
+        return;
+    };
+    let shot = dir.join("shot.png");
+    let profile = dir.join("chromium-profile");
+    let url = format!(
+        "file://{}",
+        dir.join("report.html").canonicalize().unwrap().display()
+    );
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1300,1100",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--dump-dom")
+        .arg(&url)
+        .output()
+        .expect("start chromium");
+    let dom = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        dom.contains("data-status=\"ready\""),
+        "the page's script did not finish: {}\n{}",
+        dom.lines()
+            .find(|l| l.contains("<body"))
+            .unwrap_or("no <body>"),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(dom.contains("<canvas id=\"replay\""));
+    assert_eq!(dom.matches("<svg").count(), 6, "six inline plots");
+    assert!(
+        dom.contains("t = 1.000 s (step 200)"),
+        "the replay drew the last frame"
+    );
+    let colours = distinct_colours(&shot);
+    assert!(colours > 50, "screenshot looks blank: {colours} colours");
+}

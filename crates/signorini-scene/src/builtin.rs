@@ -1,0 +1,66 @@
+//! The built-in scenes (the repository's `scenes/` folder, embedded at compile time) and the
+//! list of experiments, for `signorini list` and `signorini run <name>`.
+
+use std::path::PathBuf;
+
+/// A scene shipped in `scenes/`.
+#[derive(Debug, Clone, Copy)]
+pub struct Builtin {
+    /// Name (`signorini run <name>`), the file stem.
+    pub name: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+macro_rules! scene {
+    ($name:literal) => {
+        Builtin {
+            name: $name,
+            text: include_str!(concat!("../../../scenes/", $name, ".toml")),
+        }
+    };
+}
+
+/// Every built-in scene.
+pub const SCENES: &[Builtin] = &[
+    scene!("demo"),
+    scene!("pour2d_a_h010"),
+    scene!("triangle_drop"),
+    scene!("wedge"),
+];
+
+/// The `signorini experiment` subcommands, with one line each.
+pub const EXPERIMENTS: &[(&str, &str)] = &[
+    (
+        "pour2d",
+        "pour the paper's random polygons into a box (PEG paper Figs. 20-22); scene: pour2d_a_h010",
+    ),
+    (
+        "triangle-drop",
+        "drop a triangle onto a triangle: the standard-model trap (notes §10); scene: triangle_drop",
+    ),
+];
+
+impl Builtin {
+    /// Where the file is in the source tree (relative paths inside it resolve from there).
+    pub fn path(&self) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenes")
+            .join(format!("{}.toml", self.name))
+    }
+
+    /// The `description` line of the file (first `description = "…"`).
+    pub fn description(&self) -> String {
+        self.text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("description"))
+            .and_then(|l| l.split_once('"'))
+            .map(|(_, rest)| rest.trim_end().trim_end_matches('"').to_string())
+            .unwrap_or_default()
+    }
+}
+
+/// A built-in scene by name.
+pub fn find(name: &str) -> Option<&'static Builtin> {
+    SCENES.iter().find(|b| b.name == name)
+}

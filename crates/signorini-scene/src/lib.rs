@@ -1,0 +1,54 @@
+//! Scene files: describe a simulation in TOML (or JSON), run it with any contact model, and
+//! look at what happened in a self-contained HTML report.
+//!
+//! Data flow:
+//! ```text
+//! file ──load::parse──▶ RawScene (serde, deny_unknown_fields; errors at file:line:col + field)
+//!      ──validate────▶ Scene (units, ranges, defaults; bodies built; located errors)
+//!      ──run─────────▶ World stepped with timed drops ─▶ trajectories.csv, steps.csv,
+//!                      contacts.csv, bodies.json, summary.json (all written atomically)
+//!      ──report──────▶ report.html (inline SVG plots + canvas replay) and *.svg
+//! ```
+//! Owns: the scene format (reference: `docs/scene-format.md`), its validation, running a scene,
+//! the run outputs and the report. Does not own: physics (`signorini-world` and below), the
+//! paper experiments' sweeps (`signorini-experiments`), the command line.
+//!
+//! ```no_run
+//! let scene = signorini_scene::load_scene(std::path::Path::new("scenes/demo.toml"))?;
+//! let outcome = signorini_scene::run(&scene, signorini_scene::RunOptions::default())?;
+//! println!("max overlap {:e} m²", outcome.summary.max_overlap);
+//! # Ok::<(), signorini_scene::SceneError>(())
+//! ```
+
+pub mod builtin;
+mod error;
+pub mod load;
+pub mod raw;
+pub mod report;
+mod run;
+pub mod validate;
+
+pub use error::{FieldPath, Located, SceneError, Seg};
+pub use run::{
+    CheckResult, DRAW_CONTACT_DISTANCE, RunOptions, RunOutcome, RunSummary, STEPS_HEADER, energy,
+    run, world_params,
+};
+pub use validate::{Model, Scene};
+
+use std::path::Path;
+
+/// Read, parse and validate a scene file.
+pub fn load_scene(path: &Path) -> Result<Scene, SceneError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    load_str(path, &text)
+}
+
+/// Parse and validate scene text; `path` names the file in errors and anchors relative paths.
+pub fn load_str(path: &Path, text: &str) -> Result<Scene, SceneError> {
+    let format = load::detect_format(path, text);
+    let (raw, locator) = load::parse(path, text, format)?;
+    validate::validate(&raw, &locator)
+}

@@ -1,0 +1,214 @@
+//! Reading a scene file (TOML, or JSON by extension or leading `{`) into [`RawScene`], with
+//! errors located at file:line:column and named by field path.
+//!
+//! TOML is parsed once into toml's span-keeping document (`DeTable`), which is kept as a
+//! [`Locator`] so that later validation errors can point at the offending value too.
+//! serde_path_to_error supplies the field path of deserialisation errors.
+
+use crate::error::{FieldPath, Located, SceneError, Seg};
+use crate::raw::RawScene;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// File format of a scene.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// TOML (the default).
+    Toml,
+    /// JSON (`.json` files, or text starting with `{`).
+    Json,
+}
+
+/// Finds the line and column of a field path in the source text.
+pub struct Locator<'a> {
+    file: PathBuf,
+    text: &'a str,
+    doc: Option<Spanned<DeTable<'a>>>,
+}
+
+impl<'a> Locator<'a> {
+    /// The file name used in messages.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The source text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The source format.
+    pub fn format(&self) -> Format {
+        if self.doc.is_some() {
+            Format::Toml
+        } else {
+            Format::Json
+        }
+    }
+
+    /// An error at a field (line and column of its value when the file is TOML).
+    pub fn at(&self, path: &FieldPath, reason: impl Into<String>) -> Located {
+        let (line, column) = match self.span_of(path) {
+            Some(r) => {
+                let (l, c) = line_col(self.text, r.start);
+                (Some(l), Some(c))
+            }
+            None => (None, None),
+        };
+        Located {
+            file: self.file.clone(),
+            line,
+            column,
+            field: path.to_string(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Span of the value at `path`, or of the deepest existing ancestor.
+    fn span_of(&self, path: &FieldPath) -> Option<Range<usize>> {
+        let doc = self.doc.as_ref()?;
+        let mut span = doc.span();
+        let mut cur: Option<&DeValue<'_>> = None;
+        let mut table: Option<&DeTable<'_>> = Some(doc.get_ref());
+        for seg in &path.0 {
+            let next = match (seg, table, cur) {
+                (Seg::Key(k), Some(t), _) => t
+                    .iter()
+                    .find(|(key, _)| key.get_ref().as_ref() == k.as_str())
+                    .map(|(_, v)| v),
+                (Seg::Index(i), _, Some(DeValue::Array(a))) => a.get(*i),
+                _ => None,
+            };
+            let Some(v) = next else { break };
+            span = v.span();
+            cur = Some(v.get_ref());
+            table = match v.get_ref() {
+                DeValue::Table(t) => Some(t),
+                _ => None,
+            };
+        }
+        Some(span)
+    }
+}
+
+/// 1-based line and character column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, col)
+}
+
+/// Guess the format from the extension, else from the first non-blank character.
+pub fn detect_format(path: &Path, text: &str) -> Format {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("json") => Format::Json,
+        Some(e) if e.eq_ignore_ascii_case("toml") => Format::Toml,
+        _ if text.trim_start().starts_with('{') => Format::Json,
+        _ => Format::Toml,
+    }
+}
+
+fn convert_path(p: &serde_path_to_error::Path) -> FieldPath {
+    use serde_path_to_error::Segment;
+    FieldPath(
+        p.iter()
+            .filter_map(|s| match s {
+                Segment::Seq { index } => Some(Seg::Index(*index)),
+                Segment::Map { key } => Some(Seg::Key(key.clone())),
+                Segment::Enum { variant } => Some(Seg::Key(variant.clone())),
+                Segment::Unknown => None,
+            })
+            .collect(),
+    )
+}
+
+/// Parse scene text. Returns the raw scene and a locator for validation errors.
+pub fn parse<'a>(
+    file: &Path,
+    text: &'a str,
+    format: Format,
+) -> Result<(RawScene, Locator<'a>), SceneError> {
+    let invalid = |line, column, field: String, reason: String| {
+        SceneError::Invalid(Located {
+            file: file.to_path_buf(),
+            line,
+            column,
+            field,
+            reason,
+        })
+    };
+    match format {
+        Format::Json => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let raw: RawScene = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+                let field = convert_path(e.path()).to_string();
+                let inner = e.into_inner();
+                let (l, c) = (inner.line(), inner.column());
+                let reason = strip_position(&inner.to_string());
+                invalid(Some(l).filter(|&l| l > 0), Some(c), field, reason)
+            })?;
+            Ok((
+                raw,
+                Locator {
+                    file: file.to_path_buf(),
+                    text,
+                    doc: None,
+                },
+            ))
+        }
+        Format::Toml => {
+            let doc = DeTable::parse(text).map_err(|e| {
+                let (l, c) = e
+                    .span()
+                    .map(|r| line_col(text, r.start))
+                    .map_or((None, None), |(l, c)| (Some(l), Some(c)));
+                invalid(l, c, String::new(), first_line(e.message()))
+            })?;
+            let de = toml::de::Deserializer::from(doc.clone());
+            let raw: RawScene = serde_path_to_error::deserialize(de).map_err(|e| {
+                let path = convert_path(e.path());
+                let inner = e.into_inner();
+                let loc = Locator {
+                    file: file.to_path_buf(),
+                    text,
+                    doc: Some(doc.clone()),
+                };
+                let mut located = loc.at(&path, first_line(inner.message()));
+                if let Some(r) = inner.span() {
+                    let (l, c) = line_col(text, r.start);
+                    (located.line, located.column) = (Some(l), Some(c));
+                }
+                SceneError::Invalid(located)
+            })?;
+            Ok((
+                raw,
+                Locator {
+                    file: file.to_path_buf(),
+                    text,
+                    doc: Some(doc),
+                },
+            ))
+        }
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// serde_json appends " at line L column C"; the location is reported separately.
+fn strip_position(s: &str) -> String {
+    match s.rfind(" at line ") {
+        Some(k) => s[..k].to_string(),
+        None => s.to_string(),
+    }
+}

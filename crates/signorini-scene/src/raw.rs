@@ -1,0 +1,249 @@
+//! Serde types mirroring a scene file field for field (`deny_unknown_fields` everywhere, so a
+//! misspelt key is an error naming it). Nothing here is checked beyond its type: see
+//! `validate` for units, ranges and cross-field rules. The reference page is
+//! `docs/scene-format.md`.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The whole file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScene {
+    /// Scene name (default: the file stem).
+    pub name: Option<String>,
+    /// One-line description (shown by `signorini list`).
+    pub description: Option<String>,
+    /// 2 or 3 (default 2).
+    pub dimension: Option<u8>,
+    /// Gravity acceleration vector (m/s²), default `[0, -9.81]` (2D) or `[0, 0, -9.81]` (3D).
+    pub gravity: Option<Vec<f64>>,
+    /// Time stepping.
+    pub step: RawStep,
+    /// Contact model and solver.
+    #[serde(default)]
+    pub contact: RawContact,
+    /// What to record.
+    #[serde(default)]
+    pub record: RawRecord,
+    /// Pass/fail checks (exit code 1 when one fails).
+    #[serde(default)]
+    pub checks: RawChecks,
+    /// Named materials.
+    #[serde(default)]
+    pub materials: BTreeMap<String, RawMaterial>,
+    /// Bodies, in order.
+    #[serde(default)]
+    pub body: Vec<RawBody>,
+    /// Body-set files (the PEG paper's JSON format), dropped at regular intervals.
+    #[serde(default)]
+    pub body_set: Vec<RawBodySet>,
+}
+
+/// `[step]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStep {
+    /// Step size h (s).
+    pub h: f64,
+    /// Simulated time (s); the run takes `floor(duration / h)` steps.
+    pub duration: Option<f64>,
+    /// Number of steps (instead of `duration`).
+    pub steps: Option<usize>,
+}
+
+/// `[contact]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawContact {
+    /// `peg`, `standard`, `corrective`, `dpf` or `cpf` (default `peg`).
+    pub model: Option<String>,
+    /// Coulomb friction coefficient μ (default 0).
+    pub friction: Option<f64>,
+    /// `auto`, `lemke`, `fb-newton` or `pgs` (default `auto`).
+    pub solver: Option<String>,
+    /// PEG gap-correction re-solves per step (default 8; 0 = the paper's stepper).
+    pub gap_corrections: Option<usize>,
+    /// Retry a failed reduced LCP in mixed form (default: true for PEG, false otherwise).
+    pub mixed_fallback: Option<bool>,
+    /// PEG potential-contact distance (m); default ε(h) = max(0.5 h, 0.0008).
+    pub peg_distance: Option<f64>,
+    /// Standard-model detection distance (m); default 0.07.
+    pub standard_distance: Option<f64>,
+    /// Penalty stiffness (N/m), penalty models only.
+    pub stiffness: Option<f64>,
+    /// Penalty contact thickness / activation distance (m), penalty models only.
+    pub thickness: Option<f64>,
+}
+
+/// `[record]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRecord {
+    /// Write `trajectories.csv` (default true).
+    pub trajectories: Option<bool>,
+    /// Write `steps.csv` (default true).
+    pub statistics: Option<bool>,
+    /// Write `contacts.csv` for the replay (default true).
+    pub contacts: Option<bool>,
+    /// Record every n-th step (default 1).
+    pub every: Option<usize>,
+}
+
+/// `[checks]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawChecks {
+    /// Largest allowed total overlap area of any step (m²).
+    pub max_overlap: Option<f64>,
+    /// Largest allowed number of failed steps.
+    pub max_failed_steps: Option<usize>,
+}
+
+/// `[materials.<name>]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMaterial {
+    /// Areal (2D, kg/m²) or volumetric (3D, kg/m³) density.
+    pub density: Option<f64>,
+    /// Coulomb friction coefficient.
+    pub friction: Option<f64>,
+    /// Penalty stiffness (N/m).
+    pub stiffness: Option<f64>,
+    /// Display colour in the report (CSS).
+    pub color: Option<String>,
+}
+
+/// `[[body]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBody {
+    /// Name (default `body<k>`).
+    pub name: Option<String>,
+    /// Geometry.
+    pub shape: RawShape,
+    /// Immovable (default false).
+    #[serde(rename = "static")]
+    pub is_static: Option<bool>,
+    /// Name of a `[materials.<name>]` entry.
+    pub material: Option<String>,
+    /// Density (overrides the material's).
+    pub density: Option<f64>,
+    /// Mass (kg), with `inertia`, instead of a density.
+    pub mass: Option<f64>,
+    /// Moment of inertia about the body origin: a number in 2D (kg m²); in 3D a 3×3 matrix or
+    /// its diagonal.
+    pub inertia: Option<RawInertia>,
+    /// Position of the body origin (m).
+    pub position: Option<Vec<f64>>,
+    /// 2D orientation θ (rad).
+    pub angle: Option<f64>,
+    /// 3D orientation as a rotation vector (axis × angle, rad).
+    pub rotation: Option<Vec<f64>>,
+    /// 2D: `[vx, vy, ω]`; 3D: `[vx, vy, vz]`.
+    pub velocity: Option<Vec<f64>>,
+    /// 3D angular velocity `[ωx, ωy, ωz]` (rad/s).
+    pub angular_velocity: Option<Vec<f64>>,
+    /// Constant external force (N; 2D `[fx, fy, τ]`), added to gravity.
+    pub external_force: Option<Vec<f64>>,
+    /// Time at which the body enters the scene (s, default 0).
+    pub drop_time: Option<f64>,
+    /// Display colour in the report (CSS).
+    pub color: Option<String>,
+}
+
+/// A shape, tagged by `type`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawShape {
+    /// Convex polygon, counter-clockwise, in the body frame.
+    Polygon {
+        /// `[[x, y], …]` (m).
+        vertices: Vec<Vec<f64>>,
+    },
+    /// Axis-aligned rectangle in the body frame.
+    Rectangle {
+        /// Lower-left corner (m).
+        min: Vec<f64>,
+        /// Upper-right corner (m).
+        max: Vec<f64>,
+    },
+    /// Box centred on the body origin: `[w, h]` (2D) or `[w, h, d]` (3D).
+    Box {
+        /// Side lengths (m).
+        size: Vec<f64>,
+    },
+    /// Regular polygon centred on the origin.
+    RegularPolygon {
+        /// Number of sides (≥ 3).
+        sides: usize,
+        /// Circumradius (m).
+        radius: f64,
+        /// Angle of the first vertex from +x (rad, default π/2: apex up).
+        rotation: Option<f64>,
+    },
+    /// Convex hull of points (2D or 3D by the points' length).
+    ConvexHull {
+        /// Points (m).
+        points: Vec<Vec<f64>>,
+    },
+    /// 3D convex polyhedron from its vertices (faces from the hull).
+    Polyhedron {
+        /// `[[x, y, z], …]` (m).
+        vertices: Vec<Vec<f64>>,
+    },
+    /// Triangle mesh from an OBJ or STL file (path relative to the scene file).
+    Mesh {
+        /// File.
+        file: String,
+        /// Uniform scale (default 1).
+        scale: Option<f64>,
+    },
+    /// Procedural triangle mesh.
+    Primitive {
+        /// `icosphere`, `cuboid` or `plane`.
+        kind: String,
+        /// Radius (icosphere, m).
+        radius: Option<f64>,
+        /// Side lengths (cuboid, plane; m).
+        size: Option<Vec<f64>>,
+        /// Subdivisions (icosphere, default 2).
+        subdivisions: Option<usize>,
+    },
+    /// Several convex parts moving together (static bodies only).
+    Compound {
+        /// The parts.
+        parts: Vec<RawShape>,
+    },
+}
+
+/// `[[body_set]]`: a body-set JSON file (format of `../shared/data/peg2d/body_sets`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBodySet {
+    /// Path (relative to the scene file).
+    pub file: String,
+    /// Time of the first drop (s, default 0).
+    pub start: Option<f64>,
+    /// Time between drops (s, default 0.25); drops happen every `round(interval / h)` steps.
+    pub interval: Option<f64>,
+    /// Use only the first `count` bodies.
+    pub count: Option<usize>,
+    /// Add the scene's gravity to the file's `external_force` (default false: the shared sets
+    /// already contain m·g).
+    pub add_gravity: Option<bool>,
+    /// Display colour of the set's bodies (CSS; default: a palette).
+    pub color: Option<String>,
+}
+
+/// A moment of inertia: a number (2D), a diagonal or a 3×3 matrix (3D).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum RawInertia {
+    /// 2D polar moment (kg m²).
+    Scalar(f64),
+    /// 3D principal moments (kg m²).
+    Diagonal(Vec<f64>),
+    /// 3D tensor (kg m²).
+    Matrix(Vec<Vec<f64>>),
+}

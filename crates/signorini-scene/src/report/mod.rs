@@ -1,0 +1,332 @@
+//! `signorini report DIR`: one self-contained `report.html` (inline SVG plots, an inline canvas
+//! replay with play/pause/scrub and contacts drawn, no network access) plus each plot as an SVG
+//! file for papers.
+//!
+//! Owns: reading a run folder (the files `run` writes), the plots ([`plot::TimePlot`]) and the
+//! HTML page (`page.html` + `replay.js`, embedded at compile time). The page's script sets
+//! `data-status="ready"` on `<body>` once it has drawn the first frame, or `error: …` if
+//! anything threw — the headless-browser test reads that marker.
+
+pub mod plot;
+
+use crate::error::SceneError;
+use plot::{Line, TimePlot};
+use serde_json::{Value, json};
+use signorini_experiments::write_atomic;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// What [`write_report`] produced.
+#[derive(Debug, Clone)]
+pub struct ReportFiles {
+    /// The HTML page.
+    pub html: PathBuf,
+    /// The SVG plots.
+    pub svgs: Vec<PathBuf>,
+}
+
+/// A CSV file as named columns of strings.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn read(path: &Path) -> Result<Option<Table>, SceneError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(SceneError::Io {
+                    path: path.to_path_buf(),
+                    source: e,
+                });
+            }
+        };
+        let mut lines = text.lines();
+        let header = lines
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(String::from)
+            .collect();
+        let rows = lines
+            .filter(|l| !l.is_empty())
+            .map(|l| l.split(',').map(String::from).collect())
+            .collect();
+        Ok(Some(Table { header, rows }))
+    }
+
+    fn col(&self, name: &str) -> Vec<f64> {
+        match self.header.iter().position(|h| h == name) {
+            Some(k) => self
+                .rows
+                .iter()
+                .map(|r| r.get(k).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+fn read_json(path: &Path) -> Result<Value, SceneError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    serde_json::from_str(&text).map_err(|e| {
+        SceneError::Invalid(crate::error::Located {
+            file: path.to_path_buf(),
+            line: Some(e.line()),
+            column: Some(e.column()),
+            field: String::new(),
+            reason: e.to_string(),
+        })
+    })
+}
+
+/// Round for display (the replay does not need full precision; keeps the page small).
+fn r5(v: f64) -> Value {
+    if v.is_finite() {
+        json!((v * 1e5).round() / 1e5)
+    } else {
+        Value::Null
+    }
+}
+
+/// Build the plots from `steps.csv`.
+fn plots(steps: &Table) -> Vec<(&'static str, TimePlot)> {
+    let t = steps.col("time");
+    let line = |name: &str, color: &str, col: &str| Line {
+        name: name.into(),
+        color: color.into(),
+        y: steps.col(col),
+    };
+    let plot = |title: &str, ylabel: &str, log_y: bool, lines: Vec<Line>| TimePlot {
+        title: title.into(),
+        ylabel: ylabel.into(),
+        log_y,
+        x: t.clone(),
+        lines,
+    };
+    vec![
+        (
+            "overlap",
+            plot(
+                "Total overlap area after each step",
+                "overlap (m²)",
+                true,
+                vec![line("overlap", "#d62728", "overlap")],
+            ),
+        ),
+        (
+            "constraints",
+            plot(
+                "Contacts and constraints per step",
+                "count",
+                false,
+                vec![
+                    line("contacts", "#7f7f7f", "contacts"),
+                    line("U (unilateral)", "#1f77b4", "unilateral"),
+                    line("I (inter)", "#2ca02c", "inter"),
+                    line("X (cross)", "#ff7f0e", "cross"),
+                ],
+            ),
+        ),
+        (
+            "solver",
+            plot(
+                "Solver iterations (pivots) per step",
+                "iterations",
+                false,
+                vec![line("iterations", "#9467bd", "iterations")],
+            ),
+        ),
+        (
+            "residual",
+            plot(
+                "Solver residual (natural map)",
+                "residual",
+                true,
+                vec![line("residual", "#8c564b", "residual")],
+            ),
+        ),
+        (
+            "contact_force",
+            plot(
+                "Total normal contact force (impulse / h)",
+                "force (N)",
+                false,
+                vec![line("normal force", "#17becf", "contact_force")],
+            ),
+        ),
+        (
+            "energy",
+            plot(
+                "Mechanical energy (kinetic + potential of the external forces)",
+                "energy (J)",
+                false,
+                vec![
+                    line("kinetic", "#ff7f0e", "kinetic_energy"),
+                    line("potential", "#2ca02c", "potential_energy"),
+                    line("total", "#000000", "energy"),
+                ],
+            ),
+        ),
+    ]
+}
+
+/// The replay data: bodies, one frame of dynamic poses (and contacts) per recorded step.
+fn replay_data(dir: &Path, bodies: &Value) -> Result<Value, SceneError> {
+    let traj = Table::read(&dir.join("trajectories.csv"))?;
+    let contacts = Table::read(&dir.join("contacts.csv"))?;
+    // step → [[dynamic index, x, y, angle], …]
+    let mut frames: BTreeMap<i64, Vec<Value>> = BTreeMap::new();
+    if let Some(t) = &traj {
+        for r in &t.rows {
+            let n: Vec<f64> = r.iter().map(|v| v.parse().unwrap_or(f64::NAN)).collect();
+            if n.len() >= 5 {
+                frames.entry(n[0] as i64).or_default().push(json!([
+                    n[1] as i64,
+                    r5(n[2]),
+                    r5(n[3]),
+                    r5(n[4])
+                ]));
+            }
+        }
+    }
+    let mut touch: BTreeMap<i64, Vec<Value>> = BTreeMap::new();
+    if let Some(c) = &contacts {
+        for r in &c.rows {
+            let n: Vec<f64> = r.iter().map(|v| v.parse().unwrap_or(f64::NAN)).collect();
+            if n.len() >= 7 {
+                touch.entry(n[0] as i64).or_default().push(json!([
+                    r5(n[3]),
+                    r5(n[4]),
+                    r5(n[5]),
+                    r5(n[6])
+                ]));
+            }
+        }
+    }
+    let mut steps: Vec<i64> = frames.keys().chain(touch.keys()).copied().collect();
+    steps.sort_unstable();
+    steps.dedup();
+    let h = bodies["h"].as_f64().unwrap_or(0.0);
+    let frames: Vec<Value> = steps
+        .iter()
+        .map(|s| {
+            json!({
+                "s": s,
+                "p": frames.get(s).cloned().unwrap_or_default(),
+                "c": touch.get(s).cloned().unwrap_or_default(),
+            })
+        })
+        .collect();
+    Ok(json!({ "h": h, "bodies": bodies["bodies"], "frames": frames }))
+}
+
+/// Make the report of a run folder: `report.html` and one SVG per plot.
+pub fn write_report(dir: &Path) -> Result<ReportFiles, SceneError> {
+    let summary = read_json(&dir.join("summary.json"))?;
+    let bodies = read_json(&dir.join("bodies.json"))?;
+    let steps = Table::read(&dir.join("steps.csv"))?;
+    let mut svgs = Vec::new();
+    let mut inline = String::new();
+    if let Some(steps) = &steps {
+        for (name, p) in plots(steps) {
+            let svg = p.to_svg();
+            let path = dir.join(format!("{name}.svg"));
+            write_atomic(&path, svg.as_bytes())?;
+            svgs.push(path);
+            let _ = writeln!(inline, "<figure id=\"plot-{name}\">{svg}</figure>");
+        }
+    }
+    let data = replay_data(dir, &bodies)?;
+    // `</` must not appear inside the inline <script> element.
+    let data_json = serde_json::to_string(&data)
+        .expect("replay data serialises")
+        .replace("</", "<\\/");
+    let html = include_str!("page.html")
+        .replace(
+            "{{title}}",
+            &esc(summary["scene"].as_str().unwrap_or("run")),
+        )
+        .replace("{{summary}}", &summary_table(&summary))
+        .replace("{{plots}}", &inline)
+        .replace("{{script}}", include_str!("replay.js"))
+        .replace("{{data}}", &data_json);
+    let path = dir.join("report.html");
+    write_atomic(&path, html.as_bytes())?;
+    Ok(ReportFiles { html: path, svgs })
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn summary_table(s: &Value) -> String {
+    let mut out = String::from("<table class=\"summary\">");
+    let row = |out: &mut String, k: &str, v: String| {
+        let _ = write!(out, "<tr><th>{}</th><td>{}</td></tr>", esc(k), esc(&v));
+    };
+    let num = |k: &str| match &s[k] {
+        Value::Number(n) => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if n.is_f64() && (f.abs() < 1e-3 || f.abs() >= 1e5) && f != 0.0 {
+                format!("{f:.3e}")
+            } else if n.is_f64() {
+                format!("{f:.4}")
+            } else {
+                n.to_string()
+            }
+        }
+        Value::String(t) => t.clone(),
+        Value::Bool(b) => b.to_string(),
+        _ => "-".into(),
+    };
+    for (k, label) in [
+        ("scene", "scene"),
+        ("model", "contact model"),
+        ("h", "step size h (s)"),
+        ("steps", "steps taken"),
+        ("time", "simulated time (s)"),
+        ("interrupted", "interrupted"),
+        ("dynamic_bodies", "dynamic bodies"),
+        ("failed_steps", "failed steps"),
+        ("max_overlap", "max overlap (m²)"),
+        ("median_overlap", "median overlap (m²)"),
+        ("mean_contacts", "mean contacts / step"),
+        ("mean_iterations", "mean solver iterations"),
+        ("max_residual", "max residual"),
+        ("max_contact_force", "max contact force (N)"),
+        ("energy_initial", "energy at start (J)"),
+        ("energy_final", "energy at end (J)"),
+    ] {
+        row(&mut out, label, num(k));
+    }
+    if let Some(checks) = s["checks"].as_array() {
+        for c in checks {
+            row(
+                &mut out,
+                &format!("check {}", c["name"].as_str().unwrap_or("?")),
+                format!(
+                    "{} ({} ≤ {})",
+                    if c["pass"].as_bool() == Some(true) {
+                        "PASS"
+                    } else {
+                        "FAIL"
+                    },
+                    c["value"],
+                    c["limit"]
+                ),
+            );
+        }
+    }
+    out.push_str("</table>");
+    out
+}

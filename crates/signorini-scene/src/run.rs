@@ -1,0 +1,523 @@
+//! Running a validated scene: build the [`World`], add bodies at their drop steps, step, record.
+//!
+//! Outputs (in `out`, each written atomically, see `signorini_experiments::AtomicFile`):
+//! - `trajectories.csv`: `step,body,x,y,angle` after every recorded step for every dynamic
+//!   body already in the world (`body` = index among dynamic bodies in declaration order) —
+//!   the pour2d trajectory format;
+//! - `steps.csv`: per-step statistics (see [`STEPS_HEADER`]);
+//! - `contacts.csv`: `step,a,b,x,y,nx,ny,gap` — vertex–edge pairs within
+//!   [`DRAW_CONTACT_DISTANCE`] after the step (for the replay; world body indices);
+//! - `bodies.json`: every body's shape, initial pose, colour and drop step (for the replay);
+//! - `summary.json`: [`RunSummary`];
+//! - `scene.toml` / `scene.json`: a copy of the scene file as run.
+//!
+//! A stop request (Ctrl-C in the CLI) ends the loop after the current step; every file is then
+//! completed and the summary says `"interrupted": true`.
+
+use crate::error::SceneError;
+use crate::validate::{Length, Model, Scene};
+use serde::Serialize;
+use signorini_contact::standard_contacts;
+use signorini_experiments::pour2d::{experiment_params, step_count, total_overlap};
+use signorini_experiments::{AtomicFile, Csv, stats::summarize, trajectory_header, write_atomic};
+use signorini_geometry::dim2::{Aabb, sweep_and_prune};
+use signorini_math::Real;
+use signorini_world::{StepReport, World, WorldParams};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Header of `steps.csv`.
+pub const STEPS_HEADER: &str = "step,time,bodies,pairs,contacts,unilateral,inter,cross,unknowns,solver,iterations,residual,corrections,failed,overlap,normal_impulse,contact_force,kinetic_energy,potential_energy,energy";
+
+/// Vertex–edge distance (m) within which a contact is drawn in the replay.
+pub const DRAW_CONTACT_DISTANCE: Real = 0.005;
+
+/// Overrides and controls of a run.
+#[derive(Default)]
+pub struct RunOptions {
+    /// Contact model instead of the scene's.
+    pub model: Option<Model>,
+    /// Step size instead of the scene's (drop times and duration stay in seconds).
+    pub h: Option<Real>,
+    /// Stop after at most this many steps.
+    pub max_steps: Option<usize>,
+    /// Output folder (nothing is written if `None`).
+    pub out: Option<PathBuf>,
+    /// Set to true to stop after the current step.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Called after every step with (steps done, steps planned).
+    pub progress: Option<Box<dyn FnMut(usize, usize)>>,
+}
+
+/// One pass/fail check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckResult {
+    /// Name (`max_overlap`, `max_failed_steps`).
+    pub name: String,
+    /// Limit from the scene.
+    pub limit: f64,
+    /// Measured value.
+    pub value: f64,
+    /// value ≤ limit.
+    pub pass: bool,
+}
+
+/// What a run did (`summary.json`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// Scene name.
+    pub scene: String,
+    /// Scene file.
+    pub file: String,
+    /// Model used.
+    pub model: String,
+    /// Step size (s).
+    pub h: f64,
+    /// Steps planned.
+    pub steps_planned: usize,
+    /// Steps taken.
+    pub steps: usize,
+    /// Simulated time (s).
+    pub time: f64,
+    /// Stopped early by a stop request.
+    pub interrupted: bool,
+    /// Bodies in the world at the end (static parts included).
+    pub bodies: usize,
+    /// Dynamic bodies at the end.
+    pub dynamic_bodies: usize,
+    /// Steps whose solves all failed.
+    pub failed_steps: usize,
+    /// Largest total overlap area of a step (m²).
+    pub max_overlap: f64,
+    /// Median total overlap area (m²).
+    pub median_overlap: f64,
+    /// Mean contacts per step.
+    pub mean_contacts: f64,
+    /// Mean solver iterations per step with a solve.
+    pub mean_iterations: f64,
+    /// Largest accepted residual.
+    pub max_residual: f64,
+    /// Largest total normal contact force of a step (N).
+    pub max_contact_force: f64,
+    /// Mechanical energy before the first step (J).
+    pub energy_initial: f64,
+    /// Mechanical energy after the last step (J).
+    pub energy_final: f64,
+    /// Wall time of the stepper (s); not deterministic.
+    pub wall_seconds: f64,
+    /// Checks from the scene's `[checks]`.
+    pub checks: Vec<CheckResult>,
+    /// True if every check passed (and the run was not interrupted).
+    pub all_checks_pass: bool,
+    /// Files written (relative to the output folder).
+    pub files: Vec<String>,
+}
+
+/// The result of [`run`]: the summary and the final world.
+pub struct RunOutcome {
+    /// Summary.
+    pub summary: RunSummary,
+    /// The world after the last step.
+    pub world: World,
+}
+
+/// World parameters of a scene for a model and step size: the experiments' defaults
+/// (`experiment_params`: PEG with 8 gap corrections and the mixed-form retry; the baselines as
+/// in the paper), then the scene's explicit `[contact]` settings.
+pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams, SceneError> {
+    let cm = model.contact_model().ok_or_else(|| {
+        SceneError::Unsupported(crate::error::Located {
+            file: scene.file.clone(),
+            line: None,
+            column: None,
+            field: "--model".into(),
+            reason: format!(
+                "contact model `{}` (penalty forces): the penalty world is not in this build yet",
+                model.name()
+            ),
+        })
+    })?;
+    let c = &scene.contact;
+    let mut p = experiment_params(cm, h, c.gap_corrections.unwrap_or(8));
+    p.mu = c.friction;
+    p.solver = c.solver;
+    if let Some(m) = c.mixed_fallback {
+        p.mixed_fallback = m;
+    }
+    if let Some(d) = c.peg_distance {
+        p.peg_distance = Some(d);
+    }
+    if let Some(d) = c.standard_distance {
+        p.standard_distance = Some(d);
+    }
+    Ok(p)
+}
+
+/// Mechanical energy with respect to the constant external wrenches: Σ ½νᵀMν − F·q (J).
+pub fn energy(world: &World) -> (Real, Real) {
+    let (mut kin, mut pot) = (0.0, 0.0);
+    for b in world.bodies.iter().filter(|b| !b.is_static) {
+        let v = &b.velocity;
+        kin += 0.5 * (b.mass * (v.x * v.x + v.y * v.y) + b.inertia * v.z * v.z);
+        let f = &b.external_force;
+        pot -= f.x * b.position.x + f.y * b.position.y + f.z * b.angle;
+    }
+    (kin, pot)
+}
+
+struct Writers {
+    traj: Option<Csv>,
+    steps: Option<Csv>,
+    contacts: Option<Csv>,
+}
+
+/// Run a scene.
+pub fn run(scene: &Scene, mut opts: RunOptions) -> Result<RunOutcome, SceneError> {
+    let model = opts.model.unwrap_or(scene.contact.model);
+    let h = opts.h.unwrap_or(scene.h);
+    let mut world = World::new(world_params(scene, model, h)?)?;
+    let planned = match scene.length {
+        Length::Duration(d) => step_count(d, h),
+        Length::Steps(n) => n,
+    };
+    let n = opts.max_steps.map_or(planned, |m| m.min(planned));
+    // Insertion order: by drop step, then declaration order.
+    let mut order: Vec<usize> = (0..scene.bodies.len()).collect();
+    order.sort_by_key(|&k| scene.bodies[k].drop.step(h));
+    // Dynamic index (declaration order among dynamic bodies) of each scene body.
+    let mut dyn_index = vec![None; scene.bodies.len()];
+    let mut next = 0;
+    for (k, b) in scene.bodies.iter().enumerate() {
+        if !b.body.is_static {
+            dyn_index[k] = Some(next);
+            next += 1;
+        }
+    }
+    let out = opts.out.clone();
+    let mut w = match &out {
+        Some(dir) => open_writers(scene, dir)?,
+        None => Writers {
+            traj: None,
+            steps: None,
+            contacts: None,
+        },
+    };
+    // (dynamic index, world index), kept sorted by dynamic index.
+    let mut present: Vec<(usize, usize)> = Vec::new();
+    let mut world_of_scene = vec![usize::MAX; scene.bodies.len()];
+    let mut pending = order.iter().peekable();
+    let add_due = |world: &mut World,
+                   present: &mut Vec<(usize, usize)>,
+                   world_of_scene: &mut Vec<usize>,
+                   pending: &mut std::iter::Peekable<std::slice::Iter<'_, usize>>,
+                   done: usize|
+     -> Result<(), SceneError> {
+        while let Some(&&k) = pending.peek() {
+            if scene.bodies[k].drop.step(h) > done {
+                break;
+            }
+            pending.next();
+            let wi = world.add_body(scene.bodies[k].body.clone())?;
+            world_of_scene[k] = wi;
+            if let Some(d) = dyn_index[k] {
+                let at = present.partition_point(|&(x, _)| x < d);
+                present.insert(at, (d, wi));
+            }
+        }
+        Ok(())
+    };
+    add_due(
+        &mut world,
+        &mut present,
+        &mut world_of_scene,
+        &mut pending,
+        0,
+    )?;
+    let (k0, p0) = energy(&world);
+    let mut acc = Acc::default();
+    let mut interrupted = false;
+    let mut taken = 0;
+    for s in 1..=n {
+        if s > 1 {
+            add_due(
+                &mut world,
+                &mut present,
+                &mut world_of_scene,
+                &mut pending,
+                s - 1,
+            )?;
+        }
+        let rep = world.step();
+        taken = s;
+        let overlap = total_overlap(&world.bodies);
+        acc.add(&rep, overlap, h);
+        if s % scene.record.every == 0 || s == n {
+            record_step(&mut w, &world, &present, s, h, &rep, overlap)?;
+        }
+        if let Some(p) = opts.progress.as_mut() {
+            p(s, n);
+        }
+        if opts.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
+            interrupted = s < n;
+            break;
+        }
+    }
+    let (k1, p1) = energy(&world);
+    let mut files = Vec::new();
+    for (name, csv) in [
+        ("trajectories.csv", w.traj),
+        ("steps.csv", w.steps),
+        ("contacts.csv", w.contacts),
+    ] {
+        if let Some(c) = csv {
+            c.finish()?;
+            files.push(name.to_string());
+        }
+    }
+    let mut summary = acc.summary(scene, model, h, planned, taken);
+    summary.interrupted = interrupted;
+    summary.bodies = world.bodies.len();
+    summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.is_static).count();
+    summary.energy_initial = k0 + p0;
+    summary.energy_final = k1 + p1;
+    summary.all_checks_pass = !interrupted && summary.checks.iter().all(|c| c.pass);
+    if let Some(dir) = &out {
+        write_bodies(
+            scene,
+            h,
+            &world_of_scene,
+            &dyn_index,
+            &dir.join("bodies.json"),
+        )?;
+        files.push("bodies.json".into());
+        let ext = match scene.format {
+            crate::load::Format::Json => "json",
+            crate::load::Format::Toml => "toml",
+        };
+        write_atomic(&dir.join(format!("scene.{ext}")), scene.source.as_bytes())?;
+        files.push(format!("scene.{ext}"));
+        files.push("summary.json".into());
+        summary.files = files;
+        let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
+        write_atomic(&dir.join("summary.json"), format!("{json}\n").as_bytes())?;
+    }
+    Ok(RunOutcome { summary, world })
+}
+
+fn open_writers(scene: &Scene, dir: &Path) -> Result<Writers, SceneError> {
+    std::fs::create_dir_all(dir).map_err(|e| SceneError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
+    let r = &scene.record;
+    Ok(Writers {
+        traj: r
+            .trajectories
+            .then(|| Csv::create(&dir.join("trajectories.csv"), trajectory_header()))
+            .transpose()?,
+        steps: r
+            .statistics
+            .then(|| Csv::create(&dir.join("steps.csv"), STEPS_HEADER))
+            .transpose()?,
+        contacts: r
+            .contacts
+            .then(|| Csv::create(&dir.join("contacts.csv"), "step,a,b,x,y,nx,ny,gap"))
+            .transpose()?,
+    })
+}
+
+fn record_step(
+    w: &mut Writers,
+    world: &World,
+    present: &[(usize, usize)],
+    s: usize,
+    h: Real,
+    rep: &StepReport,
+    overlap: Real,
+) -> Result<(), SceneError> {
+    if let Some(t) = w.traj.as_mut() {
+        for &(d, wi) in present {
+            t.pose(s, d, &world.bodies[wi])?;
+        }
+    }
+    if let Some(f) = w.steps.as_mut() {
+        let c = rep.counts;
+        let solver = rep
+            .solver
+            .map(|k| format!("{k:?}").to_lowercase())
+            .unwrap_or_else(|| "none".into());
+        let (kin, pot) = energy(world);
+        f.line(&format!(
+            "{s},{},{},{},{},{},{},{},{},{solver},{},{},{},{},{overlap},{},{},{kin},{pot},{}",
+            s as f64 * h,
+            world.bodies.len(),
+            rep.pairs,
+            c.contacts,
+            c.unilateral,
+            c.inter,
+            c.cross,
+            rep.unknowns,
+            rep.iterations,
+            rep.residual,
+            rep.corrections,
+            rep.failed as u8,
+            rep.normal_impulse,
+            rep.normal_impulse / h,
+            kin + pot
+        ))?;
+    }
+    if let Some(f) = w.contacts.as_mut() {
+        for c in draw_contacts(world) {
+            f.line(&format!(
+                "{s},{},{},{},{},{},{},{}",
+                c.a, c.b, c.point.x, c.point.y, c.normal.x, c.normal.y, c.gap
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+/// Vertex–edge pairs within [`DRAW_CONTACT_DISTANCE`] (the standard detector, used here only
+/// to show where bodies touch).
+fn draw_contacts(world: &World) -> Vec<signorini_contact::Contact> {
+    let verts: Vec<_> = world.bodies.iter().map(|b| b.world_vertices()).collect();
+    let boxes: Vec<Aabb> = verts
+        .iter()
+        .map(|v| Aabb::from_points(v.iter()).inflated(DRAW_CONTACT_DISTANCE))
+        .collect();
+    let pairs: Vec<(usize, usize)> = sweep_and_prune(&boxes)
+        .into_iter()
+        .filter(|&(i, j)| !(world.bodies[i].is_static && world.bodies[j].is_static))
+        .collect();
+    standard_contacts(&world.bodies, &verts, &pairs, DRAW_CONTACT_DISTANCE)
+}
+
+#[derive(Default)]
+struct Acc {
+    overlap: Vec<Real>,
+    failed: usize,
+    contacts: usize,
+    iterations: usize,
+    solves: usize,
+    max_residual: Real,
+    max_force: Real,
+    wall: Real,
+}
+
+impl Acc {
+    fn add(&mut self, rep: &StepReport, overlap: Real, h: Real) {
+        self.overlap.push(overlap);
+        self.failed += rep.failed as usize;
+        self.contacts += rep.counts.contacts;
+        if rep.solver.is_some() {
+            self.solves += 1;
+            self.iterations += rep.iterations;
+            self.max_residual = self.max_residual.max(rep.residual);
+        }
+        self.max_force = self.max_force.max(rep.normal_impulse / h);
+        self.wall += rep.times.total();
+    }
+
+    fn summary(
+        &self,
+        scene: &Scene,
+        model: Model,
+        h: Real,
+        planned: usize,
+        n: usize,
+    ) -> RunSummary {
+        let s = summarize(&self.overlap);
+        let mut checks = Vec::new();
+        if let Some(limit) = scene.checks.max_overlap {
+            checks.push(CheckResult {
+                name: "max_overlap".into(),
+                limit,
+                value: s.max,
+                pass: s.max <= limit || n == 0,
+            });
+        }
+        if let Some(limit) = scene.checks.max_failed_steps {
+            checks.push(CheckResult {
+                name: "max_failed_steps".into(),
+                limit: limit as f64,
+                value: self.failed as f64,
+                pass: self.failed <= limit,
+            });
+        }
+        let mean = |a: usize, b: usize| if b > 0 { a as f64 / b as f64 } else { 0.0 };
+        RunSummary {
+            scene: scene.name.clone(),
+            file: scene.file.display().to_string(),
+            model: model.name().into(),
+            h,
+            steps_planned: planned,
+            steps: n,
+            time: n as f64 * h,
+            interrupted: false,
+            bodies: 0,
+            dynamic_bodies: 0,
+            failed_steps: self.failed,
+            max_overlap: if n > 0 { s.max } else { 0.0 },
+            median_overlap: if n > 0 { s.median } else { 0.0 },
+            mean_contacts: mean(self.contacts, n),
+            mean_iterations: mean(self.iterations, self.solves),
+            max_residual: self.max_residual,
+            max_contact_force: self.max_force,
+            energy_initial: 0.0,
+            energy_final: 0.0,
+            wall_seconds: self.wall,
+            checks,
+            all_checks_pass: true,
+            files: Vec::new(),
+        }
+    }
+}
+
+/// `bodies.json`: what the replay needs to draw every body.
+#[derive(Serialize)]
+struct BodyOut<'a> {
+    name: &'a str,
+    world_index: Option<usize>,
+    dynamic_index: Option<usize>,
+    is_static: bool,
+    vertices: Vec<[f64; 2]>,
+    position: [f64; 2],
+    angle: f64,
+    drop_step: usize,
+    color: Option<&'a str>,
+}
+
+fn write_bodies(
+    scene: &Scene,
+    h: Real,
+    world_of_scene: &[usize],
+    dyn_index: &[Option<usize>],
+    path: &Path,
+) -> Result<(), SceneError> {
+    let bodies: Vec<BodyOut> = scene
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(k, b)| BodyOut {
+            name: &b.name,
+            world_index: (world_of_scene[k] != usize::MAX).then_some(world_of_scene[k]),
+            dynamic_index: dyn_index[k],
+            is_static: b.body.is_static,
+            vertices: b.body.shape.vertices().iter().map(|v| [v.x, v.y]).collect(),
+            position: [b.body.position.x, b.body.position.y],
+            angle: b.body.angle,
+            drop_step: b.drop.step(h),
+            color: b.color.as_deref(),
+        })
+        .collect();
+    let json = serde_json::json!({ "scene": scene.name, "h": h, "bodies": bodies });
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(
+        serde_json::to_string(&json)
+            .expect("bodies serialise")
+            .as_bytes(),
+    )?;
+    f.commit()?;
+    Ok(())
+}

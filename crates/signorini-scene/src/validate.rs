@@ -1,0 +1,819 @@
+//! Raw scene → validated [`Scene`]: units and ranges checked, defaults filled in, bodies built.
+//!
+//! Every rule here has an error path tested with a bad snippet (`tests/it/errors.rs`). Rules
+//! that describe valid scenes this build cannot run yet (3D bodies, meshes, penalty models,
+//! per-material friction) are [`SceneError::Unsupported`].
+
+use crate::error::{FieldPath, SceneError};
+use crate::load::Locator;
+use crate::raw::{RawBody, RawInertia, RawMaterial, RawScene, RawShape};
+use signorini_complementarity::SolverKind;
+use signorini_dynamics::RigidBody2;
+use signorini_experiments::bodyset::load_body_set;
+use signorini_geometry::dim2::ConvexPolygon;
+use signorini_math::{Real, Vec2, Vec3};
+use signorini_world::ContactModel;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A contact model a scene can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    /// Polytopal exact geometry (PEG).
+    Peg,
+    /// Stewart–Trinkle standard model.
+    Standard,
+    /// Corrective baseline (one contact per overlapping pair).
+    Corrective,
+    /// Discrete penalty forces.
+    Dpf,
+    /// Continuous penalty forces.
+    Cpf,
+}
+
+impl Model {
+    /// Parse a model name (`peg`, `standard`, `corrective`, `dpf`, `cpf`).
+    pub fn parse(s: &str) -> Option<Model> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "dpf" | "penalty" => Some(Model::Dpf),
+            "cpf" => Some(Model::Cpf),
+            other => ContactModel::parse(other).map(|m| match m {
+                ContactModel::Peg => Model::Peg,
+                ContactModel::Standard => Model::Standard,
+                ContactModel::Corrective => Model::Corrective,
+            }),
+        }
+    }
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Peg => "peg",
+            Model::Standard => "standard",
+            Model::Corrective => "corrective",
+            Model::Dpf => "dpf",
+            Model::Cpf => "cpf",
+        }
+    }
+
+    /// The complementarity-world model, `None` for the penalty models.
+    pub fn contact_model(self) -> Option<ContactModel> {
+        match self {
+            Model::Peg => Some(ContactModel::Peg),
+            Model::Standard => Some(ContactModel::Standard),
+            Model::Corrective => Some(ContactModel::Corrective),
+            Model::Dpf | Model::Cpf => None,
+        }
+    }
+
+    /// Penalty models (`dpf`, `cpf`).
+    pub fn is_penalty(self) -> bool {
+        matches!(self, Model::Dpf | Model::Cpf)
+    }
+}
+
+/// Contact settings (`[contact]`); `None` = the experiments' default for the chosen model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactSettings {
+    /// Model.
+    pub model: Model,
+    /// Friction coefficient μ.
+    pub friction: Real,
+    /// LCP solver.
+    pub solver: SolverKind,
+    /// PEG gap corrections (default 8).
+    pub gap_corrections: Option<usize>,
+    /// Mixed-form retry (default: PEG only).
+    pub mixed_fallback: Option<bool>,
+    /// PEG potential-contact distance (m).
+    pub peg_distance: Option<Real>,
+    /// Standard-model detection distance (m).
+    pub standard_distance: Option<Real>,
+}
+
+/// How long a run is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Length {
+    /// Simulated seconds: `floor(duration / h)` steps.
+    Duration(Real),
+    /// A fixed number of steps.
+    Steps(usize),
+}
+
+/// When a body enters the world.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Drop {
+    /// Before the first step.
+    Start,
+    /// Before the step that starts at time `t` (step index `round(t / h)`).
+    Time(Real),
+    /// The k-th body of a set: step `round(start/h) + k · max(1, round(interval/h))`.
+    Sequence {
+        /// First drop (s).
+        start: Real,
+        /// Interval (s).
+        interval: Real,
+        /// Position in the set.
+        k: usize,
+    },
+}
+
+impl Drop {
+    /// Number of steps taken before the body is added (0 = before the first step).
+    pub fn step(&self, h: Real) -> usize {
+        match *self {
+            Drop::Start => 0,
+            Drop::Time(t) => (t / h).round() as usize,
+            Drop::Sequence { start, interval, k } => {
+                (start / h).round() as usize + k * ((interval / h).round() as usize).max(1)
+            }
+        }
+    }
+}
+
+/// A validated body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneBody {
+    /// Name (parts of a compound get `name.k`).
+    pub name: String,
+    /// The 2D body, posed, with gravity in its external force.
+    pub body: RigidBody2,
+    /// When it enters the world.
+    pub drop: Drop,
+    /// Display colour.
+    pub color: Option<String>,
+}
+
+/// What to record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Record {
+    /// `trajectories.csv`.
+    pub trajectories: bool,
+    /// `steps.csv`.
+    pub statistics: bool,
+    /// `contacts.csv`.
+    pub contacts: bool,
+    /// Stride.
+    pub every: usize,
+}
+
+/// Pass/fail checks.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Checks {
+    /// Largest allowed overlap area (m²).
+    pub max_overlap: Option<Real>,
+    /// Largest allowed number of failed steps.
+    pub max_failed_steps: Option<usize>,
+}
+
+/// A validated 2D scene.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// The file it came from.
+    pub file: PathBuf,
+    /// The file's text (copied next to the outputs of a run).
+    pub source: String,
+    /// The file's format.
+    pub format: crate::load::Format,
+    /// Gravity (m/s²).
+    pub gravity: Vec2,
+    /// Step size (s).
+    pub h: Real,
+    /// Length of the run.
+    pub length: Length,
+    /// Contact settings.
+    pub contact: ContactSettings,
+    /// Outputs.
+    pub record: Record,
+    /// Checks.
+    pub checks: Checks,
+    /// Bodies in declaration order (`body` entries, then each body set's bodies).
+    pub bodies: Vec<SceneBody>,
+}
+
+type Res<T> = Result<T, SceneError>;
+
+struct Ctx<'l, 'a> {
+    loc: &'l Locator<'a>,
+    dir: PathBuf,
+}
+
+impl Ctx<'_, '_> {
+    fn bad(&self, p: &FieldPath, reason: impl Into<String>) -> SceneError {
+        SceneError::Invalid(self.loc.at(p, reason))
+    }
+    fn unsupported(&self, p: &FieldPath, reason: impl Into<String>) -> SceneError {
+        SceneError::Unsupported(self.loc.at(p, reason))
+    }
+    fn positive(&self, p: &FieldPath, v: Real, unit: &str) -> Res<Real> {
+        if v.is_finite() && v > 0.0 {
+            Ok(v)
+        } else {
+            Err(self.bad(p, format!("must be finite and > 0 {unit}, got {v}")))
+        }
+    }
+    fn non_negative(&self, p: &FieldPath, v: Real) -> Res<Real> {
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(self.bad(p, format!("must be finite and >= 0, got {v}")))
+        }
+    }
+    fn vector(&self, p: &FieldPath, v: &[Real], n: usize) -> Res<Vec<Real>> {
+        if v.len() != n {
+            return Err(self.bad(p, format!("expected {n} numbers, got {}", v.len())));
+        }
+        if let Some(k) = v.iter().position(|x| !x.is_finite()) {
+            return Err(self.bad(&p.index(k), "must be finite"));
+        }
+        Ok(v.to_vec())
+    }
+    fn points(&self, p: &FieldPath, pts: &[Vec<Real>]) -> Res<Vec<Vec2>> {
+        pts.iter()
+            .enumerate()
+            .map(|(k, v)| {
+                self.vector(&p.index(k), v, 2)
+                    .map(|v| Vec2::new(v[0], v[1]))
+            })
+            .collect()
+    }
+}
+
+/// Validate a parsed scene. `loc` locates errors; relative paths resolve against the scene
+/// file's folder.
+pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> {
+    let file = loc.file().to_path_buf();
+    let dir = file
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let cx = Ctx { loc, dir };
+    let root = FieldPath::default();
+    let dimension = raw.dimension.unwrap_or(2);
+    match dimension {
+        2 => {}
+        3 => {
+            return Err(cx.unsupported(
+                &root.key("dimension"),
+                "3D scenes (`dimension = 3`): the 3D stepper is not in this build yet",
+            ));
+        }
+        d => return Err(cx.bad(&root.key("dimension"), format!("must be 2 or 3, got {d}"))),
+    }
+    let gravity = match &raw.gravity {
+        Some(g) => {
+            let g = cx.vector(&root.key("gravity"), g, 2)?;
+            Vec2::new(g[0], g[1])
+        }
+        None => Vec2::new(0.0, -9.81),
+    };
+    let (h, length) = step(&cx, raw)?;
+    let contact = contact(&cx, raw)?;
+    let record = record(&cx, raw)?;
+    let checks = checks(&cx, raw)?;
+    let materials = materials(&cx, raw)?;
+    let mut bodies = Vec::new();
+    for (k, b) in raw.body.iter().enumerate() {
+        bodies.extend(body(
+            &cx,
+            &root.key("body").index(k),
+            k,
+            b,
+            &materials,
+            gravity,
+        )?);
+    }
+    bodies.extend(body_sets(&cx, raw, gravity)?);
+    if bodies.is_empty() {
+        return Err(cx.bad(
+            &root,
+            "the scene has no bodies (`[[body]]` or `[[body_set]]`)",
+        ));
+    }
+    let friction = friction(&cx, raw, &contact, &materials)?;
+    let name = raw.name.clone().unwrap_or_else(|| {
+        file.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "scene".into())
+    });
+    Ok(Scene {
+        name,
+        description: raw.description.clone().unwrap_or_default(),
+        file,
+        source: loc.text().to_string(),
+        format: loc.format(),
+        gravity,
+        h,
+        length,
+        contact: ContactSettings {
+            friction,
+            ..contact
+        },
+        record,
+        checks,
+        bodies,
+    })
+}
+
+fn step(cx: &Ctx, raw: &RawScene) -> Res<(Real, Length)> {
+    let p = FieldPath::default().key("step");
+    let h = cx.positive(&p.key("h"), raw.step.h, "s")?;
+    if h > 1.0 {
+        return Err(cx.bad(&p.key("h"), format!("must be <= 1 s, got {h}")));
+    }
+    let length = match (raw.step.duration, raw.step.steps) {
+        (Some(_), Some(_)) => {
+            return Err(cx.bad(
+                &p.key("steps"),
+                "give either `duration` or `steps`, not both",
+            ));
+        }
+        (None, None) => return Err(cx.bad(&p, "missing `duration` (s) or `steps`")),
+        (Some(d), None) => Length::Duration(cx.positive(&p.key("duration"), d, "s")?),
+        (None, Some(0)) => return Err(cx.bad(&p.key("steps"), "must be >= 1")),
+        (None, Some(n)) => Length::Steps(n),
+    };
+    Ok((h, length))
+}
+
+fn contact(cx: &Ctx, raw: &RawScene) -> Res<ContactSettings> {
+    let p = FieldPath::default().key("contact");
+    let c = &raw.contact;
+    let model = match &c.model {
+        None => Model::Peg,
+        Some(m) => Model::parse(m).ok_or_else(|| {
+            cx.bad(
+                &p.key("model"),
+                format!("unknown model `{m}` (peg, standard, corrective, dpf, cpf)"),
+            )
+        })?,
+    };
+    if model.is_penalty() {
+        return Err(cx.unsupported(
+            &p.key("model"),
+            format!(
+                "contact model `{}` (penalty forces) in scene files: the penalty world is not in this build yet",
+                model.name()
+            ),
+        ));
+    }
+    for (name, v) in [("stiffness", c.stiffness), ("thickness", c.thickness)] {
+        if v.is_some() {
+            return Err(cx.bad(
+                &p.key(name),
+                format!(
+                    "only for the penalty models (dpf, cpf), not `{}`",
+                    model.name()
+                ),
+            ));
+        }
+    }
+    let solver = match c.solver.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
+        None => SolverKind::Auto,
+        Some(s) => match s.as_str() {
+            "auto" => SolverKind::Auto,
+            "lemke" => SolverKind::Lemke,
+            "fb-newton" | "fb_newton" | "fbnewton" | "newton" => SolverKind::FbNewton,
+            "pgs" => SolverKind::Pgs,
+            _ => {
+                return Err(cx.bad(
+                    &p.key("solver"),
+                    format!("unknown solver `{s}` (auto, lemke, fb-newton, pgs)"),
+                ));
+            }
+        },
+    };
+    if let Some(f) = c.friction {
+        cx.non_negative(&p.key("friction"), f)?;
+    }
+    if c.gap_corrections.is_some() && model != Model::Peg {
+        return Err(cx.bad(&p.key("gap_corrections"), "only for model `peg`"));
+    }
+    if c.peg_distance.is_some() && model != Model::Peg {
+        return Err(cx.bad(&p.key("peg_distance"), "only for model `peg`"));
+    }
+    if c.standard_distance.is_some() && model != Model::Standard {
+        return Err(cx.bad(&p.key("standard_distance"), "only for model `standard`"));
+    }
+    let peg_distance = c
+        .peg_distance
+        .map(|d| cx.positive(&p.key("peg_distance"), d, "m"))
+        .transpose()?;
+    let standard_distance = c
+        .standard_distance
+        .map(|d| cx.positive(&p.key("standard_distance"), d, "m"))
+        .transpose()?;
+    Ok(ContactSettings {
+        model,
+        friction: c.friction.unwrap_or(0.0),
+        solver,
+        gap_corrections: c.gap_corrections,
+        mixed_fallback: c.mixed_fallback,
+        peg_distance,
+        standard_distance,
+    })
+}
+
+fn record(cx: &Ctx, raw: &RawScene) -> Res<Record> {
+    let r = &raw.record;
+    if r.every == Some(0) {
+        return Err(cx.bad(
+            &FieldPath::default().key("record").key("every"),
+            "must be >= 1",
+        ));
+    }
+    Ok(Record {
+        trajectories: r.trajectories.unwrap_or(true),
+        statistics: r.statistics.unwrap_or(true),
+        contacts: r.contacts.unwrap_or(true),
+        every: r.every.unwrap_or(1),
+    })
+}
+
+fn checks(cx: &Ctx, raw: &RawScene) -> Res<Checks> {
+    let p = FieldPath::default().key("checks");
+    Ok(Checks {
+        max_overlap: raw
+            .checks
+            .max_overlap
+            .map(|v| cx.non_negative(&p.key("max_overlap"), v))
+            .transpose()?,
+        max_failed_steps: raw.checks.max_failed_steps,
+    })
+}
+
+fn materials(cx: &Ctx, raw: &RawScene) -> Res<BTreeMap<String, RawMaterial>> {
+    let p = FieldPath::default().key("materials");
+    for (name, m) in &raw.materials {
+        let q = p.key(name);
+        if let Some(d) = m.density {
+            cx.positive(&q.key("density"), d, "kg/m²")?;
+        }
+        if let Some(f) = m.friction {
+            cx.non_negative(&q.key("friction"), f)?;
+        }
+        if let Some(s) = m.stiffness {
+            cx.positive(&q.key("stiffness"), s, "N/m")?;
+        }
+    }
+    Ok(raw.materials.clone())
+}
+
+/// μ: `contact.friction`, else the one friction all used materials agree on, else 0.
+fn friction(
+    cx: &Ctx,
+    raw: &RawScene,
+    contact: &ContactSettings,
+    materials: &BTreeMap<String, RawMaterial>,
+) -> Res<Real> {
+    let mut seen: Option<(Real, FieldPath)> = raw
+        .contact
+        .friction
+        .map(|f| (f, FieldPath::default().key("contact").key("friction")));
+    for name in raw.body.iter().filter_map(|b| b.material.as_ref()) {
+        let Some(f) = materials.get(name).and_then(|m| m.friction) else {
+            continue;
+        };
+        let here = FieldPath::default()
+            .key("materials")
+            .key(name)
+            .key("friction");
+        match &seen {
+            Some((g, _)) if *g != f => {
+                return Err(cx.unsupported(
+                    &here,
+                    format!(
+                        "per-material friction ({f} here, {g} elsewhere): the 2D world has one μ; \
+                         set `contact.friction`"
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => seen = Some((f, here)),
+        }
+    }
+    Ok(seen.map(|(f, _)| f).unwrap_or(contact.friction))
+}
+
+/// The convex parts of a 2D shape (one, or several for a compound).
+fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPolygon>> {
+    let poly =
+        |v: Vec<Vec2>, at: &FieldPath| ConvexPolygon::new(v).map_err(|e| cx.bad(at, e.to_string()));
+    let three_d = |what: &str| {
+        cx.unsupported(
+            &p.key("type"),
+            format!("{what} in scene files: needs the 3D stepper, not in this build yet"),
+        )
+    };
+    match s {
+        RawShape::Polygon { vertices } => {
+            let at = p.key("vertices");
+            Ok(vec![poly(cx.points(&at, vertices)?, &at)?])
+        }
+        RawShape::Rectangle { min, max } => {
+            let a = cx.vector(&p.key("min"), min, 2)?;
+            let b = cx.vector(&p.key("max"), max, 2)?;
+            if !(b[0] > a[0] && b[1] > a[1]) {
+                return Err(cx.bad(&p.key("max"), "must be above and right of `min`"));
+            }
+            Ok(vec![
+                ConvexPolygon::rectangle(a[0], a[1], b[0], b[1])
+                    .map_err(|e| cx.bad(p, e.to_string()))?,
+            ])
+        }
+        RawShape::Box { size } if size.len() == 3 => Err(three_d("3D boxes")),
+        RawShape::Box { size } => {
+            let v = cx.vector(&p.key("size"), size, 2)?;
+            for (k, &x) in v.iter().enumerate() {
+                cx.positive(&p.key("size").index(k), x, "m")?;
+            }
+            let (w, h) = (v[0] / 2.0, v[1] / 2.0);
+            Ok(vec![
+                ConvexPolygon::rectangle(-w, -h, w, h).map_err(|e| cx.bad(p, e.to_string()))?,
+            ])
+        }
+        RawShape::RegularPolygon {
+            sides,
+            radius,
+            rotation,
+        } => {
+            if *sides < 3 {
+                return Err(cx.bad(&p.key("sides"), format!("must be >= 3, got {sides}")));
+            }
+            let r = cx.positive(&p.key("radius"), *radius, "m")?;
+            let rot = rotation.unwrap_or(std::f64::consts::FRAC_PI_2);
+            if !rot.is_finite() {
+                return Err(cx.bad(&p.key("rotation"), "must be finite"));
+            }
+            let v = (0..*sides)
+                .map(|k| {
+                    let a = rot + std::f64::consts::TAU * k as f64 / *sides as f64;
+                    Vec2::new(r * a.cos(), r * a.sin())
+                })
+                .collect();
+            Ok(vec![poly(v, p)?])
+        }
+        RawShape::ConvexHull { points } if points.first().is_some_and(|q| q.len() == 3) => {
+            Err(three_d("3D convex hulls"))
+        }
+        RawShape::ConvexHull { points } => {
+            let at = p.key("points");
+            let pts = cx.points(&at, points)?;
+            Ok(vec![poly(convex_hull(pts), &at)?])
+        }
+        RawShape::Polyhedron { .. } => Err(three_d("convex polyhedra")),
+        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(cx.unsupported(
+            &p.key("type"),
+            "triangle meshes in scene files: need the penalty world, not in this build yet",
+        )),
+        RawShape::Compound { parts } => {
+            if !top {
+                return Err(cx.bad(&p.key("parts"), "compounds cannot be nested"));
+            }
+            if parts.is_empty() {
+                return Err(cx.bad(&p.key("parts"), "needs at least one part"));
+            }
+            let mut out = Vec::new();
+            for (k, part) in parts.iter().enumerate() {
+                out.extend(shape(cx, &p.key("parts").index(k), part, false)?);
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Andrew's monotone chain, counter-clockwise, collinear points dropped.
+fn convex_hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup();
+    if pts.len() < 3 {
+        return pts;
+    }
+    let cross = |o: &Vec2, a: &Vec2, b: &Vec2| (a - o).perp(&(b - o));
+    let mut hull: Vec<Vec2> = Vec::new();
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &Vec2>> = if pass == 0 {
+            Box::new(pts.iter())
+        } else {
+            Box::new(pts.iter().rev())
+        };
+        for q in iter {
+            while hull.len() >= start + 2
+                && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], q) <= 0.0
+            {
+                hull.pop();
+            }
+            hull.push(*q);
+        }
+        hull.pop();
+    }
+    hull
+}
+
+fn body(
+    cx: &Ctx,
+    p: &FieldPath,
+    k: usize,
+    b: &RawBody,
+    materials: &BTreeMap<String, RawMaterial>,
+    gravity: Vec2,
+) -> Res<Vec<SceneBody>> {
+    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
+    let material = match &b.material {
+        None => None,
+        Some(m) => Some(materials.get(m).ok_or_else(|| {
+            let known: Vec<&str> = materials.keys().map(String::as_str).collect();
+            cx.bad(
+                &p.key("material"),
+                format!("unknown material `{m}` (defined: {})", known.join(", ")),
+            )
+        })?),
+    };
+    let is_static = b.is_static.unwrap_or(false);
+    for (field, given) in [
+        ("rotation", b.rotation.is_some()),
+        ("angular_velocity", b.angular_velocity.is_some()),
+    ] {
+        if given {
+            return Err(cx.bad(&p.key(field), "3D only; in 2D use `angle` and `velocity`"));
+        }
+    }
+    let parts = shape(cx, &p.key("shape"), &b.shape, true)?;
+    let position = match &b.position {
+        Some(v) => {
+            let v = cx.vector(&p.key("position"), v, 2)?;
+            Vec2::new(v[0], v[1])
+        }
+        None => Vec2::zeros(),
+    };
+    let angle = b.angle.unwrap_or(0.0);
+    if !angle.is_finite() {
+        return Err(cx.bad(&p.key("angle"), "must be finite"));
+    }
+    let drop = match b.drop_time {
+        None => Drop::Start,
+        Some(t) => Drop::Time(cx.non_negative(&p.key("drop_time"), t)?),
+    };
+    let color = b
+        .color
+        .clone()
+        .or_else(|| material.and_then(|m| m.color.clone()));
+    if is_static {
+        for (field, given) in [
+            ("mass", b.mass.is_some()),
+            ("inertia", b.inertia.is_some()),
+            ("density", b.density.is_some()),
+            ("velocity", b.velocity.is_some()),
+            ("external_force", b.external_force.is_some()),
+        ] {
+            if given {
+                return Err(cx.bad(&p.key(field), "a static body has none (it never moves)"));
+            }
+        }
+        let n = parts.len();
+        return Ok(parts
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| SceneBody {
+                name: if n == 1 {
+                    name.clone()
+                } else {
+                    format!("{name}.{i}")
+                },
+                body: RigidBody2::fixed(part).with_pose(position, angle),
+                drop,
+                color: color.clone(),
+            })
+            .collect());
+    }
+    if parts.len() > 1 {
+        return Err(cx.bad(
+            &p.key("shape"),
+            "a compound must be static (dynamic bodies are one convex polygon)",
+        ));
+    }
+    let shape = parts.into_iter().next().expect("one part");
+    let mut body = dynamic(cx, p, b, material, shape)?;
+    body = body.with_pose(position, angle);
+    if let Some(v) = &b.velocity {
+        let v = cx.vector(&p.key("velocity"), v, 3)?;
+        body = body.with_velocity(Vec3::new(v[0], v[1], v[2]));
+    }
+    if let Some(f) = &b.external_force {
+        let f = cx.vector(&p.key("external_force"), f, 3)?;
+        body.external_force = Vec3::new(f[0], f[1], f[2]);
+    }
+    add_gravity(&mut body, gravity);
+    Ok(vec![SceneBody {
+        name,
+        body,
+        drop,
+        color,
+    }])
+}
+
+/// Gravity as an external force m·g (same arithmetic as `RigidBody2::with_gravity`).
+fn add_gravity(body: &mut RigidBody2, g: Vec2) {
+    body.external_force.x += body.mass * g.x;
+    body.external_force.y += body.mass * g.y;
+}
+
+/// Mass properties: explicit `mass` + `inertia` (shape kept as given), or a density (the body's,
+/// else its material's) or `mass` alone (uniform density): then the shape is re-centred on its
+/// centroid, which becomes the body origin.
+fn dynamic(
+    cx: &Ctx,
+    p: &FieldPath,
+    b: &RawBody,
+    material: Option<&RawMaterial>,
+    shape: ConvexPolygon,
+) -> Res<RigidBody2> {
+    let inertia = match &b.inertia {
+        None => None,
+        Some(RawInertia::Scalar(j)) => Some(cx.positive(&p.key("inertia"), *j, "kg m²")?),
+        Some(_) => {
+            return Err(cx.bad(
+                &p.key("inertia"),
+                "a 2D body's inertia is one number (kg m²)",
+            ));
+        }
+    };
+    let density = b.density.or_else(|| material.and_then(|m| m.density));
+    match (b.mass, inertia, density) {
+        (Some(_), _, Some(_)) if b.density.is_some() => Err(cx.bad(
+            &p.key("density"),
+            "give `mass` (and `inertia`) or `density`, not both",
+        )),
+        (Some(m), Some(j), _) => {
+            let m = cx.positive(&p.key("mass"), m, "kg")?;
+            RigidBody2::dynamic(shape, m, j).map_err(|e| cx.bad(p, e.to_string()))
+        }
+        (None, Some(_), _) => Err(cx.bad(&p.key("inertia"), "needs `mass` too")),
+        (Some(m), None, _) => {
+            let m = cx.positive(&p.key("mass"), m, "kg")?;
+            RigidBody2::from_density(&shape, m / shape.area())
+                .map_err(|e| cx.bad(&p.key("mass"), e.to_string()))
+        }
+        (None, None, Some(d)) => {
+            let at = if b.density.is_some() {
+                p.key("density")
+            } else {
+                p.key("material")
+            };
+            let d = cx.positive(&at, d, "kg/m²")?;
+            RigidBody2::from_density(&shape, d).map_err(|e| cx.bad(&at, e.to_string()))
+        }
+        (None, None, None) => Err(cx.bad(
+            p,
+            "a dynamic body needs `mass` (and optionally `inertia`) or `density` (here or in its material)",
+        )),
+    }
+}
+
+fn body_sets(cx: &Ctx, raw: &RawScene, gravity: Vec2) -> Res<Vec<SceneBody>> {
+    let mut out = Vec::new();
+    for (i, s) in raw.body_set.iter().enumerate() {
+        let p = FieldPath::default().key("body_set").index(i);
+        let path = cx.dir.join(&s.file);
+        let label = path
+            .file_stem()
+            .map(|x| x.to_string_lossy().trim_start_matches("set_").to_string())
+            .unwrap_or_default();
+        let set =
+            load_body_set(&label, &path).map_err(|e| cx.bad(&p.key("file"), e.to_string()))?;
+        let start = cx.non_negative(&p.key("start"), s.start.unwrap_or(0.0))?;
+        let interval = cx.positive(&p.key("interval"), s.interval.unwrap_or(0.25), "s")?;
+        let n = match s.count {
+            Some(0) => return Err(cx.bad(&p.key("count"), "must be >= 1")),
+            Some(c) if c > set.bodies.len() => {
+                return Err(cx.bad(
+                    &p.key("count"),
+                    format!(
+                        "the set has only {} bodies, asked for {c}",
+                        set.bodies.len()
+                    ),
+                ));
+            }
+            Some(c) => c,
+            None => set.bodies.len(),
+        };
+        for (k, spec) in set.bodies.iter().take(n).enumerate() {
+            let mut body = spec.body.clone();
+            if s.add_gravity.unwrap_or(false) {
+                add_gravity(&mut body, gravity);
+            }
+            out.push(SceneBody {
+                name: format!("{label}.{k}"),
+                body,
+                drop: Drop::Sequence { start, interval, k },
+                color: s.color.clone(),
+            });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,21 @@
+//! Integration tests of scene files: built-in scenes round-trip against the experiment code,
+//! every validation error path, outputs and the report.
+
+mod errors;
+mod roundtrip;
+mod runs;
+
+use std::path::PathBuf;
+
+/// Repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A fresh temporary folder for one test.
+pub fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("signorini-scene-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
