@@ -35,7 +35,8 @@ pub enum ForceModel {
     Cpf,
     /// Continuous penalty force with the exact normal by quadrature.
     CpfExact,
-    /// Discrete penalty force at the end positions with the closest-point normal (Eq. 3).
+    /// Discrete penalty force with the closest-point normal (Eq. 3) at the end positions of
+    /// the previous step, i.e. the current configuration: symplectic Euler (supp. §C).
     Dpf,
     /// Discrete penalty force with CCD-tracked features and normals (Fig. 8b).
     DpfCcd,
