@@ -1,4 +1,6 @@
-//! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D and 3D.
+//! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D and 3D, and of the CPF
+//! paper (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at
+//! rest) and [`stick`] (Fig. 9).
 //!
 //! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`,
 //! `../shared/data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
@@ -13,11 +15,15 @@
 //! trajectories.
 
 pub mod bodyset;
+pub mod box_on_plane;
 mod error;
+pub mod particle1d;
+pub mod penalty_out;
 pub mod pour2d;
 pub mod pour3d;
 pub mod reference;
 pub mod stats;
+pub mod stick;
 pub mod svg;
 pub mod sweep;
 pub mod timing;

@@ -21,6 +21,12 @@ pub enum ExperimentCommand {
     Pour2d(PourArgs),
     /// Drop a triangle onto a triangle: the standard-model trap test.
     TriangleDrop(TriangleArgs),
+    /// CPF supplementary §C: 1D particle stability limits and stiffness perturbations.
+    Particle1d(super::penalty_exp::Particle1dArgs),
+    /// A rigid box dropped on a plane: CPF rests, discrete penalty forces jitter.
+    BoxOnPlane(super::penalty_exp::BoxArgs),
+    /// CPF Fig. 9: a ball hits a tilted thin stick; rebound direction per force model.
+    Stick(super::penalty_exp::StickArgs),
     /// Pour convex polyhedra into a box (paper Figs. 23–24; --data default ../shared/data/peg3d).
     Pour3d(Pour3Args),
 }
@@ -96,6 +102,9 @@ pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
         ExperimentCommand::Pour2d(a) => pour(a),
         ExperimentCommand::Pour3d(a) => pour3(a),
         ExperimentCommand::TriangleDrop(a) => tri(a),
+        ExperimentCommand::Particle1d(a) => super::penalty_exp::particle1d(a),
+        ExperimentCommand::BoxOnPlane(a) => super::penalty_exp::box_on_plane(a),
+        ExperimentCommand::Stick(a) => super::penalty_exp::stick(a),
     }
 }
 

@@ -4,4 +4,5 @@ pub mod ccd;
 pub mod experiment;
 pub mod lcp;
 pub mod lcp_demo;
+pub mod penalty_exp;
 pub mod scene;

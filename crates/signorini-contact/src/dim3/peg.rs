@@ -45,6 +45,17 @@
 //!    points are farther than ε_pair from every end vertex of both edges (otherwise the pair
 //!    belongs to a vertex configuration above, as in the reference's classification, notes
 //!    §5.5) and with `APPL_ee > −0.4`.
+//! 5. **Crossing safety net (ours).** An edge pair within ε_pair with `APPL_ee > −0.4` that no
+//!    vertex configuration has put into a constraint and whose segments *cross* now or at the
+//!    predicted configuration (closest points interior to both segments, negative edge–edge
+//!    gap) gets a U-constraint. Why: on the authors' random polyhedra (short edges, flat
+//!    vertex cones) pour3d at h = 0.016 showed edges passing through each other as the only
+//!    overlap (no vertex inside), on pairs that the vertex–edge filter `APPL_ee > −0.1` had
+//!    dropped or that no Eq. 36/38 constraint contained. A U on a pair that really crosses only
+//!    separates what interpenetrates. We tried extending it to pairs that are X secondaries
+//!    (an X can be satisfied by its vertex–face member while its edges cross): on the 10
+//!    random configurations at h = 0.016 that made the worst overlaps larger, so X members
+//!    are left alone (see docs/peg3d.md, open problems).
 //!
 //! # Primary choice (single primary, paper Eq. 24)
 //! Among the members with applicability > −0.4 (all members if none), the one with the largest
@@ -153,6 +164,16 @@ pub fn peg_constraints3(
     }
     b.set.unilateral = b.units.into_iter().collect();
     b.set
+}
+
+/// Distance from `p` to each face polygon of `poly`.
+fn face_distances(p: &signorini_math::Vec3, poly: &ConvexPolyhedron) -> Vec<Real> {
+    (0..poly.faces().len())
+        .map(|f| {
+            let (c, _) = closest_on_polygon(p, &poly.face_points(f), &poly.faces()[f].normal);
+            (c - p).norm()
+        })
+        .collect()
 }
 
 /// Largest vertex displacement between two placements of the same polyhedron.
@@ -303,12 +324,8 @@ impl Builder<'_> {
         if max_gap > eps {
             return None; // farther than ε from B's body, hence from every feature
         }
-        let near: Vec<usize> = (0..py.faces().len())
-            .filter(|&f| {
-                let (c, _) = closest_on_polygon(&p, &py.face_points(f), &py.faces()[f].normal);
-                (c - p).norm() <= eps
-            })
-            .collect();
+        let d_now = face_distances(&p, py);
+        let near: Vec<usize> = (0..py.faces().len()).filter(|&f| d_now[f] <= eps).collect();
         if near.is_empty() {
             let inside_pred = self.pred[y]
                 .max_face_distance(&self.pred[x].vertices()[v])
@@ -412,7 +429,7 @@ impl Builder<'_> {
         }
     }
 
-    /// Step 4: edge–edge U-constraints.
+    /// Step 4: edge–edge U-constraints, and step 5: the crossing safety net.
     fn edge_edge(&mut self, a: usize, b: usize, eps: Real) {
         let (pa, pb) = (&self.now[a], &self.now[b]);
         for (ka, ea) in pa.edges().iter().enumerate() {
@@ -420,18 +437,46 @@ impl Builder<'_> {
             for (kb, eb) in pb.edges().iter().enumerate() {
                 let (b0, b1) = (pb.vertices()[eb.tail], pb.vertices()[eb.head]);
                 let (_, _, p, q) = closest_segment_segment(&a0, &a1, &b0, &b1);
-                if (p - q).norm() > eps {
+                if (p - q).norm() > eps || applicability_ee(pa, ka, pb, kb) <= APPL_EE {
                     continue;
                 }
                 let vertex_config = [a0, a1].iter().any(|v| (v - q).norm() <= eps)
                     || [b0, b1].iter().any(|v| (v - p).norm() <= eps);
-                if vertex_config || applicability_ee(pa, ka, pb, kb) <= APPL_EE {
-                    continue;
-                }
-                if let Some(c) = self.ee(a, b, ka, kb) {
+                // The safety net only for pairs no vertex configuration constrains.
+                let known = self.index.contains_key(&(
+                    a,
+                    b,
+                    Features3::EdgeEdge {
+                        edge_a: ka,
+                        edge_b: kb,
+                    },
+                ));
+                if (!vertex_config || (!known && self.crossing(a, b, ka, kb)))
+                    && let Some(c) = self.ee(a, b, ka, kb)
+                {
                     self.units.insert(c);
                 }
             }
         }
+    }
+
+    /// True if the two edge segments cross (closest points interior to both segments and a
+    /// negative edge–edge gap) now or at the predicted configuration.
+    fn crossing(&self, a: usize, b: usize, ka: usize, kb: usize) -> bool {
+        [self.now, self.pred].iter().any(|polys| {
+            let (pa, pb) = (&polys[a], &polys[b]);
+            let (ea, eb) = (&pa.edges()[ka], &pb.edges()[kb]);
+            let (s, t, _, _) = closest_segment_segment(
+                &pa.vertices()[ea.tail],
+                &pa.vertices()[ea.head],
+                &pb.vertices()[eb.tail],
+                &pb.vertices()[eb.head],
+            );
+            let interior = s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0;
+            interior
+                && applicability_ee(pa, ka, pb, kb) > APPL_EE
+                && edge_edge_contact((a, b), (pa, pb), (ka, kb), self.bodies)
+                    .is_some_and(|c| c.gap < 0.0)
+        })
     }
 }

@@ -4,6 +4,8 @@
 mod pour3d;
 mod regression;
 
+mod penalty;
+
 use signorini_experiments::{bodyset, pour2d, reference, stats, triangle_drop};
 use signorini_world::ContactModel;
 use std::path::PathBuf;

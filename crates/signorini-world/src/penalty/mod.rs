@@ -15,7 +15,8 @@
 //!    inside another closed body at `t = 0` and not tracked against it (initial penetration,
 //!    or a tracked pair that slid off its face) is attached to the closest face of that body.
 //! 3. **Impulses**: per pair, the model's impulse `J` (continuous, Eq. 8; or the discrete
-//!    variants) plus friction (§3.6). For a rigid body the vertex impulses `cᵢ J` gather into a
+//!    variants: closest point at the current positions, i.e. symplectic Euler; CCD-tracked at
+//!    `t = 1`, Fig. 8b) plus friction (§3.6). For a rigid body the vertex impulses `cᵢ J` gather into a
 //!    force and a torque about the centre of mass; we apply `J` and `−J` at one common point
 //!    (the midpoint of the collision points at the middle of the penetration time), which
 //!    leaves the pair's net force unchanged and conserves angular momentum exactly.
@@ -441,8 +442,10 @@ impl PenaltyWorld {
         self.apply_hits(&hits, free, acc);
     }
 
-    /// Discrete penalty (Eq. 3) at the end positions: every vertex of a body inside another
-    /// closed body gets `h k (q − p)` towards its closest surface point `q`.
+    /// Discrete penalty (Eq. 3) at the end positions of the previous step (the current
+    /// configuration, `t = 0` of this step): every vertex of a body inside another closed body
+    /// gets `h k (q − p)` towards its closest surface point `q`. With the momentum update this
+    /// is the explicit penalty method, symplectic Euler in CPF supplementary §C.
     fn discrete_impulses(&self, sw: &Sweep, free: &[Vec6], acc: &mut Acc, rep: &mut PenaltyReport) {
         let (k, h) = (self.params.stiffness, self.params.h);
         let mut hits = Vec::new();
@@ -452,13 +455,13 @@ impl PenaltyWorld {
                 if !mesh_b.is_closed() {
                     continue;
                 }
-                let bbox = query::bounds(&sw.x1[b]);
-                for p in &sw.x1[a] {
-                    if !query::in_box(p, &bbox) || !query::inside(p, &sw.x1[b], mesh_b.triangles())
+                let bbox = query::bounds(&sw.x0[b]);
+                for p in &sw.x0[a] {
+                    if !query::in_box(p, &bbox) || !query::inside(p, &sw.x0[b], mesh_b.triangles())
                     {
                         continue;
                     }
-                    let (_, _, q, d) = query::closest_point(p, &sw.x1[b], mesh_b.triangles());
+                    let (_, _, q, d) = query::closest_point(p, &sw.x0[b], mesh_b.triangles());
                     let j = signorini_penalty::discrete::closest_point_impulse(p, &q, k, h);
                     hits.push(Hit {
                         a,

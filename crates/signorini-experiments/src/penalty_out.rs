@@ -1,0 +1,87 @@
+//! Output helpers shared by the penalty experiments: CSV rows, JSON summaries, line plots, and
+//! the jitter figure.
+
+use crate::ExperimentError;
+use crate::svg::{Plot, Series};
+use crate::writer::Csv;
+use std::path::Path;
+
+/// Write a CSV file with a header and rows.
+pub(crate) fn write_csv(
+    path: &Path,
+    header: &str,
+    rows: impl IntoIterator<Item = String>,
+) -> Result<(), ExperimentError> {
+    let mut csv = Csv::create(path, header)?;
+    for r in rows {
+        csv.line(&r)?;
+    }
+    csv.finish()
+}
+
+/// Write a value as pretty JSON.
+pub(crate) fn write_json(path: &Path, v: &impl serde::Serialize) -> Result<(), ExperimentError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| ExperimentError::io(dir, e))?;
+    }
+    let text = serde_json::to_string_pretty(v).map_err(|e| ExperimentError::Parse {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    std::fs::write(path, text + "\n").map_err(|e| ExperimentError::io(path, e))
+}
+
+const COLORS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+
+/// A line plot of several `(name, x, y)` series (decimated to at most 2000 points each).
+pub(crate) fn plot(
+    path: &Path,
+    title: &str,
+    xl: &str,
+    yl: &str,
+    series: &[(&str, &[f64], &[f64])],
+) -> Result<(), ExperimentError> {
+    plot_scaled(path, title, xl, yl, false, series)
+}
+
+/// As [`plot`], optionally with a log y axis.
+pub(crate) fn plot_scaled(
+    path: &Path,
+    title: &str,
+    xl: &str,
+    yl: &str,
+    log_y: bool,
+    series: &[(&str, &[f64], &[f64])],
+) -> Result<(), ExperimentError> {
+    let mut p = Plot::new(title, xl, yl, log_y);
+    for (i, (name, x, y)) in series.iter().enumerate() {
+        let stride = (x.len() / 2000).max(1);
+        p.add(Series {
+            name: name.to_string(),
+            color: COLORS[i % COLORS.len()].into(),
+            dashed: false,
+            points: x
+                .iter()
+                .zip(y.iter())
+                .step_by(stride)
+                .map(|(&a, &b)| (a, b, b, b))
+                .collect(),
+        });
+    }
+    std::fs::write(path, p.to_svg()).map_err(|e| ExperimentError::io(path, e))
+}
+
+/// Jitter figure of a contact-force series: the mean absolute step-to-step change divided by
+/// the mean (0 for an all-zero series).
+pub fn jitter(force: &[f64]) -> f64 {
+    if force.len() < 2 {
+        return 0.0;
+    }
+    let mean = force.iter().sum::<f64>() / force.len() as f64;
+    if mean == 0.0 {
+        return 0.0;
+    }
+    let change =
+        force.windows(2).map(|w| (w[1] - w[0]).abs()).sum::<f64>() / (force.len() - 1) as f64;
+    change / mean
+}
