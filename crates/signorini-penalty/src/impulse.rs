@@ -74,18 +74,32 @@ pub fn continuous_lk(
     h: Real,
 ) -> PairImpulse {
     let n = traj.normal_bernstein();
-    let lk2 = l_k_squared(&n);
+    let m = normal_power(&n);
+    let g = gap_cubic(&m, &traj.separation(c));
+    continuous_lk_from(&n, &m, &g, c, intervals, k * h)
+}
+
+/// [`continuous_lk`] from precomputed Bernstein normal `n`, its power form `m` and the cubic
+/// `g = m·s` (the stepper and the benchmark already have them from the interval search);
+/// `kh` is stiffness times step.
+pub fn continuous_lk_from(
+    n: &[Vec3; 3],
+    m: &VecPoly<3>,
+    g: &[Real; 4],
+    c: &[Real; 4],
+    intervals: &Intervals,
+    kh: Real,
+) -> PairImpulse {
+    let lk2 = l_k_squared(n);
     if intervals.is_empty() || lk2 <= 0.0 {
         return PairImpulse::from_j(Vec3::zeros(), c);
     }
-    let m = normal_power(&n);
-    let s = traj.separation(c);
-    let h5 = integrand(&m, &gap_cubic(&m, &s));
+    let h5 = integrand(m, g);
     let mut j = Vec3::zeros();
     for iv in intervals.as_slice() {
         j += integrate(&h5, iv[0], iv[1]);
     }
-    PairImpulse::from_j(-(k * h / lk2) * j, c)
+    PairImpulse::from_j(-(kh / lk2) * j, c)
 }
 
 /// Gauss–Legendre nodes and weights on `[-1, 1]`, 8 points.

@@ -102,7 +102,8 @@ pub fn cubic_roots(g: &[Real; 4]) -> ([Real; 3], usize) {
     (roots, n)
 }
 
-/// Safeguarded Newton–bisection on a bracket with a sign change.
+/// Safeguarded Newton–bisection on a bracket with a sign change: Newton steps inside the
+/// bracket, bisection otherwise; stops when the step or the bracket falls below 1e-15.
 fn refine(g: &[Real; 4], mut lo: Real, mut hi: Real, flo: Real) -> Real {
     let neg_lo = flo < 0.0;
     let mut t = 0.5 * (lo + hi);
@@ -116,18 +117,19 @@ fn refine(g: &[Real; 4], mut lo: Real, mut hi: Real, flo: Real) -> Real {
         } else {
             hi = t;
         }
-        if hi - lo <= 1e-15 {
-            break;
-        }
         let df = (3.0 * g[3] * t + 2.0 * g[2]) * t + g[1];
         let newton = t - f / df;
-        t = if df != 0.0 && newton > lo && newton < hi {
+        let next = if df != 0.0 && newton > lo && newton < hi {
             newton
         } else {
             0.5 * (lo + hi)
         };
+        if (next - t).abs() <= 1e-15 || hi - lo <= 1e-15 {
+            return next;
+        }
+        t = next;
     }
-    0.5 * (lo + hi)
+    t
 }
 
 /// The pieces of `[0, 1]` where `σ·g < 0` (penetrating), `σ = ±1` the outside sign.

@@ -23,7 +23,7 @@ pub mod pair;
 pub mod track;
 
 pub use friction::{Friction, friction_impulse};
-pub use impulse::{PairImpulse, continuous_exact, continuous_lk, depth_at};
+pub use impulse::{PairImpulse, continuous_exact, continuous_lk, continuous_lk_from, depth_at};
 pub use intervals::{Intervals, penetration_intervals};
 pub use pair::{Kind, Trajectory};
 pub use track::{Contact, PairKey, Tracked, Tracker, detect};
@@ -71,11 +71,12 @@ pub fn tracked_impulse(
     k: signorini_math::Real,
     h: signorini_math::Real,
 ) -> (PairImpulse, Intervals) {
-    let m = pair::normal_power(&traj.normal_bernstein());
-    let s = traj.separation(&t.coeffs);
-    let iv = penetration_intervals(&pair::gap_cubic(&m, &s), t.outside);
+    let n = traj.normal_bernstein();
+    let m = pair::normal_power(&n);
+    let g = pair::gap_cubic(&m, &traj.separation(&t.coeffs));
+    let iv = penetration_intervals(&g, t.outside);
     let imp = match model {
-        ForceModel::Cpf => continuous_lk(traj, &t.coeffs, &iv, k, h),
+        ForceModel::Cpf => impulse::continuous_lk_from(&n, &m, &g, &t.coeffs, &iv, k * h),
         ForceModel::CpfExact => continuous_exact(traj, &t.coeffs, &iv, k, h),
         ForceModel::DpfCcd => discrete::tracked_end_impulse(traj, &t.coeffs, t.outside, k, h),
         ForceModel::Dpf => PairImpulse::from_j(signorini_math::Vec3::zeros(), &t.coeffs),
