@@ -66,6 +66,9 @@ pub struct RawContact {
     pub gap_corrections: Option<usize>,
     /// Retry a failed reduced LCP in mixed form (default: true for PEG, false otherwise).
     pub mixed_fallback: Option<bool>,
+    /// After a failed step, continue from the best solver iterate instead of free flight
+    /// (default true, `WorldParams::keep_best_on_failure`).
+    pub keep_best_on_failure: Option<bool>,
     /// PEG potential-contact distance (m); default ε(h) = max(0.5 h, 0.0008).
     pub peg_distance: Option<f64>,
     /// Standard-model detection distance (m); default 0.07.

@@ -145,6 +145,9 @@ pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams,
     if let Some(m) = c.mixed_fallback {
         p.mixed_fallback = m;
     }
+    if let Some(k) = c.keep_best_on_failure {
+        p.keep_best_on_failure = k;
+    }
     if let Some(d) = c.peg_distance {
         p.peg_distance = Some(d);
     }

@@ -85,6 +85,8 @@ pub struct ContactSettings {
     pub gap_corrections: Option<usize>,
     /// Mixed-form retry (default: PEG only).
     pub mixed_fallback: Option<bool>,
+    /// Continue a failed step from the best iterate (default: the world's, true).
+    pub keep_best_on_failure: Option<bool>,
     /// PEG potential-contact distance (m).
     pub peg_distance: Option<Real>,
     /// Standard-model detection distance (m).
@@ -413,6 +415,7 @@ fn contact(cx: &Ctx, raw: &RawScene) -> Res<ContactSettings> {
         solver,
         gap_corrections: c.gap_corrections,
         mixed_fallback: c.mixed_fallback,
+        keep_best_on_failure: c.keep_best_on_failure,
         peg_distance,
         standard_distance,
     })

@@ -214,3 +214,23 @@ fn report_has_the_replay_data_and_one_svg_per_plot() {
         assert!(t.starts_with("<svg") && t.trim_end().ends_with("</svg>"));
     }
 }
+
+#[test]
+fn contact_settings_reach_the_world_parameters() {
+    use signorini_scene::{Model, world_params};
+    let text = FALL.replace(
+        "[step]",
+        "[contact]\nmodel = \"standard\"\nkeep_best_on_failure = false\nstandard_distance = 0.02\nfriction = 0.3\nsolver = \"lemke\"\n[step]",
+    );
+    let s = load_str(Path::new("fall.toml"), &text).unwrap();
+    let p = world_params(&s, Model::Standard, 0.01).unwrap();
+    assert!(!p.keep_best_on_failure && !p.mixed_fallback);
+    assert_eq!((p.standard_distance, p.mu), (Some(0.02), 0.3));
+    assert_eq!(p.solver, signorini_complementarity::SolverKind::Lemke);
+    // Defaults are the experiments' (PEG: 8 gap corrections, mixed retry on).
+    let s = load_str(Path::new("fall.toml"), FALL).unwrap();
+    let p = world_params(&s, Model::Peg, 0.01).unwrap();
+    assert!(p.keep_best_on_failure && p.mixed_fallback);
+    assert_eq!(p.gap_corrections, 8);
+    assert!(world_params(&s, Model::Dpf, 0.01).is_err());
+}
