@@ -29,6 +29,7 @@ use crate::pour2d::{experiment_params, step_count};
 use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
 use crate::svg::{Plot, Series};
 use crate::sweep::{Pooled, RunResult, pool, run_parallel, write_pooled, write_summary};
+use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, h_tag, trajectory_header3};
 use serde::Deserialize;
 use signorini_geometry::dim3::{
@@ -223,6 +224,8 @@ pub struct RunSpec3 {
     pub duration: Real,
     /// Gap-correction re-solves per step for PEG.
     pub gap_corrections: usize,
+    /// Time PEG vs standard-model steps on this PEG run's states (`timing.csv`).
+    pub timing: Option<TimingSpec>,
 }
 
 impl RunSpec3 {
@@ -266,6 +269,12 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
             world.add_body(dropped(template))?;
             dropped_count += 1;
         }
+        if let Some(t) = spec.timing
+            && spec.model == ContactModel::Peg
+            && s % t.every == 0
+        {
+            r.timing.push(time_step(&world, s, t.repeats));
+        }
         let rep = world.step();
         r.step_seconds += rep.times.total();
         r.failed_steps += rep.failed as usize;
@@ -306,6 +315,8 @@ pub struct Pour3Config {
     pub data_dir: PathBuf,
     /// Gap-correction re-solves per step for PEG.
     pub gap_corrections: usize,
+    /// Time PEG vs standard-model steps during the PEG runs (`timing.csv`).
+    pub timing: Option<TimingSpec>,
 }
 
 /// Result of a sweep.
@@ -338,6 +349,7 @@ pub fn run_sweep3(cfg: &Pour3Config) -> Result<Sweep3Result, ExperimentError> {
                     h,
                     duration: cfg.duration,
                     gap_corrections: cfg.gap_corrections,
+                    timing: cfg.timing,
                 });
             }
         }
@@ -370,7 +382,10 @@ pub fn run_sweep3(cfg: &Pour3Config) -> Result<Sweep3Result, ExperimentError> {
     })?;
     let pooled = pool(&runs);
     write_pooled(&cfg.out, &pooled)?;
-    let (report, ok) = compare3(cfg, &runs, &pooled);
+    let (mut report, ok) = compare3(cfg, &runs, &pooled);
+    if cfg.timing.is_some() {
+        report += &timing_report3(&cfg.out, &runs)?;
+    }
     crate::writer::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
     plot3(cfg, &pooled)?;
     Ok(Sweep3Result {
@@ -379,6 +394,24 @@ pub fn run_sweep3(cfg: &Pour3Config) -> Result<Sweep3Result, ExperimentError> {
         report,
         all_checks_pass: ok,
     })
+}
+
+/// Write `timing.csv` and the median PEG/standard time ratio per h (same states).
+fn timing_report3(out: &Path, runs: &[RunResult]) -> Result<String, ExperimentError> {
+    use std::fmt::Write;
+    let timed: Vec<(f64, &str, &[TimingSample])> = runs
+        .iter()
+        .filter(|r| !r.timing.is_empty())
+        .map(|r| (r.h, r.set.as_str(), r.timing.as_slice()))
+        .collect();
+    write_timing(&out.join("timing.csv"), &timed)?;
+    let mut s = String::from(
+        "PEG / standard-model time per step on the same states (median over timed steps; timing.csv):\n",
+    );
+    for (h, n, m) in median_ratio_per_h(&timed) {
+        let _ = writeln!(s, "  h = {h}: {m:.3} ({n} steps)");
+    }
+    Ok(s)
 }
 
 fn refs(cfg: &Pour3Config, model: &str) -> Vec<ReferenceOverlap> {

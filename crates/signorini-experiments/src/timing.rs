@@ -13,7 +13,7 @@ use crate::ExperimentError;
 use crate::reference::h_key;
 use crate::stats::quantile_sorted;
 use crate::writer::Csv;
-use signorini_world::{ContactModel, World};
+use signorini_world::{ContactModel, GenericWorld, Space};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -38,8 +38,16 @@ pub struct TimingSample {
 }
 
 /// Median step time in µs of `model` from the state of `world` (R clones, each stepped once).
-/// The standard model uses its experiment settings (`pour2d::experiment_params`).
-fn median_step_us(world: &World, model: ContactModel, repeats: usize) -> f64 {
+/// The standard model uses its experiment settings (`pour2d::experiment_params`). Any
+/// dimension (2D `World`, 3D `World3`).
+fn median_step_us<S: Space<D>, const D: usize>(
+    world: &GenericWorld<S, D>,
+    model: ContactModel,
+    repeats: usize,
+) -> f64
+where
+    GenericWorld<S, D>: Clone,
+{
     let params =
         crate::pour2d::experiment_params(model, world.params.h, world.params.gap_corrections);
     let mut t: Vec<f64> = (0..repeats.max(1))
@@ -55,7 +63,14 @@ fn median_step_us(world: &World, model: ContactModel, repeats: usize) -> f64 {
 
 /// Time one PEG step and one standard-model step from the state of `world` (a PEG world),
 /// interleaved so that machine load affects both alike. `world` is not modified.
-pub fn time_step(world: &World, step: usize, repeats: usize) -> TimingSample {
+pub fn time_step<S: Space<D>, const D: usize>(
+    world: &GenericWorld<S, D>,
+    step: usize,
+    repeats: usize,
+) -> TimingSample
+where
+    GenericWorld<S, D>: Clone,
+{
     TimingSample {
         step,
         peg_us: median_step_us(world, ContactModel::Peg, repeats),

@@ -184,6 +184,7 @@ impl Space<3> for Planar {
         bodies: &[RigidBody2],
         now: &Vec<Vec<Vec2>>,
         trial: &Vec<Vec<Vec2>>,
+        _velocities: &[Vec3],
         pool: &mut BTreeMap<(usize, usize, usize, usize), Contact>,
     ) -> bool {
         let mut violated = false;

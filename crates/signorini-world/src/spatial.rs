@@ -20,9 +20,15 @@ use signorini_contact::dim3::{
 };
 use signorini_contact::{ConstraintSet, ContactModel, DofBody, MassBlock};
 use signorini_dynamics::{BodyError, RigidBody3};
-use signorini_geometry::dim3::{Aabb3, Compound3, ConvexPolyhedron, sweep_and_prune3};
+use signorini_geometry::dim3::{
+    Aabb3, Compound3, ConvexPolyhedron, intersection_volume, sweep_and_prune3,
+};
 use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Intersection volume (m³) of a body pair at a gap-correction trial pose above which the
+/// pair gets a whole-body contact (see `Spatial::refresh`); 1000× below the 1e-6 m³ target.
+pub const TRIAL_OVERLAP_TOLERANCE: Real = 1e-9;
 
 /// Identity of a 3D contact: (body a, body b, feature pair). The 3D detectors create each
 /// feature pair once (an edge–edge pair from the lower body index), so keys are unique.
@@ -330,11 +336,18 @@ impl Space<6> for Spatial {
     /// [`CORRECTION_TOLERANCE`] under every face plane) is a violation; for PEG its
     /// vertex–face contact with the face it is least deep under joins the pool (measured at
     /// the current configuration, so the next round re-measures and corrects it).
+    /// For PEG also any pair whose exact intersection volume at the trial pose exceeds
+    /// [`TRIAL_OVERLAP_TOLERANCE`] (e.g. crossing edges with no vertex inside, which the
+    /// vertex test cannot see) is a violation and gets one whole-body contact (the corrective
+    /// detector's, measured at the trial pose) whose gap is shifted by `−h Gᵀν` so that its
+    /// linearisation is taken about the trial pose: the re-solve then asks
+    /// `ψ_trial + h Gᵀ(ν_new − ν) ≥ 0`.
     fn refresh(
         params: &WorldParams,
         bodies: &[PolyBody],
         now: &Geometry3,
         trial: &Geometry3,
+        velocities: &[Vec6],
         pool: &mut BTreeMap<ContactKey3, Contact3>,
     ) -> bool {
         let eps = Self::detection_distance(params);
@@ -361,6 +374,18 @@ impl Space<6> for Spatial {
                         pool.insert(key, c);
                     }
                 }
+            }
+            if !peg
+                || intersection_volume(&trial.shapes[i], &trial.shapes[j])
+                    <= TRIAL_OVERLAP_TOLERANCE
+            {
+                continue;
+            }
+            violated = true;
+            let h = params.h;
+            for mut c in corrective_contacts3(&states, &trial.shapes, &[(i, j)]) {
+                c.gap -= h * c.jacobian.dot_velocity(|k| velocities[k]);
+                pool.insert(Self::key(&c), c);
             }
         }
         violated

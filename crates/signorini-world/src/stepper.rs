@@ -176,13 +176,15 @@ pub trait Space<const D: usize>: Sized {
     fn remeasure(contact: &Self::Contact, trial: &Self::Geometry) -> Option<Real>;
     /// Gap correction, model-specific part: update the pool's contacts at the trial
     /// configuration (e.g. applicability) and add feature pairs that only come near there
-    /// (PEG). Returns true if the trial configuration interpenetrates beyond
+    /// (PEG). `trial` is where `velocities` lead. Returns true if the trial configuration
+    /// interpenetrates beyond
     /// [`CORRECTION_TOLERANCE`] in a way the constraint set does not see.
     fn refresh(
         params: &WorldParams,
         bodies: &[Self::Body],
         now: &Self::Geometry,
         trial: &Self::Geometry,
+        velocities: &[SVector<Real, D>],
         pool: &mut BTreeMap<Self::Key, Self::Contact>,
     ) -> bool;
     /// Kinetic energy ½ νᵀ M ν of a dynamic body for velocity `v` (J).
@@ -469,7 +471,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
             // Model-specific: rotation within the step, interpenetration the set does not
             // see, feature pairs that only come near at the trial configuration.
-            let unseen = S::refresh(&self.params, &self.bodies, &pred.now, &trial, &mut pool);
+            let unseen = S::refresh(
+                &self.params,
+                &self.bodies,
+                &pred.now,
+                &trial,
+                &velocities,
+                &mut pool,
+            );
             let violated = unseen
                 || set
                     .unilateral

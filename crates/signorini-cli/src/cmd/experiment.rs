@@ -85,6 +85,13 @@ pub struct Pour3Args {
     /// Simulated time per run in seconds (paper: 5).
     #[arg(long, default_value_t = 5.0)]
     duration: f64,
+    /// During PEG runs, every N-th step also time a PEG step and a standard-model step on the
+    /// same state (clones; the trajectory is unchanged) and write DIR/timing.csv.
+    #[arg(long, value_name = "N")]
+    timing_every: Option<usize>,
+    /// Repetitions per timed step and model (median kept).
+    #[arg(long, value_name = "R", default_value_t = 3)]
+    timing_repeats: usize,
     #[command(flatten)]
     common: Common,
 }
@@ -200,6 +207,9 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
 }
 
 fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
+    if a.timing_every == Some(0) || a.timing_repeats == 0 {
+        return Err(anyhow!("--timing-every and --timing-repeats must be >= 1").into());
+    }
     let data = a
         .common
         .data
@@ -237,6 +247,10 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
         out: a.common.out.clone(),
         data_dir: data,
         gap_corrections: a.common.gap_corrections,
+        timing: a.timing_every.map(|every| TimingSpec {
+            every,
+            repeats: a.timing_repeats,
+        }),
     };
     let r = pour3d::run_sweep3(&cfg).map_err(anyhow::Error::from)?;
     print!("{}", r.report);

@@ -65,6 +65,7 @@ fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
         h: 0.01,
         duration: 0.6,
         gap_corrections: 8,
+        timing: None,
     }
 }
 
@@ -113,6 +114,10 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
         out: out.clone(),
         data_dir: data3(),
         gap_corrections: 8,
+        timing: Some(signorini_experiments::timing::TimingSpec {
+            every: 5,
+            repeats: 1,
+        }),
     };
     let r = pour3d::run_sweep3(&cfg).unwrap();
     assert_eq!(r.runs.len(), 2);
@@ -130,6 +135,9 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
     );
     assert!(out.join("fig24_overlap_icosahedra.svg").exists());
     assert!(r.report.contains("authors med"));
+    // PEG vs standard timing on the PEG run's states: steps 5 and 10 of 12.
+    let timing = std::fs::read_to_string(out.join("timing.csv")).unwrap();
+    assert_eq!(timing.lines().count(), 1 + 2);
     // The parallel runner records a run that errors or panics and finishes the others.
     let runs = run_parallel(
         &[0, 1, 2],
