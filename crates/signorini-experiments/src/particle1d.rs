@@ -216,11 +216,14 @@ pub struct Particle1dSummary {
     pub se_max_perturbation: f64,
     /// Largest surviving relative stiffness perturbation under CPF.
     pub cpf_max_perturbation: f64,
-    /// SE limit by eigenvalues (s).
+    /// SE limit by eigenvalues (s; in `limits.csv`, not in `summary.json`).
+    #[serde(skip)]
     pub se_eigen_limit_s: f64,
-    /// CPF limit by eigenvalues (s).
+    /// CPF limit by eigenvalues (s; in `limits.csv`).
+    #[serde(skip)]
     pub cpf_eigen_limit_s: f64,
-    /// Perturbation frequency used (Hz).
+    /// Perturbation frequency used (Hz; printed by the CLI, not in `summary.json`).
+    #[serde(skip)]
     pub perturbation_hz: f64,
 }
 

@@ -8,7 +8,7 @@
 
 use crate::ExperimentError;
 use crate::box_on_plane::{MODELS, ModelSummary, Trace, summarize, trace, write_trace};
-use crate::penalty_out::{plot, write_json};
+use crate::penalty_out::{plot, write_csv, write_json};
 use serde::Serialize;
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
@@ -55,7 +55,8 @@ pub struct StickSummary {
     pub rebound_direction: [Real; 3],
     /// The same for the reference run (CPF at `h / 100`).
     pub reference_rebound_direction: [Real; 3],
-    /// Angle between the two (degrees).
+    /// Angle between the two (degrees; not in `summary.json`, written to `details.csv`).
+    #[serde(skip)]
     pub angle_to_reference_deg: Real,
 }
 
@@ -121,5 +122,15 @@ pub fn run(c: &StickConfig, out: &Path) -> Result<BTreeMap<String, StickSummary>
         &series,
     )?;
     write_json(&out.join("summary.json"), &summary)?;
+    write_csv(
+        &out.join("details.csv"),
+        "model,angle_to_reference_deg,final_second_jitter",
+        summary.iter().map(|(n, m)| {
+            format!(
+                "{n},{},{:e}",
+                m.angle_to_reference_deg, m.common.final_second_jitter
+            )
+        }),
+    )?;
     Ok(summary)
 }

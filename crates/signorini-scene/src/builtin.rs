@@ -39,6 +39,22 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
         "triangle-drop",
         "drop a triangle onto a triangle: the standard-model trap (notes §10); scene: triangle_drop",
     ),
+    (
+        "pour3d",
+        "pour convex polyhedra into a box (PEG paper Figs. 23-24); no scene file yet (3D)",
+    ),
+    (
+        "particle1d",
+        "CPF supplementary §C: 1D particle stability limits; no scene file yet (penalty)",
+    ),
+    (
+        "box-on-plane",
+        "a rigid box dropped on a plane: CPF rests, DPF jitters; no scene file yet (penalty)",
+    ),
+    (
+        "stick",
+        "CPF Fig. 9: a ball hits a tilted thin stick; no scene file yet (penalty)",
+    ),
 ];
 
 impl Builtin {

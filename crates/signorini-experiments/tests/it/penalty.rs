@@ -56,3 +56,29 @@ fn jitter_figure() {
     // Mean 1.5, mean |Δ| = 1 → 2/3.
     assert!((jitter(&[1.0, 2.0, 1.0, 2.0]) - 1.0 / 1.5).abs() < 1e-15);
 }
+
+/// `summary.json` holds exactly the fields issue 6 lists; the limits are within 1 %.
+#[test]
+fn particle1d_summary_has_the_issue_fields() {
+    let dir = std::env::temp_dir().join(format!("signorini-p1d-{}", std::process::id()));
+    let s = p1::run(&p1::DropConfig::default(), &dir).unwrap();
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "cpf_analytic_limit_s",
+            "cpf_max_perturbation",
+            "cpf_stability_limit_s",
+            "se_analytic_limit_s",
+            "se_max_perturbation",
+            "se_stability_limit_s"
+        ]
+    );
+    assert!((s.se_stability_limit_s / s.se_analytic_limit_s - 1.0).abs() < 0.01);
+    assert!((s.cpf_stability_limit_s / s.cpf_analytic_limit_s - 1.0).abs() < 0.01);
+    assert!(dir.join("trajectory.svg").is_file() && dir.join("limits.csv").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
