@@ -21,7 +21,7 @@ mod stepper;
 pub use planar::{Planar, World};
 pub use report::{StageTimes, StepReport};
 pub use signorini_contact::ContactModel;
-pub use spatial::{ContactKey3, Geometry3, PolyBody, Spatial, World3};
+pub use spatial::{ContactKey3, Geometry3, PolyBody, Spatial, TRIAL_OVERLAP_TOLERANCE, World3};
 pub use stepper::{
     APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, ContactKey, GenericWorld, Space, WorldError,
     WorldParams,
