@@ -15,7 +15,7 @@ use crate::ExperimentError;
 use crate::bodyset::BodySet;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
 use crate::svg::{Plot, Series};
-pub use crate::sweep::{Pooled, RunResult};
+pub use crate::sweep::{Pooled, RunResult, SweepResult};
 use crate::sweep::{pool, run_parallel, write_pooled, write_summary};
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, trajectory_header};
@@ -200,19 +200,6 @@ pub struct PourConfig {
     pub gap_corrections: usize,
     /// Time PEG vs standard-model steps during the PEG runs (`timing.csv`).
     pub timing: Option<TimingSpec>,
-}
-
-/// Result of a sweep.
-#[derive(Debug, Clone)]
-pub struct SweepResult {
-    /// Every run, sorted by (model, set, h).
-    pub runs: Vec<RunResult>,
-    /// Pooled per (model, h).
-    pub pooled: Vec<Pooled>,
-    /// Human-readable comparison with the authors' results (also in `report.txt`).
-    pub report: String,
-    /// True if every checked criterion held (see `report`).
-    pub all_checks_pass: bool,
 }
 
 /// Run every (model, set, h) in parallel, write all outputs, compare with the references.

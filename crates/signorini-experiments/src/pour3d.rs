@@ -28,7 +28,9 @@ use crate::ExperimentError;
 use crate::pour2d::{experiment_params, step_count};
 use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
 use crate::svg::{Plot, Series};
-use crate::sweep::{Pooled, RunResult, pool, run_parallel, write_pooled, write_summary};
+use crate::sweep::{
+    Pooled, RunResult, SweepResult, pool, run_parallel, write_pooled, write_summary,
+};
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, h_tag, trajectory_header3};
 use serde::Deserialize;
@@ -319,21 +321,8 @@ pub struct Pour3Config {
     pub timing: Option<TimingSpec>,
 }
 
-/// Result of a sweep.
-#[derive(Debug, Clone)]
-pub struct Sweep3Result {
-    /// Every run, sorted by (model, scene, h).
-    pub runs: Vec<RunResult>,
-    /// Pooled per (model, h) over configurations.
-    pub pooled: Vec<Pooled>,
-    /// The comparison with the authors' results (also in `report.txt`).
-    pub report: String,
-    /// True if every checked criterion held.
-    pub all_checks_pass: bool,
-}
-
 /// Run every (model, configuration, h) in parallel, write the outputs, compare.
-pub fn run_sweep3(cfg: &Pour3Config) -> Result<Sweep3Result, ExperimentError> {
+pub fn run_sweep3(cfg: &Pour3Config) -> Result<SweepResult, ExperimentError> {
     std::fs::create_dir_all(&cfg.out).map_err(|e| ExperimentError::io(&cfg.out, e))?;
     for &c in &cfg.configs {
         cfg.bodies.config(c)?; // bad configurations are input errors, not failed runs
@@ -388,7 +377,7 @@ pub fn run_sweep3(cfg: &Pour3Config) -> Result<Sweep3Result, ExperimentError> {
     }
     crate::writer::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
     plot3(cfg, &pooled)?;
-    Ok(Sweep3Result {
+    Ok(SweepResult {
         runs,
         pooled,
         report,

@@ -2,8 +2,8 @@
 //!
 //! Owns: [`RunResult`] (what one run produced), [`run_parallel`] (rayon across runs with an
 //! indicatif progress bar; a run that errors or panics is recorded and the sweep goes on),
-//! `summary.csv` / `failures.csv` / `pooled.csv` writers and [`Pooled`] statistics per
-//! (model, h). Does not own: scenes, runs, comparisons with the references.
+//! `summary.csv` / `failures.csv` / `pooled.csv` writers, [`Pooled`] statistics per
+//! (model, h) and [`SweepResult`], what either sweep returns. Does not own: scenes, runs, comparisons with the references.
 
 use crate::ExperimentError;
 use crate::reference::h_key;
@@ -15,6 +15,19 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::Path;
+
+/// Result of a sweep.
+#[derive(Debug, Clone)]
+pub struct SweepResult {
+    /// Every run, sorted by (model, scene, h).
+    pub runs: Vec<RunResult>,
+    /// Pooled per (model, h) over scenes (2D body sets, 3D configurations).
+    pub pooled: Vec<Pooled>,
+    /// Human-readable comparison with the authors' results (also in `report.txt`).
+    pub report: String,
+    /// True if every checked criterion held (see `report`).
+    pub all_checks_pass: bool,
+}
 
 /// What a run produced.
 #[derive(Debug, Clone, Default)]
