@@ -6,9 +6,11 @@
 //! adjacency, mass properties, exact intersection volume, compounds, 3D broad phase and feature
 //! distances) live in [`dim3`]. Triangle meshes (indexed, validated; OBJ/STL; procedural shapes;
 //! mass properties of closed meshes) live in [`mesh`].
+//! Axis-aligned boxes and sweep-and-prune are written once for both dimensions in [`aabb`].
 //! Does not own: bodies, masses, velocities (`signorini-dynamics`) or contact constraints
 //! (`signorini-contact`).
 
+pub mod aabb;
 pub mod dim2;
 pub mod dim3;
 pub mod mesh;
