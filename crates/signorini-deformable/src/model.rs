@@ -54,6 +54,9 @@ pub struct Material {
     pub damping: Real,
     /// Bulk modulus of the enclosed volume (Pa); 0 = no pressure. Closed meshes only.
     pub pressure: Real,
+    /// Mass-proportional (air) drag `f = −drag · m v` (1/s): damps swinging, which the
+    /// spring damping (relative velocity along springs) does not.
+    pub drag: Real,
 }
 
 impl Material {
@@ -65,6 +68,7 @@ impl Material {
         bend: 2.0,
         damping: 0.02,
         pressure: 0.0,
+        drag: 0.0,
     };
 
     fn check(&self) -> Result<(), DeformableError> {
@@ -75,6 +79,7 @@ impl Material {
             ("bend", self.bend, false),
             ("damping", self.damping, false),
             ("pressure", self.pressure, false),
+            ("drag", self.drag, false),
         ];
         for (field, value, strict) in fields {
             let ok = value.is_finite() && if strict { value > 0.0 } else { value >= 0.0 };
@@ -215,8 +220,9 @@ impl Deformable {
     /// Internal (spring, damping, pressure) plus gravity forces at positions `x`, velocities
     /// `v`, into `f` (overwritten).
     pub fn forces_at(&self, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
-        for (fi, m) in f.iter_mut().zip(&self.mass) {
-            *fi = *m * self.gravity;
+        let drag = self.material.drag;
+        for ((fi, m), vi) in f.iter_mut().zip(&self.mass).zip(v) {
+            *fi = *m * (self.gravity - drag * vi);
         }
         let c = self.material.damping;
         for s in &self.springs {

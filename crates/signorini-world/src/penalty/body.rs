@@ -57,6 +57,11 @@ impl MeshBody {
         self.sharp[e]
     }
 
+    /// [`MeshBody::edge_is_sharp`] for every edge, in the order of [`MeshBody::edges`].
+    pub fn sharp_edges(&self) -> &[bool] {
+        &self.sharp
+    }
+
     /// The mesh in the body frame.
     pub fn mesh(&self) -> &TriMesh {
         &self.mesh

@@ -24,20 +24,21 @@
 //! 5. **Track**: a pair stays colliding while its depth at the new positions is positive.
 
 mod body;
+pub mod collide;
+pub mod deformable;
 pub mod query;
 
 pub use body::MeshBody;
+pub use deformable::{DeformableWorld, Obstacle};
 
-use signorini_ccd::bvh::{MeshBvh, mesh_pairs};
+use collide::Object;
 use signorini_dynamics::{BodyError, RigidBody3};
 use signorini_geometry::mesh::{MeshError, mass::MassError};
 use signorini_math::{Real, Vec3, Vec6};
-use signorini_penalty::pair::{Kind, Trajectory, separation_coeffs};
 use signorini_penalty::{
-    ForceModel, Friction, PairKey, Tracked, Tracker, depth_at, detect, friction_impulse,
-    tracked_impulse,
+    ForceModel, Friction, PairKey, Tracked, Tracker, depth_at, friction_impulse, tracked_impulse,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Why a penalty world or body cannot be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -144,26 +145,7 @@ impl PenaltyWorld {
     /// [`PenaltyError::Param`] unless `h` and the stiffness are finite and positive and the
     /// friction coefficients finite and non-negative.
     pub fn new(bodies: Vec<MeshBody>, params: PenaltyParams) -> Result<Self, PenaltyError> {
-        let check = |field, value: Real, pos: bool| {
-            let ok = value.is_finite() && if pos { value > 0.0 } else { value >= 0.0 };
-            if ok {
-                Ok(())
-            } else {
-                Err(PenaltyError::Param {
-                    field,
-                    value,
-                    reason: if pos {
-                        "must be finite and > 0"
-                    } else {
-                        "must be finite and ≥ 0"
-                    },
-                })
-            }
-        };
-        check("h", params.h, true)?;
-        check("stiffness", params.stiffness, true)?;
-        check("friction.mu", params.friction.mu, false)?;
-        check("friction.viscous", params.friction.viscous, false)?;
+        check_params(&params)?;
         Ok(PenaltyWorld {
             bodies,
             params,
@@ -228,7 +210,7 @@ impl PenaltyWorld {
                 BTreeMap::new()
             }
             _ => {
-                let active = self.gather_pairs(&sweep, &mut report);
+                let active = collide::gather(&self.objects(&sweep), &self.tracker, &mut report);
                 self.continuous_impulses(&active, &sweep, &free, &mut acc);
                 active
             }
@@ -267,149 +249,22 @@ impl PenaltyWorld {
         Sweep { x0, x1 }
     }
 
-    /// Body index pairs `(i, j)`, `i < j`, not both static, whose swept bounds overlap.
-    fn body_pairs(&self, sw: &Sweep) -> Vec<(usize, usize)> {
-        let bounds: Vec<_> = (0..self.bodies.len())
-            .map(|i| {
-                let (a, b) = (query::bounds(&sw.x0[i]), query::bounds(&sw.x1[i]));
-                (a.0.inf(&b.0), a.1.sup(&b.1))
+    /// The bodies as the shared collision stage sees them.
+    fn objects<'a>(&'a self, sw: &'a Sweep) -> Vec<Object<'a>> {
+        self.bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Object {
+                x0: &sw.x0[i],
+                x1: &sw.x1[i],
+                triangles: b.mesh().triangles(),
+                edges: b.edges(),
+                sharp: Some(b.sharp_edges()),
+                closed: b.mesh().is_closed(),
+                is_static: b.state.is_static,
+                self_collide: false,
             })
-            .collect();
-        let mut out = Vec::new();
-        for i in 0..self.bodies.len() {
-            for j in i + 1..self.bodies.len() {
-                let both_static = self.bodies[i].state.is_static && self.bodies[j].state.is_static;
-                let (a, b) = (&bounds[i], &bounds[j]);
-                let overlap = (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k]);
-                if overlap && !both_static {
-                    out.push((i, j));
-                }
-            }
-        }
-        out
-    }
-
-    /// The four vertex trajectories of a pair.
-    fn trajectory(&self, key: &PairKey, sw: &Sweep) -> Trajectory {
-        let ((ba, fa), (bb, fb)) = (key.first, key.second);
-        let (ba, bb) = (ba as usize, bb as usize);
-        let ids: [(usize, u32); 4] = match key.kind {
-            Kind::VertexFace => {
-                let t = self.bodies[bb].mesh().triangles()[fb as usize];
-                [(ba, fa), (bb, t[0]), (bb, t[1]), (bb, t[2])]
-            }
-            Kind::EdgeEdge => {
-                let e = self.bodies[ba].edges()[fa as usize];
-                let f = self.bodies[bb].edges()[fb as usize];
-                [(ba, e[0]), (ba, e[1]), (bb, f[0]), (bb, f[1])]
-            }
-        };
-        Trajectory {
-            kind: key.kind,
-            x0: ids.map(|(b, v)| sw.x0[b][v as usize]),
-            x1: ids.map(|(b, v)| sw.x1[b][v as usize]),
-        }
-    }
-
-    /// Tracked pairs plus the new ones found by CCD and by the initial-penetration test.
-    fn gather_pairs(&self, sw: &Sweep, report: &mut PenaltyReport) -> BTreeMap<PairKey, Tracked> {
-        let mut active: BTreeMap<PairKey, Tracked> =
-            self.tracker.iter().map(|(k, t)| (*k, *t)).collect();
-        let mut claimed: BTreeSet<((u32, u32), u32)> = active
-            .keys()
-            .filter(|k| k.kind == Kind::VertexFace)
-            .map(|k| (k.first, k.second.0))
-            .collect();
-        for (i, j) in self.body_pairs(sw) {
-            let bvh = |b: usize| {
-                let m = &self.bodies[b];
-                signorini_ccd::TriMesh::new(
-                    sw.x0[b].clone(),
-                    sw.x1[b].clone(),
-                    m.mesh().triangles().to_vec(),
-                )
-                .map(|cm| MeshBvh::build(&cm, 0.0))
-            };
-            let (Ok(bi), Ok(bj)) = (bvh(i), bvh(j)) else {
-                continue;
-            };
-            let cand = mesh_pairs(&bi, &bj);
-            let (iu, ju) = (i as u32, j as u32);
-            let mut consider = |key: PairKey, outside: Option<i8>| {
-                if active.contains_key(&key) {
-                    return;
-                }
-                if let Some(c) = detect(&self.trajectory(&key, sw), outside) {
-                    active.insert(key, c.tracked);
-                    if key.kind == Kind::VertexFace {
-                        claimed.insert((key.first, key.second.0));
-                    }
-                    report.new_pairs += 1;
-                }
-            };
-            let out_of = |b: usize| self.bodies[b].mesh().is_closed().then_some(1);
-            for &(v, t) in &cand.vertex_face_ab {
-                let key = vf_key(iu, v, ju, t);
-                consider(key, out_of(j));
-            }
-            for &(v, t) in &cand.vertex_face_ba {
-                consider(vf_key(ju, v, iu, t), out_of(i));
-            }
-            for &(e, f) in &cand.edge_edge {
-                if !self.bodies[i].edge_is_sharp(e as usize)
-                    || !self.bodies[j].edge_is_sharp(f as usize)
-                {
-                    continue;
-                }
-                let key = PairKey {
-                    kind: Kind::EdgeEdge,
-                    first: (iu, e),
-                    second: (ju, f),
-                };
-                consider(key, None);
-            }
-            for (a, b) in [(i, j), (j, i)] {
-                self.initial_penetrations(a, b, sw, &mut claimed, &mut active, report);
-            }
-        }
-        active
-    }
-
-    /// Vertices of body `a` inside closed body `b` at `t = 0` with no VF pair against `b`:
-    /// attach each to the closest face of `b` (collision point = closest point, outside = +1).
-    fn initial_penetrations(
-        &self,
-        a: usize,
-        b: usize,
-        sw: &Sweep,
-        claimed: &mut BTreeSet<((u32, u32), u32)>,
-        active: &mut BTreeMap<PairKey, Tracked>,
-        report: &mut PenaltyReport,
-    ) {
-        let mesh_b = self.bodies[b].mesh();
-        if !mesh_b.is_closed() {
-            return;
-        }
-        let tris = mesh_b.triangles();
-        let bbox = query::bounds(&sw.x0[b]);
-        for (v, p) in sw.x0[a].iter().enumerate() {
-            let id = (a as u32, v as u32);
-            if claimed.contains(&(id, b as u32))
-                || !query::in_box(p, &bbox)
-                || !query::inside(p, &sw.x0[b], tris)
-            {
-                continue;
-            }
-            let (t, w, _, _) = query::closest_point(p, &sw.x0[b], tris);
-            let key = vf_key(a as u32, v as u32, b as u32, t as u32);
-            let tracked = Tracked {
-                coeffs: separation_coeffs(Kind::VertexFace, &w),
-                outside: 1,
-            };
-            active.insert(key, tracked);
-            claimed.insert((id, b as u32));
-            report.new_pairs += 1;
-        }
+            .collect()
     }
 
     fn continuous_impulses(
@@ -420,9 +275,10 @@ impl PenaltyWorld {
         acc: &mut Acc,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
+        let objs = self.objects(sw);
         let mut hits = Vec::new();
         for (key, tr) in active {
-            let traj = self.trajectory(key, sw);
+            let traj = collide::trajectory(&objs, key);
             let (imp, iv) = tracked_impulse(self.params.model, &traj, tr, k, h);
             if imp.j == Vec3::zeros() {
                 continue;
@@ -449,7 +305,7 @@ impl PenaltyWorld {
     fn discrete_impulses(&self, sw: &Sweep, free: &[Vec6], acc: &mut Acc, rep: &mut PenaltyReport) {
         let (k, h) = (self.params.stiffness, self.params.h);
         let mut hits = Vec::new();
-        for (i, j) in self.body_pairs(sw) {
+        for (i, j) in collide::object_pairs(&self.objects(sw)) {
             for (a, b) in [(i, j), (j, i)] {
                 let mesh_b = self.bodies[b].mesh();
                 if !mesh_b.is_closed() {
@@ -540,9 +396,15 @@ impl PenaltyWorld {
             x0: x.clone(),
             x1: x,
         };
+        let objs = self.objects(&now);
         let mut tracker = Tracker::new();
         for (key, tr) in active {
-            let depth = depth_at(&self.trajectory(&key, &now), &tr.coeffs, tr.outside, 0.0);
+            let depth = depth_at(
+                &collide::trajectory(&objs, &key),
+                &tr.coeffs,
+                tr.outside,
+                0.0,
+            );
             if depth > 0.0 {
                 report.penetrating_pairs += 1;
                 report.max_depth = report.max_depth.max(depth);
@@ -560,7 +422,7 @@ impl PenaltyWorld {
             x1: x,
         };
         let mut worst: Real = 0.0;
-        for (i, j) in self.body_pairs(&sw) {
+        for (i, j) in collide::object_pairs(&self.objects(&sw)) {
             for (a, b) in [(i, j), (j, i)] {
                 let mesh_b = self.bodies[b].mesh();
                 if !mesh_b.is_closed() {
@@ -578,10 +440,27 @@ impl PenaltyWorld {
     }
 }
 
-fn vf_key(body_v: u32, v: u32, body_t: u32, t: u32) -> PairKey {
-    PairKey {
-        kind: Kind::VertexFace,
-        first: (body_v, v),
-        second: (body_t, t),
-    }
+/// `h` and the stiffness finite and positive, the friction coefficients finite and ≥ 0.
+fn check_params(params: &PenaltyParams) -> Result<(), PenaltyError> {
+    let check = |field, value: Real, pos: bool| {
+        let ok = value.is_finite() && if pos { value > 0.0 } else { value >= 0.0 };
+        if ok {
+            Ok(())
+        } else {
+            Err(PenaltyError::Param {
+                field,
+                value,
+                reason: if pos {
+                    "must be finite and > 0"
+                } else {
+                    "must be finite and ≥ 0"
+                },
+            })
+        }
+    };
+    check("h", params.h, true)?;
+    check("stiffness", params.stiffness, true)?;
+    check("friction.mu", params.friction.mu, false)?;
+    check("friction.viscous", params.friction.viscous, false)?;
+    Ok(())
 }

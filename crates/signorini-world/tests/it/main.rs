@@ -1,5 +1,6 @@
 //! Integration tests of the stepper: analytic free fall and resting contact, corners, friction.
 
+mod deformable;
 mod penalty;
 
 use signorini_dynamics::RigidBody2;

@@ -1,0 +1,262 @@
+//! The collision stage of the penalty steppers, shared by rigid and deformable meshes
+//! (CPF paper §3.2): tracked pairs are kept, the swept-AABB BVH of `signorini-ccd` gives
+//! candidate vertex–face and edge–edge pairs between objects (and within one object that
+//! self-collides, skipping adjacent features), the certified CCD finds the new ones with their
+//! collision weights fixed at the first time of contact, and a vertex already inside another
+//! closed object at `t = 0` without a pair against it is attached to that object's closest face.
+//!
+//! Owns: [`Object`] (one mesh's vertex sweep over the step, as the stage sees it), [`gather`]
+//! and [`trajectory`]. Does not own: impulses, integration (the steppers).
+
+use super::PenaltyReport;
+use super::query;
+use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
+use signorini_math::Vec3;
+use signorini_penalty::pair::{Kind, Trajectory, separation_coeffs};
+use signorini_penalty::{PairKey, Tracked, Tracker, detect};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One mesh as the collision stage sees it: vertices moving linearly from `x0` to `x1`.
+#[derive(Clone, Copy, Debug)]
+pub struct Object<'a> {
+    /// Vertex positions at the start of the step.
+    pub x0: &'a [Vec3],
+    /// Vertex positions at the end of the (predicted) step.
+    pub x1: &'a [Vec3],
+    /// Triangles.
+    pub triangles: &'a [[u32; 3]],
+    /// Unique edges `[a, b]`, `a < b`, sorted (the order of `signorini-ccd`'s `TriMesh`).
+    pub edges: &'a [[u32; 2]],
+    /// Edges that take part in edge–edge pairs (`None`: all). Rigid bodies skip flat interior
+    /// edges, whose contacts the faces on both sides already handle.
+    pub sharp: Option<&'a [bool]>,
+    /// Closed, outward mesh: "inside" is defined (initial-penetration test, outside sign).
+    pub closed: bool,
+    /// Never moves and receives no impulse.
+    pub is_static: bool,
+    /// Collides with itself (cloth).
+    pub self_collide: bool,
+}
+
+impl Object<'_> {
+    fn edge_counts(&self, e: u32) -> bool {
+        self.sharp.is_none_or(|s| s[e as usize])
+    }
+
+    fn bounds(&self) -> (Vec3, Vec3) {
+        let (a, b) = (query::bounds(self.x0), query::bounds(self.x1));
+        (a.0.inf(&b.0), a.1.sup(&b.1))
+    }
+
+    fn bvh(&self) -> Option<(signorini_ccd::TriMesh, MeshBvh)> {
+        let m = signorini_ccd::TriMesh::new(
+            self.x0.to_vec(),
+            self.x1.to_vec(),
+            self.triangles.to_vec(),
+        )
+        .ok()?;
+        let bvh = MeshBvh::build(&m, 0.0);
+        Some((m, bvh))
+    }
+}
+
+/// Object index pairs `(i, j)`, `i < j`, not both static, whose swept bounds overlap.
+pub fn object_pairs(objs: &[Object<'_>]) -> Vec<(usize, usize)> {
+    let bounds: Vec<_> = objs.iter().map(Object::bounds).collect();
+    let mut out = Vec::new();
+    for i in 0..objs.len() {
+        for j in i + 1..objs.len() {
+            let (a, b) = (&bounds[i], &bounds[j]);
+            let overlap = (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k]);
+            if overlap && !(objs[i].is_static && objs[j].is_static) {
+                out.push((i, j));
+            }
+        }
+    }
+    out
+}
+
+/// The four vertex trajectories of a pair.
+pub fn trajectory(objs: &[Object<'_>], key: &PairKey) -> Trajectory {
+    let ((ba, fa), (bb, fb)) = (key.first, key.second);
+    let (oa, ob) = (&objs[ba as usize], &objs[bb as usize]);
+    let ids: [(&Object<'_>, u32); 4] = match key.kind {
+        Kind::VertexFace => {
+            let t = ob.triangles[fb as usize];
+            [(oa, fa), (ob, t[0]), (ob, t[1]), (ob, t[2])]
+        }
+        Kind::EdgeEdge => {
+            let (e, f) = (oa.edges[fa as usize], ob.edges[fb as usize]);
+            [(oa, e[0]), (oa, e[1]), (ob, f[0]), (ob, f[1])]
+        }
+    };
+    Trajectory {
+        kind: key.kind,
+        x0: ids.map(|(o, v)| o.x0[v as usize]),
+        x1: ids.map(|(o, v)| o.x1[v as usize]),
+    }
+}
+
+/// Tracked pairs plus the new ones found by CCD and by the initial-penetration test.
+pub fn gather(
+    objs: &[Object<'_>],
+    tracker: &Tracker,
+    report: &mut PenaltyReport,
+) -> BTreeMap<PairKey, Tracked> {
+    let mut st = Gather {
+        objs,
+        active: tracker.iter().map(|(k, t)| (*k, *t)).collect(),
+        claimed: BTreeSet::new(),
+        new_pairs: 0,
+    };
+    st.claimed = st
+        .active
+        .keys()
+        .filter(|k| k.kind == Kind::VertexFace)
+        .map(|k| (k.first, k.second.0))
+        .collect();
+    for (i, o) in objs.iter().enumerate() {
+        if o.self_collide && !o.is_static {
+            st.self_collisions(i);
+        }
+    }
+    for (i, j) in object_pairs(objs) {
+        st.between(i, j);
+    }
+    report.new_pairs += st.new_pairs;
+    st.active
+}
+
+struct Gather<'a, 'o> {
+    objs: &'a [Object<'o>],
+    active: BTreeMap<PairKey, Tracked>,
+    claimed: BTreeSet<((u32, u32), u32)>,
+    new_pairs: usize,
+}
+
+impl Gather<'_, '_> {
+    fn consider(&mut self, key: PairKey, outside: Option<i8>) {
+        if self.active.contains_key(&key) {
+            return;
+        }
+        let traj = trajectory(self.objs, &key);
+        if let Some(c) = detect(&traj, outside).filter(|c| touching(&traj, c)) {
+            self.active.insert(key, c.tracked);
+            if key.kind == Kind::VertexFace {
+                self.claimed.insert((key.first, key.second.0));
+            }
+            self.new_pairs += 1;
+        }
+    }
+
+    fn outside_of(&self, b: usize) -> Option<i8> {
+        self.objs[b].closed.then_some(1)
+    }
+
+    /// Pairs within one object (adjacent features are skipped by `self_pairs`).
+    fn self_collisions(&mut self, i: usize) {
+        let Some((m, bvh)) = self.objs[i].bvh() else {
+            return;
+        };
+        let cand = self_pairs(&m, &bvh);
+        let iu = i as u32;
+        let out = self.outside_of(i);
+        for &(v, t) in &cand.vertex_face {
+            self.consider(vf_key(iu, v, iu, t), out);
+        }
+        for &(e, f) in &cand.edge_edge {
+            if self.objs[i].edge_counts(e) && self.objs[i].edge_counts(f) {
+                self.consider(ee_key(iu, e, iu, f), None);
+            }
+        }
+    }
+
+    /// Pairs between two objects, then their initial penetrations.
+    fn between(&mut self, i: usize, j: usize) {
+        let (Some((_, bi)), Some((_, bj))) = (self.objs[i].bvh(), self.objs[j].bvh()) else {
+            return;
+        };
+        let cand = mesh_pairs(&bi, &bj);
+        let (iu, ju) = (i as u32, j as u32);
+        for &(v, t) in &cand.vertex_face_ab {
+            self.consider(vf_key(iu, v, ju, t), self.outside_of(j));
+        }
+        for &(v, t) in &cand.vertex_face_ba {
+            self.consider(vf_key(ju, v, iu, t), self.outside_of(i));
+        }
+        for &(e, f) in &cand.edge_edge {
+            if self.objs[i].edge_counts(e) && self.objs[j].edge_counts(f) {
+                self.consider(ee_key(iu, e, ju, f), None);
+            }
+        }
+        for (a, b) in [(i, j), (j, i)] {
+            self.initial_penetrations(a, b);
+        }
+    }
+
+    /// Vertices of object `a` inside closed object `b` at `t = 0` with no VF pair against `b`:
+    /// attach each to the closest face of `b` (collision point = closest point, outside = +1).
+    fn initial_penetrations(&mut self, a: usize, b: usize) {
+        let (oa, ob) = (self.objs[a], self.objs[b]);
+        if !ob.closed {
+            return;
+        }
+        let bbox = query::bounds(ob.x0);
+        for (v, p) in oa.x0.iter().enumerate() {
+            let id = (a as u32, v as u32);
+            if self.claimed.contains(&(id, b as u32))
+                || !query::in_box(p, &bbox)
+                || !query::inside(p, ob.x0, ob.triangles)
+            {
+                continue;
+            }
+            let (t, w, _, _) = query::closest_point(p, ob.x0, ob.triangles);
+            let tracked = Tracked {
+                coeffs: separation_coeffs(Kind::VertexFace, &w),
+                outside: 1,
+            };
+            self.active
+                .insert(vf_key(a as u32, v as u32, b as u32, t as u32), tracked);
+            self.claimed.insert((id, b as u32));
+            self.new_pairs += 1;
+        }
+    }
+}
+
+/// Relative distance of the collision points at the time of impact below which a CCD hit is a
+/// contact: `|P − Q| ≤ 1e-3 ×` the pair's largest feature size at that time. The certified CCD
+/// is conservative and reports (near-)coplanar features as hits (a flat cloth's vertex and a
+/// triangle beside it in the same plane); their closest points are a whole feature apart, and
+/// tracking them would measure a "depth" to the triangle's plane far outside the triangle.
+pub const CONTACT_DISTANCE_REL: f64 = 1e-3;
+
+/// `true` if the collision points of a CCD hit are within [`CONTACT_DISTANCE_REL`].
+fn touching(traj: &Trajectory, c: &signorini_penalty::Contact) -> bool {
+    let (p, q) = traj.points(&c.tracked.coeffs, c.toi);
+    let x = traj.positions(c.toi);
+    let size = match traj.kind {
+        Kind::VertexFace => [(x[1], x[2]), (x[2], x[3]), (x[3], x[1])],
+        Kind::EdgeEdge => [(x[0], x[1]), (x[2], x[3]), (x[2], x[3])],
+    }
+    .iter()
+    .map(|(a, b)| (a - b).norm())
+    .fold(0.0, f64::max);
+    (p - q).norm() <= CONTACT_DISTANCE_REL * size
+}
+
+/// Key of vertex `v` of object `body_v` against triangle `t` of object `body_t`.
+pub fn vf_key(body_v: u32, v: u32, body_t: u32, t: u32) -> PairKey {
+    PairKey {
+        kind: Kind::VertexFace,
+        first: (body_v, v),
+        second: (body_t, t),
+    }
+}
+
+fn ee_key(a: u32, e: u32, b: u32, f: u32) -> PairKey {
+    PairKey {
+        kind: Kind::EdgeEdge,
+        first: (a, e),
+        second: (b, f),
+    }
+}
