@@ -26,11 +26,23 @@ pub fn tracked_end_impulse(
     k: Real,
     h: Real,
 ) -> PairImpulse {
+    tracked_end_impulse_thick(traj, c, outside, k, h, 0.0)
+}
+
+/// [`tracked_end_impulse`] with a contact thickness `d`: depth `d − σ m̂·s` at `t = 1`.
+pub fn tracked_end_impulse_thick(
+    traj: &Trajectory,
+    c: &[Real; 4],
+    outside: i8,
+    k: Real,
+    h: Real,
+    d: Real,
+) -> PairImpulse {
     let m = traj.normal_at(1.0);
     let (p, q) = traj.points(c, 1.0);
     let s = p - q;
-    let g = m.dot(&s);
     let l2 = m.norm_squared();
+    let g = m.dot(&s) - outside as Real * d * l2.sqrt();
     if (outside as Real) * g >= 0.0 || l2 == 0.0 {
         return PairImpulse::from_j(Vec3::zeros(), c);
     }

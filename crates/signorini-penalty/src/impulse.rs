@@ -128,13 +128,28 @@ pub fn continuous_exact(
     k: Real,
     h: Real,
 ) -> PairImpulse {
+    continuous_exact_thick(traj, c, intervals, k, h, 0.0, 1)
+}
+
+/// [`continuous_exact`] with a contact thickness `d` (m): the depth is `d − σ m̂·s`, so the
+/// integrand is `(m·s − σ d |m|) m / |m|²` (`σ` = `outside`).
+pub fn continuous_exact_thick(
+    traj: &Trajectory,
+    c: &[Real; 4],
+    intervals: &Intervals,
+    k: Real,
+    h: Real,
+    d: Real,
+    outside: i8,
+) -> PairImpulse {
     let m = normal_power(&traj.normal_bernstein());
     let s = traj.separation(c);
+    let sd = outside as Real * d;
     let f = |t: Real| {
         let mt = m[0] + t * (m[1] + t * m[2]);
         let l2 = mt.norm_squared();
         if l2 > 0.0 {
-            mt * (mt.dot(&(s[0] + t * s[1])) / l2)
+            mt * ((mt.dot(&(s[0] + t * s[1])) - sd * l2.sqrt()) / l2)
         } else {
             Vec3::zeros()
         }
@@ -161,4 +176,18 @@ pub fn depth_at(traj: &Trajectory, c: &[Real; 4], outside: i8, t: Real) -> Real 
     }
     let (p, q) = traj.points(c, t);
     -(outside as Real) * m.dot(&(p - q)) / l
+}
+
+/// The cubic `g = m·s` shifted for a contact thickness `d`: `g − σ d L_k`, so that
+/// `σ (g − σ d L_k) < 0` ⇔ `d − σ g / L_k > 0` (inside the thickness layer, with the constant
+/// normalisation `L_k` of Eq. 15). The CPF impulse with thickness is then Eq. 8 with this cubic:
+/// `J = −(k h / L_k²) ∫ (g − σ d L_k) m dt`, since `k (d − σ m·s/L_k) σ m/L_k` equals
+/// `−k (m·s − σ d L_k) m / L_k²`. `d = 0` returns `g` unchanged.
+pub fn thick_cubic(g: &[Real; 4], n: &[Vec3; 3], d: Real, outside: i8) -> [Real; 4] {
+    if d == 0.0 {
+        return *g;
+    }
+    let mut out = *g;
+    out[0] -= outside as Real * d * crate::pair::l_k_squared(n).sqrt();
+    out
 }

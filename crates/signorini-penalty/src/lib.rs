@@ -71,14 +71,34 @@ pub fn tracked_impulse(
     k: signorini_math::Real,
     h: signorini_math::Real,
 ) -> (PairImpulse, Intervals) {
+    tracked_impulse_thick(model, traj, t, k, h, 0.0)
+}
+
+/// [`tracked_impulse`] with a contact thickness `d` (m): the pair is in contact while its
+/// depth `d − σ m̂·s` is positive (a collision tolerance, as the paper's cloth and chain
+/// benchmarks use), so contact forces act before the features meet. `d = 0` is
+/// [`tracked_impulse`] exactly.
+pub fn tracked_impulse_thick(
+    model: ForceModel,
+    traj: &Trajectory,
+    t: &Tracked,
+    k: signorini_math::Real,
+    h: signorini_math::Real,
+    d: signorini_math::Real,
+) -> (PairImpulse, Intervals) {
     let n = traj.normal_bernstein();
     let m = pair::normal_power(&n);
     let g = pair::gap_cubic(&m, &traj.separation(&t.coeffs));
+    let g = impulse::thick_cubic(&g, &n, d, t.outside);
     let iv = penetration_intervals(&g, t.outside);
     let imp = match model {
         ForceModel::Cpf => impulse::continuous_lk_from(&n, &m, &g, &t.coeffs, &iv, k * h),
-        ForceModel::CpfExact => continuous_exact(traj, &t.coeffs, &iv, k, h),
-        ForceModel::DpfCcd => discrete::tracked_end_impulse(traj, &t.coeffs, t.outside, k, h),
+        ForceModel::CpfExact => {
+            impulse::continuous_exact_thick(traj, &t.coeffs, &iv, k, h, d, t.outside)
+        }
+        ForceModel::DpfCcd => {
+            discrete::tracked_end_impulse_thick(traj, &t.coeffs, t.outside, k, h, d)
+        }
         ForceModel::Dpf => PairImpulse::from_j(signorini_math::Vec3::zeros(), &t.coeffs),
     };
     (imp, iv)

@@ -69,12 +69,17 @@ fn random_pair(r: &mut ChaCha8Rng, kind: Kind) -> (Trajectory, [Real; 4], i8) {
 /// the exact formula, `L_k` for the approximation). Roots by dense sampling and bisection,
 /// pieces by 16 × 8-point Gauss–Legendre (independent of the crate's root finder).
 fn reference(traj: &Trajectory, c: &[Real; 4], sigma: i8, lk: Option<Real>) -> Vec3 {
+    reference_thick(traj, c, sigma, lk, 0.0)
+}
+
+/// [`reference`] with a contact thickness `d`: `δ = d − σ m̂·(P − Q)`.
+fn reference_thick(traj: &Trajectory, c: &[Real; 4], sigma: i8, lk: Option<Real>, d: Real) -> Vec3 {
     let sg = sigma as Real;
     let force = |t: Real| {
         let m = traj.normal_at(t);
         let l = lk.unwrap_or_else(|| m.norm());
         let (p, q) = traj.points(c, t);
-        let delta = -sg * m.dot(&(p - q)) / l;
+        let delta = d - sg * m.dot(&(p - q)) / l;
         (delta, delta * sg * m / l)
     };
     let mut cuts = vec![0.0];
@@ -161,6 +166,49 @@ fn closed_forms_match_quadrature_of_eq8() {
         assert!(sum.norm() <= 1e-12 * imp.j.norm());
     }
     assert!(tested[0] > 100 && tested[1] > 100, "{tested:?}");
+}
+
+/// With a contact thickness `d`, the closed form (Eq. 8 with the shifted cubic `g − σ d L_k`)
+/// equals Eq. 8 integrated numerically with depth `d − σ m·s / L_k`; `d = 0` is the plain
+/// impulse bit for bit.
+#[test]
+fn thickness_closed_form_matches_quadrature() {
+    let mut r = ChaCha8Rng::seed_from_u64(9);
+    let (k, h) = (1.0e4, 1.0);
+    let mut tested = 0;
+    for case in 0..200 {
+        let kind = if case % 2 == 0 {
+            Kind::VertexFace
+        } else {
+            Kind::EdgeEdge
+        };
+        let (traj, c, sigma) = random_pair(&mut r, kind);
+        let tr = Tracked {
+            coeffs: c,
+            outside: sigma,
+        };
+        let plain = tracked_impulse(ForceModel::Cpf, &traj, &tr, k, h).0;
+        let zero =
+            signorini_penalty::tracked_impulse_thick(ForceModel::Cpf, &traj, &tr, k, h, 0.0).0;
+        assert_eq!(plain, zero);
+        let d = 0.05;
+        let lk = l_k_squared(&traj.normal_bernstein()).sqrt();
+        let want = k * h * reference_thick(&traj, &c, sigma, Some(lk), d);
+        if want.norm() < 1e-6 * k {
+            continue;
+        }
+        tested += 1;
+        let got = signorini_penalty::tracked_impulse_thick(ForceModel::Cpf, &traj, &tr, k, h, d).0;
+        assert!(
+            rel(&got.j, &want) < 1e-8,
+            "case {case}: {} vs {want}",
+            got.j
+        );
+        // The thicker contact pushes at least as hard along the outside normal.
+        let n0 = traj.normal_at(0.5) * sigma as Real;
+        assert!(got.j.dot(&n0) >= plain.j.dot(&n0) - 1e-9 * want.norm());
+    }
+    assert!(tested > 100, "{tested}");
 }
 
 #[test]

@@ -13,7 +13,8 @@ use super::query;
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_math::Vec3;
 use signorini_penalty::pair::{Kind, Trajectory, separation_coeffs};
-use signorini_penalty::{PairKey, Tracked, Tracker, detect};
+use signorini_penalty::track::weights_at;
+use signorini_penalty::{Contact, PairKey, Tracked, Tracker, depth_at, detect};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One mesh as the collision stage sees it: vertices moving linearly from `x0` to `x1`.
@@ -48,14 +49,14 @@ impl Object<'_> {
         (a.0.inf(&b.0), a.1.sup(&b.1))
     }
 
-    fn bvh(&self) -> Option<(signorini_ccd::TriMesh, MeshBvh)> {
+    fn bvh(&self, margin: f64) -> Option<(signorini_ccd::TriMesh, MeshBvh)> {
         let m = signorini_ccd::TriMesh::new(
             self.x0.to_vec(),
             self.x1.to_vec(),
             self.triangles.to_vec(),
         )
         .ok()?;
-        let bvh = MeshBvh::build(&m, 0.0);
+        let bvh = MeshBvh::build(&m, margin);
         Some((m, bvh))
     }
 }
@@ -97,14 +98,18 @@ pub fn trajectory(objs: &[Object<'_>], key: &PairKey) -> Trajectory {
     }
 }
 
-/// Tracked pairs plus the new ones found by CCD and by the initial-penetration test.
+/// Tracked pairs plus the new ones found by CCD, by proximity within the contact `thickness`
+/// (at the start or the end of the step; only when `thickness > 0`) and by the
+/// initial-penetration test.
 pub fn gather(
     objs: &[Object<'_>],
     tracker: &Tracker,
+    thickness: f64,
     report: &mut PenaltyReport,
 ) -> BTreeMap<PairKey, Tracked> {
     let mut st = Gather {
         objs,
+        thickness,
         active: tracker.iter().map(|(k, t)| (*k, *t)).collect(),
         claimed: BTreeSet::new(),
         new_pairs: 0,
@@ -129,6 +134,7 @@ pub fn gather(
 
 struct Gather<'a, 'o> {
     objs: &'a [Object<'o>],
+    thickness: f64,
     active: BTreeMap<PairKey, Tracked>,
     claimed: BTreeSet<((u32, u32), u32)>,
     new_pairs: usize,
@@ -140,7 +146,8 @@ impl Gather<'_, '_> {
             return;
         }
         let traj = trajectory(self.objs, &key);
-        if let Some(c) = detect(&traj, outside).filter(|c| touching(&traj, c)) {
+        let hit = detect(&traj, outside).filter(|c| touching(&traj, c));
+        if let Some(c) = hit.or_else(|| self.near(&traj, outside)) {
             self.active.insert(key, c.tracked);
             if key.kind == Kind::VertexFace {
                 self.claimed.insert((key.first, key.second.0));
@@ -149,13 +156,41 @@ impl Gather<'_, '_> {
         }
     }
 
+    /// Proximity within the thickness at `t = 0` or `t = 1` (collision weights at the closer
+    /// of the two); the outside is the side the first feature is on at `t = 0`.
+    fn near(&self, traj: &Trajectory, outside: Option<i8>) -> Option<Contact> {
+        if self.thickness <= 0.0 {
+            return None;
+        }
+        let dist = |t: f64| {
+            let c = weights_at(traj, t);
+            let (p, q) = traj.points(&c, t);
+            ((p - q).norm(), c)
+        };
+        let ((d0, c0), (d1, c1)) = (dist(0.0), dist(1.0));
+        let (toi, coeffs) = if d0 <= d1 { (0.0, c0) } else { (1.0, c1) };
+        if d0.min(d1) >= self.thickness {
+            return None;
+        }
+        let side = || {
+            let (p, q) = traj.points(&coeffs, 0.0);
+            let g = traj.normal_at(0.0).dot(&(p - q));
+            (g != 0.0).then(|| g.signum() as i8)
+        };
+        let outside = outside.or_else(side)?;
+        Some(Contact {
+            toi,
+            tracked: Tracked { coeffs, outside },
+        })
+    }
+
     fn outside_of(&self, b: usize) -> Option<i8> {
         self.objs[b].closed.then_some(1)
     }
 
     /// Pairs within one object (adjacent features are skipped by `self_pairs`).
     fn self_collisions(&mut self, i: usize) {
-        let Some((m, bvh)) = self.objs[i].bvh() else {
+        let Some((m, bvh)) = self.objs[i].bvh(self.thickness) else {
             return;
         };
         let cand = self_pairs(&m, &bvh);
@@ -173,7 +208,9 @@ impl Gather<'_, '_> {
 
     /// Pairs between two objects, then their initial penetrations.
     fn between(&mut self, i: usize, j: usize) {
-        let (Some((_, bi)), Some((_, bj))) = (self.objs[i].bvh(), self.objs[j].bvh()) else {
+        let margin = self.thickness;
+        let (Some((_, bi)), Some((_, bj))) = (self.objs[i].bvh(margin), self.objs[j].bvh(margin))
+        else {
             return;
         };
         let cand = mesh_pairs(&bi, &bj);
@@ -221,6 +258,29 @@ impl Gather<'_, '_> {
             self.new_pairs += 1;
         }
     }
+}
+
+/// The pairs to carry to the next step: those still within the contact thickness at the new
+/// positions `objs` (`x0` = `x1`), i.e. with `d − σ m̂·s > 0`. Those that really interpenetrate
+/// (`−σ m̂·s > 0`) are counted in the report with their largest depth.
+pub fn retain(
+    objs: &[Object<'_>],
+    active: BTreeMap<PairKey, Tracked>,
+    thickness: f64,
+    report: &mut PenaltyReport,
+) -> Tracker {
+    let mut tracker = Tracker::new();
+    for (key, tr) in active {
+        let depth = depth_at(&trajectory(objs, &key), &tr.coeffs, tr.outside, 0.0);
+        if depth > 0.0 {
+            report.penetrating_pairs += 1;
+            report.max_depth = report.max_depth.max(depth);
+        }
+        if depth + thickness > 0.0 {
+            tracker.insert(key, tr);
+        }
+    }
+    tracker
 }
 
 /// Relative distance of the collision points at the time of impact below which a CCD hit is a

@@ -29,7 +29,9 @@ use signorini_deformable::Deformable;
 use signorini_geometry::mesh::TriMesh;
 use signorini_math::{Real, Vec3};
 use signorini_penalty::pair::Kind;
-use signorini_penalty::{ForceModel, PairKey, Tracked, Tracker, depth_at, friction_impulse};
+use signorini_penalty::{
+    ForceModel, PairKey, Tracked, Tracker, friction_impulse, tracked_impulse_thick,
+};
 use std::collections::BTreeMap;
 
 /// A static triangle mesh (floor, sphere, bucket, pins).
@@ -160,7 +162,8 @@ impl DeformableWorld {
                 BTreeMap::new()
             }
             _ => {
-                let active = collide::gather(&objs, &self.tracker, &mut report);
+                let active =
+                    collide::gather(&objs, &self.tracker, self.params.thickness, &mut report);
                 self.continuous_impulses(&objs, &active, &v, &mut imp, &mut report);
                 active
             }
@@ -264,7 +267,8 @@ impl DeformableWorld {
         let (k, h) = (self.params.stiffness, self.params.h);
         for (key, tr) in active {
             let traj = collide::trajectory(objs, key);
-            let (pi, _) = signorini_penalty::tracked_impulse(self.params.model, &traj, tr, k, h);
+            let d = self.params.thickness;
+            let (pi, _) = tracked_impulse_thick(self.params.model, &traj, tr, k, h, d);
             if pi.j == Vec3::zeros() {
                 continue;
             }
@@ -336,21 +340,7 @@ impl DeformableWorld {
             x0: x.clone(),
             x1: x,
         };
-        let objs = self.objects(&now);
-        let mut tracker = Tracker::new();
-        for (key, tr) in active {
-            let depth = depth_at(
-                &collide::trajectory(&objs, &key),
-                &tr.coeffs,
-                tr.outside,
-                0.0,
-            );
-            if depth > 0.0 {
-                report.penetrating_pairs += 1;
-                report.max_depth = report.max_depth.max(depth);
-                tracker.insert(key, tr);
-            }
-        }
-        self.tracker = tracker;
+        let d = self.params.thickness;
+        self.tracker = collide::retain(&self.objects(&now), active, d, report);
     }
 }

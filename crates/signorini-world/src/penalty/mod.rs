@@ -36,7 +36,7 @@ use signorini_dynamics::{BodyError, RigidBody3};
 use signorini_geometry::mesh::{MeshError, mass::MassError};
 use signorini_math::{Real, Vec3, Vec6};
 use signorini_penalty::{
-    ForceModel, Friction, PairKey, Tracked, Tracker, depth_at, friction_impulse, tracked_impulse,
+    ForceModel, Friction, PairKey, Tracked, Tracker, friction_impulse, tracked_impulse_thick,
 };
 use std::collections::BTreeMap;
 
@@ -75,6 +75,11 @@ pub struct PenaltyParams {
     pub model: ForceModel,
     /// Friction coefficients.
     pub friction: Friction,
+    /// Contact thickness (collision tolerance) `d` (m): a pair is in contact while its depth
+    /// `d − σ m̂·s` is positive, so forces start `d` before the features meet. 0 = the paper's
+    /// plain CPF. Pairs count as penetrating in the report only when the features really
+    /// interpenetrate (`−σ m̂·s > 0`).
+    pub thickness: Real,
     /// Also measure the model-independent penetration (deepest vertex inside another closed
     /// body, by closest point) after every step; costs `O(V·F)` per body pair.
     pub measure_penetration: bool,
@@ -88,6 +93,7 @@ impl PenaltyParams {
             stiffness,
             model,
             friction: Friction::NONE,
+            thickness: 0.0,
             measure_penetration: false,
         }
     }
@@ -210,7 +216,9 @@ impl PenaltyWorld {
                 BTreeMap::new()
             }
             _ => {
-                let active = collide::gather(&self.objects(&sweep), &self.tracker, &mut report);
+                let objs = self.objects(&sweep);
+                let active =
+                    collide::gather(&objs, &self.tracker, self.params.thickness, &mut report);
                 self.continuous_impulses(&active, &sweep, &free, &mut acc);
                 active
             }
@@ -279,7 +287,8 @@ impl PenaltyWorld {
         let mut hits = Vec::new();
         for (key, tr) in active {
             let traj = collide::trajectory(&objs, key);
-            let (imp, iv) = tracked_impulse(self.params.model, &traj, tr, k, h);
+            let d = self.params.thickness;
+            let (imp, iv) = tracked_impulse_thick(self.params.model, &traj, tr, k, h, d);
             if imp.j == Vec3::zeros() {
                 continue;
             }
@@ -396,22 +405,8 @@ impl PenaltyWorld {
             x0: x.clone(),
             x1: x,
         };
-        let objs = self.objects(&now);
-        let mut tracker = Tracker::new();
-        for (key, tr) in active {
-            let depth = depth_at(
-                &collide::trajectory(&objs, &key),
-                &tr.coeffs,
-                tr.outside,
-                0.0,
-            );
-            if depth > 0.0 {
-                report.penetrating_pairs += 1;
-                report.max_depth = report.max_depth.max(depth);
-                tracker.insert(key, tr);
-            }
-        }
-        self.tracker = tracker;
+        let d = self.params.thickness;
+        self.tracker = collide::retain(&self.objects(&now), active, d, report);
     }
 
     /// Deepest vertex of any body inside another closed body (closest-point distance).
@@ -462,5 +457,6 @@ fn check_params(params: &PenaltyParams) -> Result<(), PenaltyError> {
     check("stiffness", params.stiffness, true)?;
     check("friction.mu", params.friction.mu, false)?;
     check("friction.viscous", params.friction.viscous, false)?;
+    check("thickness", params.thickness, false)?;
     Ok(())
 }
