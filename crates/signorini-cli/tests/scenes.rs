@@ -90,6 +90,8 @@ fn list_names_every_scene_and_experiment() {
         "wedge",
         "pour2d",
         "triangle-drop",
+        "cloth-tori",
+        "rings",
     ] {
         assert!(out.contains(name), "{name} not listed:\n{out}");
     }
