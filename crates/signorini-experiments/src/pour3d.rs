@@ -186,14 +186,21 @@ fn body_error(path: &Path, body: usize, reason: String) -> ExperimentError {
     }
 }
 
-/// One random body from its point set (see [`Bodies::config`]).
+/// One random body from its point set (see [`Bodies::config`]):
+/// [`hull_body`]`(points, CIRCUMRADIUS, BODY_MASS)`.
 pub fn random_body(points: &[Vec3]) -> Result<PolyBody, String> {
+    hull_body(points, CIRCUMRADIUS, BODY_MASS)
+}
+
+/// A body from a point set (shared with 3D scene files): the convex hull, centred on its volume
+/// centroid, scaled to `circumradius`, of mass `mass` with the inertia of its geometry.
+pub fn hull_body(points: &[Vec3], circumradius: Real, mass: Real) -> Result<PolyBody, String> {
     let hull = ConvexPolyhedron::from_points(points).map_err(|e| e.to_string())?;
     let (centred, _) = hull.centred();
-    let shape = centred.scaled(CIRCUMRADIUS / centred.circumradius());
+    let shape = centred.scaled(circumradius / centred.circumradius());
     let volume = shape.volume();
-    let mp = shape.mass_properties(BODY_MASS / volume);
-    PolyBody::dynamic(shape, BODY_MASS, mp.inertia).map_err(|e| e.to_string())
+    let mp = shape.mass_properties(mass / volume);
+    PolyBody::dynamic(shape, mass, mp.inertia).map_err(|e| e.to_string())
 }
 
 /// Total exact intersection volume over box-overlapping pairs, static–static pairs excluded.
