@@ -92,6 +92,11 @@ fn list_names_every_scene_and_experiment() {
         "triangle-drop",
         "cloth-tori",
         "rings",
+        "pour3d_icosahedra_h010",
+        "pour3d_random_c0_h010",
+        "box_on_plane",
+        "stick",
+        "particle1d_cpf",
     ] {
         assert!(out.contains(name), "{name} not listed:\n{out}");
     }
@@ -110,10 +115,23 @@ fn bad_scenes_exit_2_naming_file_line_and_field() {
     );
     let (code, _, err) = signorini(&["run", bad.to_str().unwrap(), "--out", dir.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    std::fs::write(&bad, "dimension = 3\n[step]\nh = 0.01\nsteps = 10\n").unwrap();
+    std::fs::write(
+        &bad,
+        "dimension = 3\n[step]\nh = 0.01\nsteps = 10\n[contact]\nmodel = \"cpf\"\nstiffness = 1e4\n\
+         [[body]]\nshape = { type = \"primitive\", kind = \"sphere\", radius = 0.1 }\ndensity = 1.0\ndrop_time = 0.5\n",
+    )
+    .unwrap();
     let (code, _, err) = signorini(&["validate", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("not yet supported"), "{err}");
+    assert!(
+        err.contains("not yet supported")
+            && err.contains("bad.toml:11:")
+            && err.contains("drop_time"),
+        "{err}"
+    );
+    let (code, _, err) = signorini(&["run", "stick", "--model", "peg", "--steps", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("triangle meshes"), "{err}");
     let (code, _, err) = signorini(&["run", "demo", "--model", "bogus"]);
     assert_eq!(code, 2);
     assert!(err.contains("bogus"), "{err}");
@@ -166,29 +184,16 @@ fn distinct_colours(path: &Path) -> usize {
     seen.len()
 }
 
-#[test]
-fn report_opens_in_headless_chromium() {
-    let dir = tmp("report");
-    let (code, _, err) = signorini(&[
-        "run",
-        "demo",
-        "--steps",
-        "200",
-        "--out",
-        dir.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = signorini(&["report", dir.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(out.lines().count(), 7, "report.html + 6 SVGs: {out}");
+/// Open `dir/report.html` in headless chromium; the DOM after the scripts ran and the number of
+/// distinct colours of the screenshot, or `None` if chromium is missing (an error under CI).
+fn open_in_chromium(dir: &Path) -> Option<(String, usize)> {
     let Some(browser) = chromium() else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "CI=true but chromium is missing: .ci/run must install it"
         );
         eprintln!("chromium not installed: skipping the browser check");
-        return;
+        return None;
     };
     let shot = dir.join("shot.png");
     let profile = dir.join("chromium-profile");
@@ -215,7 +220,7 @@ fn report_opens_in_headless_chromium() {
         .arg(&url)
         .output()
         .expect("start chromium");
-    let dom = String::from_utf8_lossy(&output.stdout);
+    let dom = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         dom.contains("data-status=\"ready\""),
         "the page's script did not finish: {}\n{}",
@@ -225,11 +230,71 @@ fn report_opens_in_headless_chromium() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(dom.contains("<canvas id=\"replay\""));
+    Some((dom, distinct_colours(&shot)))
+}
+
+#[test]
+fn report_opens_in_headless_chromium() {
+    let dir = tmp("report");
+    let (code, _, err) = signorini(&[
+        "run",
+        "demo",
+        "--steps",
+        "200",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = signorini(&["report", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 7, "report.html + 6 SVGs: {out}");
+    let Some((dom, colours)) = open_in_chromium(&dir) else {
+        return;
+    };
     assert_eq!(dom.matches("<svg").count(), 6, "six inline plots");
     assert!(
         dom.contains("t = 1.000 s (step 200)"),
         "the replay drew the last frame"
     );
-    let colours = distinct_colours(&shot);
     assert!(colours > 50, "screenshot looks blank: {colours} colours");
+}
+
+#[test]
+fn report_of_a_3d_run_opens_in_headless_chromium() {
+    for (scene, steps, plots, clock) in [
+        ("pour3d_icosahedra_h010", "120", 6, "t = 1.200 s (step 120)"),
+        ("stick", "75", 5, "t = 0.300 s (step 75)"),
+    ] {
+        let dir = tmp(&format!("report3-{scene}"));
+        let (code, _, err) = signorini(&[
+            "run",
+            scene,
+            "--steps",
+            steps,
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert_eq!(code, 0, "{scene}: {err}");
+        let (code, out, err) = signorini(&["report", dir.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.lines().count(), 1 + plots, "{scene}: {out}");
+        let Some((dom, colours)) = open_in_chromium(&dir) else {
+            return;
+        };
+        assert_eq!(dom.matches("<svg").count(), plots, "{scene}: inline plots");
+        assert!(
+            dom.contains(clock),
+            "{scene}: the replay drew the last frame"
+        );
+        assert!(
+            dom.contains("drag on the picture to rotate"),
+            "{scene}: the 3D view"
+        );
+        assert!(
+            colours > 50,
+            "{scene}: screenshot looks blank: {colours} colours"
+        );
+    }
 }

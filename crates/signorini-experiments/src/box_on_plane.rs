@@ -10,7 +10,7 @@ use serde::Serialize;
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyWorld};
+use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
@@ -78,22 +78,33 @@ pub fn trace(w: &mut PenaltyWorld, steps: usize, dynamic: usize) -> Trace {
     let start = Instant::now();
     for _ in 0..steps {
         let rep = w.step();
-        let b = &w.bodies[dynamic];
-        let s = &b.state;
-        let speed = b
-            .world_vertices()
-            .iter()
-            .map(|p| s.point_velocity(p).norm())
-            .fold(0.0, Real::max);
-        tr.t.push(w.time());
-        tr.z.push(s.position.z);
-        tr.speed.push(speed);
-        tr.force.push(rep.contact_force);
-        tr.penetration.push(rep.max_penetration);
-        tr.pairs.push(rep.pairs);
+        tr.record(w, &rep, dynamic);
     }
     tr.ms_per_step = start.elapsed().as_secs_f64() * 1e3 / steps.max(1) as Real;
     tr
+}
+
+/// Largest vertex speed of a mesh body (m/s).
+pub fn max_vertex_speed(b: &MeshBody) -> Real {
+    let s = &b.state;
+    b.world_vertices()
+        .iter()
+        .map(|p| s.point_velocity(p).norm())
+        .fold(0.0, Real::max)
+}
+
+impl Trace {
+    /// Append the state after one step of `w` (`rep` is that step's report), recording body
+    /// `dynamic` (shared with scene-file runs).
+    pub fn record(&mut self, w: &PenaltyWorld, rep: &PenaltyReport, dynamic: usize) {
+        let b = &w.bodies[dynamic];
+        self.t.push(w.time());
+        self.z.push(b.state.position.z);
+        self.speed.push(max_vertex_speed(b));
+        self.force.push(rep.contact_force);
+        self.penetration.push(rep.max_penetration);
+        self.pairs.push(rep.pairs);
+    }
 }
 
 /// The summary of one force model (field names fixed by issue 6).
@@ -140,6 +151,15 @@ pub fn ground() -> Result<MeshBody, ExperimentError> {
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
 pub fn run_model(c: &BoxConfig, model: ForceModel) -> Result<Trace, ExperimentError> {
+    let mut w = world(c, model)?;
+    Ok(trace(&mut w, (c.duration / c.h).round() as usize, 1))
+}
+
+/// The scene: [`ground`] (body 0) and the tilted box (body 1), with gravity.
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn world(c: &BoxConfig, model: ForceModel) -> Result<PenaltyWorld, ExperimentError> {
     let arg = |e: &dyn std::fmt::Display| ExperimentError::Argument(e.to_string());
     let half = 0.5 * c.size;
     let mesh = shapes::cuboid(Vec3::repeat(half)).map_err(|e| arg(&e))?;
@@ -150,8 +170,7 @@ pub fn run_model(c: &BoxConfig, model: ForceModel) -> Result<Trace, ExperimentEr
     let mut params = PenaltyParams::new(model, c.h, c.stiffness);
     params.friction = c.friction;
     params.measure_penetration = true;
-    let mut w = PenaltyWorld::new(vec![ground()?, b], params).map_err(|e| arg(&e))?;
-    Ok(trace(&mut w, (c.duration / c.h).round() as usize, 1))
+    PenaltyWorld::new(vec![ground()?, b], params).map_err(|e| arg(&e))
 }
 
 /// The models compared by the box and stick experiments.

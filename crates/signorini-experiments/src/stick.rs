@@ -60,7 +60,11 @@ pub struct StickSummary {
     pub angle_to_reference_deg: Real,
 }
 
-fn world(c: &StickConfig, model: ForceModel, h: Real) -> Result<PenaltyWorld, ExperimentError> {
+/// The scene at step `h`: the tilted static stick (body 0) and the ball (body 1), no gravity.
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn world(c: &StickConfig, model: ForceModel, h: Real) -> Result<PenaltyWorld, ExperimentError> {
     let arg = |e: &dyn std::fmt::Display| ExperimentError::Argument(e.to_string());
     let tilt = Quat::from_euler_angles(0.0, -std::f64::consts::FRAC_PI_4, 0.0);
     let stick = shapes::stick(1.0, 0.02)

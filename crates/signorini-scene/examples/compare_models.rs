@@ -29,7 +29,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
         write_report(&out)?;
         // The last dynamic body's final position.
-        let last = o.world.bodies.iter().rev().find(|b| !b.is_static);
+        let last = o
+            .world
+            .planar()
+            .expect("a 2D scene")
+            .bodies
+            .iter()
+            .rev()
+            .find(|b| !b.is_static);
         let (x, y) = last.map_or((f64::NAN, f64::NAN), |b| (b.position.x, b.position.y));
         let s = &o.summary;
         println!(

@@ -27,6 +27,11 @@ pub const SCENES: &[Builtin] = &[
     scene!("pour2d_a_h010"),
     scene!("triangle_drop"),
     scene!("wedge"),
+    scene!("pour3d_icosahedra_h010"),
+    scene!("pour3d_random_c0_h010"),
+    scene!("box_on_plane"),
+    scene!("stick"),
+    scene!("particle1d_cpf"),
 ];
 
 /// The `signorini experiment` subcommands, with one line each.
@@ -41,19 +46,19 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     ),
     (
         "pour3d",
-        "pour convex polyhedra into a box (PEG paper Figs. 23-24); no scene file yet (3D)",
+        "pour convex polyhedra into a box (PEG paper Figs. 23-24); scenes: pour3d_icosahedra_h010, pour3d_random_c0_h010",
     ),
     (
         "particle1d",
-        "CPF supplementary §C: 1D particle stability limits; no scene file yet (penalty)",
+        "CPF supplementary §C: 1D particle stability limits (an analysis, not a run); closest scene: particle1d_cpf",
     ),
     (
         "box-on-plane",
-        "a rigid box dropped on a plane: CPF rests, DPF jitters; no scene file yet (penalty)",
+        "a rigid box dropped on a plane: CPF rests, DPF jitters; scene: box_on_plane (one model per run)",
     ),
     (
         "stick",
-        "CPF Fig. 9: a ball hits a tilted thin stick; no scene file yet (penalty)",
+        "CPF Fig. 9: a ball hits a tilted thin stick; scene: stick (one model per run; no h/100 reference)",
     ),
     (
         "cloth-tori",

@@ -57,6 +57,9 @@ pub enum SceneError {
     /// The world rejected a body or setting.
     #[error("world: {0}")]
     World(#[from] signorini_world::WorldError),
+    /// The penalty world rejected a body or setting.
+    #[error("penalty world: {0}")]
+    Penalty(#[from] signorini_world::penalty::PenaltyError),
     /// An output or a referenced file failed.
     #[error(transparent)]
     Experiment(#[from] signorini_experiments::ExperimentError),
@@ -71,7 +74,7 @@ fn unsupported(l: &Located) -> String {
 impl SceneError {
     /// True if the error is the user's input (exit code 2), not a failure while running.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, SceneError::World(_))
+        !matches!(self, SceneError::World(_) | SceneError::Penalty(_))
     }
 
     /// The location, for input errors.

@@ -5,8 +5,9 @@
 //! ```text
 //! file ──load::parse──▶ RawScene (serde, deny_unknown_fields; errors at file:line:col + field)
 //!      ──validate────▶ Scene (units, ranges, defaults; bodies built; located errors)
-//!      ──run─────────▶ World stepped with timed drops ─▶ trajectories.csv, steps.csv,
-//!                      contacts.csv, bodies.json, summary.json (all written atomically)
+//!      ──run─────────▶ World (2D polygons), World3 (3D polyhedra) or PenaltyWorld (3D meshes)
+//!                      stepped with timed drops ─▶ trajectories.csv, steps.csv, contacts.csv,
+//!                      bodies.json, summary.json (+ trace.csv for meshes; all atomic)
 //!      ──report──────▶ report.html (inline SVG plots + canvas replay) and *.svg
 //! ```
 //! Owns: the scene format (reference: `docs/scene-format.md`), its validation, running a scene,
@@ -17,6 +18,7 @@
 //! let scene = signorini_scene::load_scene(std::path::Path::new("scenes/demo.toml"))?;
 //! let outcome = signorini_scene::run(&scene, signorini_scene::RunOptions::default())?;
 //! println!("max overlap {:e} m²", outcome.summary.max_overlap);
+//! let final_world = outcome.world.planar().expect("demo is a 2D scene");
 //! # Ok::<(), signorini_scene::SceneError>(())
 //! ```
 
@@ -30,10 +32,10 @@ pub mod validate;
 
 pub use error::{FieldPath, Located, SceneError, Seg};
 pub use run::{
-    CheckResult, DRAW_CONTACT_DISTANCE, RunOptions, RunOutcome, RunSummary, STEPS_HEADER, energy,
-    run, world_params,
+    CheckResult, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome,
+    RunSummary, STEPS_HEADER, energy, run, world_params,
 };
-pub use validate::{Model, Scene};
+pub use validate::{Model, Scene, SceneBody3, SceneKind, SceneMesh};
 
 use std::path::Path;
 

@@ -56,7 +56,8 @@ pub struct RawStep {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawContact {
-    /// `peg`, `standard`, `corrective`, `dpf` or `cpf` (default `peg`).
+    /// `peg`, `standard`, `corrective` (rigid polygons/polyhedra), or `cpf`, `dpf`, `dpf-ccd`
+    /// (penalty forces on triangle meshes, `dimension = 3`); default `peg`.
     pub model: Option<String>,
     /// Coulomb friction coefficient μ (default 0).
     pub friction: Option<f64>,
@@ -97,8 +98,10 @@ pub struct RawRecord {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawChecks {
-    /// Largest allowed total overlap area of any step (m²).
+    /// Largest allowed total overlap of any step (m² in 2D, m³ for 3D polyhedra).
     pub max_overlap: Option<f64>,
+    /// Largest allowed penetration depth (m; penalty scenes).
+    pub max_penetration: Option<f64>,
     /// Largest allowed number of failed steps.
     pub max_failed_steps: Option<usize>,
 }
@@ -141,8 +144,9 @@ pub struct RawBody {
     pub position: Option<Vec<f64>>,
     /// 2D orientation θ (rad).
     pub angle: Option<f64>,
-    /// 3D orientation as a rotation vector (axis × angle, rad).
-    pub rotation: Option<Vec<f64>>,
+    /// 3D orientation: a rotation vector `[rx, ry, rz]` (axis × angle, rad), or
+    /// `{ axis = [x, y, z], angle = a }`, or `{ euler = [roll, pitch, yaw] }` (rad).
+    pub rotation: Option<RawRotation>,
     /// 2D: `[vx, vy, ω]`; 3D: `[vx, vy, vz]`.
     pub velocity: Option<Vec<f64>>,
     /// 3D angular velocity `[ωx, ωy, ωz]` (rad/s).
@@ -151,6 +155,11 @@ pub struct RawBody {
     pub external_force: Option<Vec<f64>>,
     /// Time at which the body enters the scene (s, default 0).
     pub drop_time: Option<f64>,
+    /// Drop this many identical copies (default 1), the k-th at `drop_time + k · interval`
+    /// (step `round(drop_time/h) + k · max(1, round(interval/h))`); names get `.k`.
+    pub copies: Option<usize>,
+    /// Time between copies (s); required when `copies > 1`.
+    pub interval: Option<f64>,
     /// Display colour in the report (CSS).
     pub color: Option<String>,
 }
@@ -171,10 +180,13 @@ pub enum RawShape {
         /// Upper-right corner (m).
         max: Vec<f64>,
     },
-    /// Box centred on the body origin: `[w, h]` (2D) or `[w, h, d]` (3D).
+    /// Box centred on the body origin (or on `center`): `[w, h]` (2D) or `[w, h, d]` (3D; a
+    /// convex polyhedron, or a 12-triangle mesh in penalty scenes).
     Box {
         /// Side lengths (m).
         size: Vec<f64>,
+        /// Centre in the body frame (m; 3D only, default the origin).
+        center: Option<Vec<f64>>,
     },
     /// Regular polygon centred on the origin.
     RegularPolygon {
@@ -202,16 +214,26 @@ pub enum RawShape {
         /// Uniform scale (default 1).
         scale: Option<f64>,
     },
-    /// Procedural triangle mesh.
+    /// Procedural triangle mesh (penalty scenes), centred on the body origin.
     Primitive {
-        /// `icosphere`, `cuboid` or `plane`.
+        /// `box`, `sphere`, `torus`, `cylinder`, `stick` or `plane`.
         kind: String,
-        /// Radius (icosphere, m).
+        /// Radius (sphere, cylinder; torus: ring radius; m).
         radius: Option<f64>,
-        /// Side lengths (cuboid, plane; m).
+        /// Tube radius (torus, m).
+        tube_radius: Option<f64>,
+        /// Side lengths (box `[x, y, z]`, plane `[x, y]`; m).
         size: Option<Vec<f64>>,
-        /// Subdivisions (icosphere, default 2).
-        subdivisions: Option<usize>,
+        /// Length (cylinder, along z; stick, along x; m).
+        length: Option<f64>,
+        /// Thickness (stick: square cross-section side; plane: slab depth below z = 0,
+        /// default 1; m).
+        thickness: Option<f64>,
+        /// Segments around (sphere: meridians, default 24; torus: around the ring, default
+        /// 32; cylinder: default 24).
+        segments: Option<usize>,
+        /// Rings (sphere: parallels, default 12; torus: around the tube, default 16).
+        rings: Option<usize>,
     },
     /// Several convex parts moving together (static bodies only).
     Compound {
@@ -237,6 +259,40 @@ pub struct RawBodySet {
     pub add_gravity: Option<bool>,
     /// Display colour of the set's bodies (CSS; default: a palette).
     pub color: Option<String>,
+    /// 3D sets (`random_polyhedra.json` format): index of the first body used (default 0).
+    pub first: Option<usize>,
+    /// 3D: scale each hull (centred on its volume centroid) to this circumradius (m).
+    pub circumradius: Option<f64>,
+    /// 3D: mass of each body (kg), inertia from its geometry.
+    pub mass: Option<f64>,
+    /// 3D: drop position of every body (m).
+    pub position: Option<Vec<f64>>,
+    /// 3D: drop orientation of every body (as `[[body]].rotation`).
+    pub rotation: Option<RawRotation>,
+    /// 3D: drop velocity `[vx, vy, vz]` (m/s).
+    pub velocity: Option<Vec<f64>>,
+    /// 3D: drop angular velocity (rad/s).
+    pub angular_velocity: Option<Vec<f64>>,
+}
+
+/// A 3D orientation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum RawRotation {
+    /// Rotation vector (axis × angle, rad).
+    Vector(Vec<f64>),
+    /// Axis (any length) and angle (rad).
+    AxisAngle {
+        /// Axis.
+        axis: Vec<f64>,
+        /// Angle (rad).
+        angle: f64,
+    },
+    /// Roll, pitch, yaw (rad; nalgebra's `from_euler_angles`).
+    Euler {
+        /// `[roll, pitch, yaw]`.
+        euler: Vec<f64>,
+    },
 }
 
 /// A moment of inertia: a number (2D), a diagonal or a 3×3 matrix (3D).

@@ -15,20 +15,27 @@
 //! completed and the summary says `"interrupted": true`.
 
 use crate::error::SceneError;
-use crate::validate::{Length, Model, Scene};
+use crate::validate::{Drop, Length, Model, Scene, SceneKind};
 use serde::Serialize;
 use signorini_contact::standard_contacts;
 use signorini_experiments::pour2d::{experiment_params, step_count, total_overlap};
 use signorini_experiments::{AtomicFile, Csv, stats::summarize, trajectory_header, write_atomic};
 use signorini_geometry::dim2::{Aabb, sweep_and_prune};
 use signorini_math::Real;
-use signorini_world::{StepReport, World, WorldParams};
+use signorini_world::penalty::PenaltyWorld;
+use signorini_world::{StepReport, World, World3, WorldParams};
+
+#[path = "run3.rs"]
+mod three;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Header of `steps.csv`.
 pub const STEPS_HEADER: &str = "step,time,bodies,pairs,contacts,unilateral,inter,cross,unknowns,solver,iterations,residual,corrections,failed,overlap,normal_impulse,contact_force,kinetic_energy,potential_energy,energy";
+
+/// Header of `steps.csv` for penalty (mesh) scenes.
+pub const PENALTY_STEPS_HEADER: &str = "step,time,bodies,pairs,new_pairs,penetrating_pairs,max_depth,max_penetration,contact_force,max_vertex_speed,kinetic_energy,potential_energy,energy";
 
 /// Vertex–edge distance (m) within which a contact is drawn in the replay.
 pub const DRAW_CONTACT_DISTANCE: Real = 0.005;
@@ -106,6 +113,11 @@ pub struct RunSummary {
     pub energy_final: f64,
     /// Wall time of the stepper (s); not deterministic.
     pub wall_seconds: f64,
+    /// `planar` (2D polygons, overlap in m²), `polyhedra` (3D, overlap in m³) or `meshes`
+    /// (penalty contact: penetration in m, no overlap measure).
+    pub kind: String,
+    /// Deepest vertex inside another closed mesh over the run (m; mesh scenes, else 0).
+    pub max_penetration: f64,
     /// Checks from the scene's `[checks]`.
     pub checks: Vec<CheckResult>,
     /// True if every check passed (and the run was not interrupted).
@@ -119,7 +131,41 @@ pub struct RunOutcome {
     /// Summary.
     pub summary: RunSummary,
     /// The world after the last step.
-    pub world: World,
+    pub world: FinalWorld,
+}
+
+/// The world a run ends with, by scene kind.
+pub enum FinalWorld {
+    /// 2D polygons.
+    Planar(World),
+    /// 3D polyhedra.
+    Polyhedra(World3),
+    /// 3D meshes under penalty contact.
+    Meshes(PenaltyWorld),
+}
+
+impl FinalWorld {
+    /// The 2D world, if the scene was 2D.
+    pub fn planar(&self) -> Option<&World> {
+        match self {
+            FinalWorld::Planar(w) => Some(w),
+            _ => None,
+        }
+    }
+    /// The 3D polyhedra world, if the scene held polyhedra.
+    pub fn polyhedra(&self) -> Option<&World3> {
+        match self {
+            FinalWorld::Polyhedra(w) => Some(w),
+            _ => None,
+        }
+    }
+    /// The penalty world, if the scene held meshes.
+    pub fn meshes(&self) -> Option<&PenaltyWorld> {
+        match self {
+            FinalWorld::Meshes(w) => Some(w),
+            _ => None,
+        }
+    }
 }
 
 /// World parameters of a scene for a model and step size: the experiments' defaults
@@ -175,98 +221,135 @@ struct Writers {
     contacts: Option<Csv>,
 }
 
-/// Run a scene.
-pub fn run(scene: &Scene, mut opts: RunOptions) -> Result<RunOutcome, SceneError> {
+/// Run a scene (2D polygons in `World`, 3D polyhedra in `World3`, meshes in
+/// `PenaltyWorld`, by [`Scene::kind`]).
+pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
     let model = opts.model.unwrap_or(scene.contact.model);
     let h = opts.h.unwrap_or(scene.h);
-    let mut world = World::new(world_params(scene, model, h)?)?;
+    if model.is_penalty() != (scene.kind == SceneKind::Meshes) {
+        return Err(wrong_family(scene, model));
+    }
+    match scene.kind {
+        SceneKind::Planar => run_planar(scene, opts, model, h),
+        SceneKind::Polyhedra => three::run_polyhedra(scene, opts, model, h),
+        SceneKind::Meshes => three::run_meshes(scene, opts, model, h),
+    }
+}
+
+/// A model of the other family than the scene's bodies.
+fn wrong_family(scene: &Scene, model: Model) -> SceneError {
+    let reason = match scene.kind {
+        SceneKind::Planar => format!(
+            "`{}` (penalty forces) acts on 3D triangle meshes; this scene has 2D polygons \
+             (peg, standard, corrective)",
+            model.name()
+        ),
+        SceneKind::Polyhedra => format!(
+            "`{}` (penalty forces) acts on triangle meshes; this scene has convex polyhedra \
+             (peg, standard, corrective)",
+            model.name()
+        ),
+        SceneKind::Meshes => format!(
+            "`{}` needs convex polygons or polyhedra; this scene has triangle meshes (cpf, dpf, \
+             dpf-ccd)",
+            model.name()
+        ),
+    };
+    SceneError::Invalid(crate::error::Located {
+        file: scene.file.clone(),
+        line: None,
+        column: None,
+        field: "--model".into(),
+        reason,
+    })
+}
+
+/// Steps planned and to take.
+fn planned_steps(scene: &Scene, opts: &RunOptions, h: Real) -> (usize, usize) {
     let planned = match scene.length {
         Length::Duration(d) => step_count(d, h),
         Length::Steps(n) => n,
     };
-    let n = opts.max_steps.map_or(planned, |m| m.min(planned));
-    // Insertion order: by drop step, then declaration order.
-    let mut order: Vec<usize> = (0..scene.bodies.len()).collect();
-    order.sort_by_key(|&k| scene.bodies[k].drop.step(h));
-    // Dynamic index (declaration order among dynamic bodies) of each scene body.
-    let mut dyn_index = vec![None; scene.bodies.len()];
-    let mut next = 0;
-    for (k, b) in scene.bodies.iter().enumerate() {
-        if !b.body.is_static {
-            dyn_index[k] = Some(next);
-            next += 1;
+    (planned, opts.max_steps.map_or(planned, |m| m.min(planned)))
+}
+
+/// When each scene body enters the world, and where it is then.
+struct Schedule {
+    /// Scene indices by drop step, then declaration order.
+    order: Vec<usize>,
+    /// Next entry of `order` to add.
+    next: usize,
+    /// Drop step of each scene body.
+    step: Vec<usize>,
+    /// Dynamic index (declaration order among dynamic bodies) of each scene body.
+    dyn_index: Vec<Option<usize>>,
+    /// (dynamic index, world index) of the bodies in the world, sorted by dynamic index.
+    present: Vec<(usize, usize)>,
+    /// World index of each scene body (`usize::MAX`: not added).
+    world_of_scene: Vec<usize>,
+}
+
+impl Schedule {
+    fn new(drops: &[(Drop, bool)], h: Real) -> Schedule {
+        let step: Vec<usize> = drops.iter().map(|(d, _)| d.step(h)).collect();
+        let mut order: Vec<usize> = (0..drops.len()).collect();
+        order.sort_by_key(|&k| step[k]);
+        let mut dyn_index = vec![None; drops.len()];
+        let mut next = 0;
+        for (k, (_, is_static)) in drops.iter().enumerate() {
+            if !is_static {
+                dyn_index[k] = Some(next);
+                next += 1;
+            }
+        }
+        Schedule {
+            order,
+            next: 0,
+            step,
+            dyn_index,
+            present: Vec::new(),
+            world_of_scene: vec![usize::MAX; drops.len()],
         }
     }
-    let out = opts.out.clone();
-    let mut w = match &out {
-        Some(dir) => open_writers(scene, dir)?,
-        None => Writers {
-            traj: None,
-            steps: None,
-            contacts: None,
-        },
-    };
-    // (dynamic index, world index), kept sorted by dynamic index.
-    let mut present: Vec<(usize, usize)> = Vec::new();
-    let mut world_of_scene = vec![usize::MAX; scene.bodies.len()];
-    let mut pending = order.iter().peekable();
-    let add_due = |world: &mut World,
-                   present: &mut Vec<(usize, usize)>,
-                   world_of_scene: &mut Vec<usize>,
-                   pending: &mut std::iter::Peekable<std::slice::Iter<'_, usize>>,
-                   done: usize|
-     -> Result<(), SceneError> {
-        while let Some(&&k) = pending.peek() {
-            if scene.bodies[k].drop.step(h) > done {
+
+    /// Add (with `add(scene index) → world index`) every body due after `done` steps.
+    fn add_due(
+        &mut self,
+        done: usize,
+        mut add: impl FnMut(usize) -> Result<usize, SceneError>,
+    ) -> Result<(), SceneError> {
+        while let Some(&k) = self.order.get(self.next) {
+            if self.step[k] > done {
                 break;
             }
-            pending.next();
-            let wi = world.add_body(scene.bodies[k].body.clone())?;
-            world_of_scene[k] = wi;
-            if let Some(d) = dyn_index[k] {
-                let at = present.partition_point(|&(x, _)| x < d);
-                present.insert(at, (d, wi));
+            self.next += 1;
+            let wi = add(k)?;
+            self.world_of_scene[k] = wi;
+            if let Some(d) = self.dyn_index[k] {
+                let at = self.present.partition_point(|&(x, _)| x < d);
+                self.present.insert(at, (d, wi));
             }
         }
         Ok(())
-    };
-    add_due(
-        &mut world,
-        &mut present,
-        &mut world_of_scene,
-        &mut pending,
-        0,
-    )?;
-    let (k0, p0) = energy(&world);
-    let mut acc = Acc::default();
-    let mut interrupted = false;
-    let mut taken = 0;
-    for s in 1..=n {
-        if s > 1 {
-            add_due(
-                &mut world,
-                &mut present,
-                &mut world_of_scene,
-                &mut pending,
-                s - 1,
-            )?;
-        }
-        let rep = world.step();
-        taken = s;
-        let overlap = total_overlap(&world.bodies);
-        acc.add(&rep, overlap, h);
-        if s % scene.record.every == 0 || s == n {
-            record_step(&mut w, &world, &present, s, h, &rep, overlap)?;
-        }
-        if let Some(p) = opts.progress.as_mut() {
-            p(s, n);
-        }
-        if opts.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst)) {
-            interrupted = s < n;
-            break;
-        }
     }
-    let (k1, p1) = energy(&world);
+}
+
+/// The loop's stop and progress controls.
+fn tick(opts: &mut RunOptions, s: usize, n: usize) -> bool {
+    if let Some(p) = opts.progress.as_mut() {
+        p(s, n);
+    }
+    opts.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+}
+
+/// Close the CSV files, write `bodies.json` (given), the scene copy and `summary.json`.
+fn finish(
+    scene: &Scene,
+    out: Option<&Path>,
+    w: Writers,
+    bodies_json: Option<serde_json::Value>,
+    summary: &mut RunSummary,
+) -> Result<(), SceneError> {
     let mut files = Vec::new();
     for (name, csv) in [
         ("trajectories.csv", w.traj),
@@ -278,54 +361,127 @@ pub fn run(scene: &Scene, mut opts: RunOptions) -> Result<RunOutcome, SceneError
             files.push(name.to_string());
         }
     }
+    summary.all_checks_pass = !summary.interrupted && summary.checks.iter().all(|c| c.pass);
+    let Some(dir) = out else {
+        return Ok(());
+    };
+    files.append(&mut summary.files);
+    if let Some(json) = bodies_json {
+        let mut f = AtomicFile::create(&dir.join("bodies.json"))?;
+        f.write_all(
+            serde_json::to_string(&json)
+                .expect("bodies serialise")
+                .as_bytes(),
+        )?;
+        f.commit()?;
+        files.push("bodies.json".into());
+    }
+    let ext = match scene.format {
+        crate::load::Format::Json => "json",
+        crate::load::Format::Toml => "toml",
+    };
+    write_atomic(&dir.join(format!("scene.{ext}")), scene.source.as_bytes())?;
+    files.push(format!("scene.{ext}"));
+    files.push("summary.json".into());
+    summary.files = files;
+    let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
+    write_atomic(&dir.join("summary.json"), format!("{json}\n").as_bytes())?;
+    Ok(())
+}
+
+fn run_planar(
+    scene: &Scene,
+    mut opts: RunOptions,
+    model: Model,
+    h: Real,
+) -> Result<RunOutcome, SceneError> {
+    let mut world = World::new(world_params(scene, model, h)?)?;
+    let (planned, n) = planned_steps(scene, &opts, h);
+    let drops: Vec<(Drop, bool)> = scene
+        .bodies
+        .iter()
+        .map(|b| (b.drop, b.body.is_static))
+        .collect();
+    let mut sched = Schedule::new(&drops, h);
+    let out = opts.out.clone();
+    let mut w = open_writers(
+        scene,
+        out.as_deref(),
+        trajectory_header(),
+        "step,a,b,x,y,nx,ny,gap",
+    )?;
+    let add = |world: &mut World, k: usize| Ok(world.add_body(scene.bodies[k].body.clone())?);
+    sched.add_due(0, |k| add(&mut world, k))?;
+    let (k0, p0) = energy(&world);
+    let mut acc = Acc::default();
+    let mut interrupted = false;
+    let mut taken = 0;
+    for s in 1..=n {
+        if s > 1 {
+            sched.add_due(s - 1, |k| add(&mut world, k))?;
+        }
+        let rep = world.step();
+        taken = s;
+        let overlap = total_overlap(&world.bodies);
+        acc.add(&rep, overlap, h);
+        if s % scene.record.every == 0 || s == n {
+            record_step(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
+        }
+        if tick(&mut opts, s, n) {
+            interrupted = s < n;
+            break;
+        }
+    }
+    let (k1, p1) = energy(&world);
     let mut summary = acc.summary(scene, model, h, planned, taken);
     summary.interrupted = interrupted;
     summary.bodies = world.bodies.len();
     summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.is_static).count();
     summary.energy_initial = k0 + p0;
     summary.energy_final = k1 + p1;
-    summary.all_checks_pass = !interrupted && summary.checks.iter().all(|c| c.pass);
-    if let Some(dir) = &out {
-        write_bodies(
-            scene,
-            h,
-            &world_of_scene,
-            &dyn_index,
-            &dir.join("bodies.json"),
-        )?;
-        files.push("bodies.json".into());
-        let ext = match scene.format {
-            crate::load::Format::Json => "json",
-            crate::load::Format::Toml => "toml",
-        };
-        write_atomic(&dir.join(format!("scene.{ext}")), scene.source.as_bytes())?;
-        files.push(format!("scene.{ext}"));
-        files.push("summary.json".into());
-        summary.files = files;
-        let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
-        write_atomic(&dir.join("summary.json"), format!("{json}\n").as_bytes())?;
-    }
-    Ok(RunOutcome { summary, world })
+    let bodies = bodies_json(scene, h, &sched);
+    finish(scene, out.as_deref(), w, Some(bodies), &mut summary)?;
+    Ok(RunOutcome {
+        summary,
+        world: FinalWorld::Planar(world),
+    })
 }
 
-fn open_writers(scene: &Scene, dir: &Path) -> Result<Writers, SceneError> {
+fn open_writers(
+    scene: &Scene,
+    dir: Option<&Path>,
+    traj_header: &str,
+    contacts_header: &str,
+) -> Result<Writers, SceneError> {
+    let Some(dir) = dir else {
+        return Ok(Writers {
+            traj: None,
+            steps: None,
+            contacts: None,
+        });
+    };
     std::fs::create_dir_all(dir).map_err(|e| SceneError::Io {
         path: dir.to_path_buf(),
         source: e,
     })?;
     let r = &scene.record;
+    let steps_header = if scene.kind == SceneKind::Meshes {
+        PENALTY_STEPS_HEADER
+    } else {
+        STEPS_HEADER
+    };
     Ok(Writers {
         traj: r
             .trajectories
-            .then(|| Csv::create(&dir.join("trajectories.csv"), trajectory_header()))
+            .then(|| Csv::create(&dir.join("trajectories.csv"), traj_header))
             .transpose()?,
         steps: r
             .statistics
-            .then(|| Csv::create(&dir.join("steps.csv"), STEPS_HEADER))
+            .then(|| Csv::create(&dir.join("steps.csv"), steps_header))
             .transpose()?,
         contacts: r
             .contacts
-            .then(|| Csv::create(&dir.join("contacts.csv"), "step,a,b,x,y,nx,ny,gap"))
+            .then(|| Csv::create(&dir.join("contacts.csv"), contacts_header))
             .transpose()?,
     })
 }
@@ -422,6 +578,14 @@ impl Acc {
         self.wall += rep.times.total();
     }
 
+    /// A penalty step: its penetration goes where the overlap goes (moved to
+    /// `max_penetration` in the summary), its evaluated pairs count as contacts.
+    fn add_penalty(&mut self, rep: &signorini_world::penalty::PenaltyReport) {
+        self.overlap.push(rep.max_penetration);
+        self.contacts += rep.pairs;
+        self.max_force = self.max_force.max(rep.contact_force);
+    }
+
     fn summary(
         &self,
         scene: &Scene,
@@ -435,6 +599,14 @@ impl Acc {
         if let Some(limit) = scene.checks.max_overlap {
             checks.push(CheckResult {
                 name: "max_overlap".into(),
+                limit,
+                value: s.max,
+                pass: s.max <= limit || n == 0,
+            });
+        }
+        if let Some(limit) = scene.checks.max_penetration {
+            checks.push(CheckResult {
+                name: "max_penetration".into(),
                 limit,
                 value: s.max,
                 pass: s.max <= limit || n == 0,
@@ -470,6 +642,13 @@ impl Acc {
             energy_initial: 0.0,
             energy_final: 0.0,
             wall_seconds: self.wall,
+            kind: match scene.kind {
+                SceneKind::Planar => "planar",
+                SceneKind::Polyhedra => "polyhedra",
+                SceneKind::Meshes => "meshes",
+            }
+            .into(),
+            max_penetration: 0.0,
             checks,
             all_checks_pass: true,
             files: Vec::new(),
@@ -491,21 +670,15 @@ struct BodyOut<'a> {
     color: Option<&'a str>,
 }
 
-fn write_bodies(
-    scene: &Scene,
-    h: Real,
-    world_of_scene: &[usize],
-    dyn_index: &[Option<usize>],
-    path: &Path,
-) -> Result<(), SceneError> {
+fn bodies_json(scene: &Scene, h: Real, sched: &Schedule) -> serde_json::Value {
     let bodies: Vec<BodyOut> = scene
         .bodies
         .iter()
         .enumerate()
         .map(|(k, b)| BodyOut {
             name: &b.name,
-            world_index: (world_of_scene[k] != usize::MAX).then_some(world_of_scene[k]),
-            dynamic_index: dyn_index[k],
+            world_index: (sched.world_of_scene[k] != usize::MAX).then_some(sched.world_of_scene[k]),
+            dynamic_index: sched.dyn_index[k],
             is_static: b.body.is_static,
             vertices: b.body.shape.vertices().iter().map(|v| [v.x, v.y]).collect(),
             position: [b.body.position.x, b.body.position.y],
@@ -514,13 +687,5 @@ fn write_bodies(
             color: b.color.as_deref(),
         })
         .collect();
-    let json = serde_json::json!({ "scene": scene.name, "h": h, "bodies": bodies });
-    let mut f = AtomicFile::create(path)?;
-    f.write_all(
-        serde_json::to_string(&json)
-            .expect("bodies serialise")
-            .as_bytes(),
-    )?;
-    f.commit()?;
-    Ok(())
+    serde_json::json!({ "scene": scene.name, "h": h, "dimension": 2, "bodies": bodies })
 }

@@ -12,9 +12,14 @@ use signorini_dynamics::RigidBody2;
 use signorini_experiments::bodyset::load_body_set;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Real, Vec2, Vec3};
+use signorini_penalty::ForceModel;
 use signorini_world::ContactModel;
+
+#[path = "validate3.rs"]
+mod three;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+pub use three::{SceneBody3, SceneMesh};
 
 /// A contact model a scene can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +34,8 @@ pub enum Model {
     Dpf,
     /// Continuous penalty forces.
     Cpf,
+    /// Discrete penalty forces with CCD-tracked features and normals.
+    DpfCcd,
 }
 
 impl Model {
@@ -37,6 +44,7 @@ impl Model {
         match s.trim().to_ascii_lowercase().as_str() {
             "dpf" | "penalty" => Some(Model::Dpf),
             "cpf" => Some(Model::Cpf),
+            "dpf-ccd" | "dpf_ccd" => Some(Model::DpfCcd),
             other => ContactModel::parse(other).map(|m| match m {
                 ContactModel::Peg => Model::Peg,
                 ContactModel::Standard => Model::Standard,
@@ -53,6 +61,17 @@ impl Model {
             Model::Corrective => "corrective",
             Model::Dpf => "dpf",
             Model::Cpf => "cpf",
+            Model::DpfCcd => "dpf-ccd",
+        }
+    }
+
+    /// The penalty force model, `None` for the complementarity models.
+    pub fn force_model(self) -> Option<ForceModel> {
+        match self {
+            Model::Dpf => Some(ForceModel::Dpf),
+            Model::Cpf => Some(ForceModel::Cpf),
+            Model::DpfCcd => Some(ForceModel::DpfCcd),
+            _ => None,
         }
     }
 
@@ -62,13 +81,13 @@ impl Model {
             Model::Peg => Some(ContactModel::Peg),
             Model::Standard => Some(ContactModel::Standard),
             Model::Corrective => Some(ContactModel::Corrective),
-            Model::Dpf | Model::Cpf => None,
+            Model::Dpf | Model::Cpf | Model::DpfCcd => None,
         }
     }
 
-    /// Penalty models (`dpf`, `cpf`).
+    /// Penalty models (`dpf`, `cpf`, `dpf-ccd`).
     pub fn is_penalty(self) -> bool {
-        matches!(self, Model::Dpf | Model::Cpf)
+        self.force_model().is_some()
     }
 }
 
@@ -91,6 +110,21 @@ pub struct ContactSettings {
     pub peg_distance: Option<Real>,
     /// Standard-model detection distance (m).
     pub standard_distance: Option<Real>,
+    /// Penalty stiffness per feature pair (N/m; penalty models, required there).
+    pub stiffness: Option<Real>,
+    /// Penalty contact thickness (m; penalty models, default 0).
+    pub thickness: Option<Real>,
+}
+
+/// Which world runs a scene.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SceneKind {
+    /// 2D convex polygons, `World` (PEG / standard / corrective).
+    Planar,
+    /// 3D convex polyhedra, `World3` (PEG / standard / corrective).
+    Polyhedra,
+    /// 3D rigid triangle meshes, `PenaltyWorld` (CPF / DPF / DPF-CCD).
+    Meshes,
 }
 
 /// How long a run is.
@@ -166,11 +200,15 @@ pub struct Checks {
     pub max_overlap: Option<Real>,
     /// Largest allowed number of failed steps.
     pub max_failed_steps: Option<usize>,
+    /// Largest allowed penetration depth (m; penalty scenes).
+    pub max_penetration: Option<Real>,
 }
 
-/// A validated 2D scene.
+/// A validated scene (2D polygons, 3D polyhedra or 3D meshes: see [`Scene::kind`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
+    /// Which world runs it (and which body list is filled).
+    pub kind: SceneKind,
     /// Name.
     pub name: String,
     /// Description.
@@ -181,8 +219,8 @@ pub struct Scene {
     pub source: String,
     /// The file's format.
     pub format: crate::load::Format,
-    /// Gravity (m/s²).
-    pub gravity: Vec2,
+    /// Gravity (m/s²; z = 0 in 2D).
+    pub gravity: Vec3,
     /// Step size (s).
     pub h: Real,
     /// Length of the run.
@@ -193,8 +231,36 @@ pub struct Scene {
     pub record: Record,
     /// Checks.
     pub checks: Checks,
-    /// Bodies in declaration order (`body` entries, then each body set's bodies).
+    /// 2D bodies in declaration order (`body` entries, then each body set's bodies); empty
+    /// for 3D scenes.
     pub bodies: Vec<SceneBody>,
+    /// 3D polyhedra (same order rules); empty unless `kind` is `Polyhedra`.
+    pub bodies3: Vec<SceneBody3>,
+    /// Triangle-mesh bodies in declaration order; empty unless `kind` is `Meshes`.
+    pub meshes: Vec<SceneMesh>,
+}
+
+impl Scene {
+    /// Number of bodies (static parts included) and of dynamic ones.
+    pub fn body_counts(&self) -> (usize, usize) {
+        match self.kind {
+            SceneKind::Planar => (
+                self.bodies.len(),
+                self.bodies.iter().filter(|b| !b.body.is_static).count(),
+            ),
+            SceneKind::Polyhedra => (
+                self.bodies3.len(),
+                self.bodies3
+                    .iter()
+                    .filter(|b| !b.body.state.is_static)
+                    .count(),
+            ),
+            SceneKind::Meshes => (
+                self.meshes.len(),
+                self.meshes.iter().filter(|b| !b.is_static).count(),
+            ),
+        }
+    }
 }
 
 type Res<T> = Result<T, SceneError>;
@@ -256,53 +322,75 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
     let cx = Ctx { loc, dir };
     let root = FieldPath::default();
     let dimension = raw.dimension.unwrap_or(2);
-    match dimension {
-        2 => {}
-        3 => {
-            return Err(cx.unsupported(
-                &root.key("dimension"),
-                "3D scenes (`dimension = 3`): the 3D stepper is not in this build yet",
-            ));
-        }
-        d => return Err(cx.bad(&root.key("dimension"), format!("must be 2 or 3, got {d}"))),
+    if dimension != 2 && dimension != 3 {
+        return Err(cx.bad(
+            &root.key("dimension"),
+            format!("must be 2 or 3, got {dimension}"),
+        ));
     }
     let gravity = match &raw.gravity {
         Some(g) => {
-            let g = cx.vector(&root.key("gravity"), g, 2)?;
-            Vec2::new(g[0], g[1])
+            let n = dimension as usize;
+            let g = cx.vector(&root.key("gravity"), g, n)?;
+            Vec3::new(g[0], g[1], if n == 3 { g[2] } else { 0.0 })
         }
-        None => Vec2::new(0.0, -9.81),
+        None if dimension == 3 => Vec3::new(0.0, 0.0, -9.81),
+        None => Vec3::new(0.0, -9.81, 0.0),
     };
     let (h, length) = step(&cx, raw)?;
-    let contact = contact(&cx, raw)?;
+    let contact = contact(&cx, raw, dimension)?;
     let record = record(&cx, raw)?;
-    let checks = checks(&cx, raw)?;
     let materials = materials(&cx, raw)?;
-    let mut bodies = Vec::new();
-    for (k, b) in raw.body.iter().enumerate() {
-        bodies.extend(body(
-            &cx,
-            &root.key("body").index(k),
-            k,
-            b,
-            &materials,
-            gravity,
-        )?);
+    let kind = match (dimension, contact.model.is_penalty()) {
+        (2, _) => SceneKind::Planar,
+        (_, false) => SceneKind::Polyhedra,
+        (_, true) => SceneKind::Meshes,
+    };
+    let checks = checks(&cx, raw, kind)?;
+    let (mut bodies, mut bodies3, mut meshes) = (Vec::new(), Vec::new(), Vec::new());
+    match kind {
+        SceneKind::Planar => {
+            let g2 = Vec2::new(gravity.x, gravity.y);
+            for (k, b) in raw.body.iter().enumerate() {
+                bodies.extend(body(&cx, &root.key("body").index(k), k, b, &materials, g2)?);
+            }
+            bodies.extend(body_sets(&cx, raw, g2)?);
+        }
+        SceneKind::Polyhedra => {
+            for (k, b) in raw.body.iter().enumerate() {
+                let p = root.key("body").index(k);
+                bodies3.extend(three::body3(&cx, &p, k, b, &materials, gravity)?);
+            }
+            bodies3.extend(three::body_sets3(&cx, raw, gravity)?);
+        }
+        SceneKind::Meshes => {
+            if !raw.body_set.is_empty() {
+                return Err(cx.bad(
+                    &root.key("body_set"),
+                    "body sets are polygons or polyhedra: not for the penalty models",
+                ));
+            }
+            for (k, b) in raw.body.iter().enumerate() {
+                let p = root.key("body").index(k);
+                meshes.extend(three::mesh_body(&cx, &p, k, b, &materials, gravity)?);
+            }
+        }
     }
-    bodies.extend(body_sets(&cx, raw, gravity)?);
-    if bodies.is_empty() {
+    if bodies.is_empty() && bodies3.is_empty() && meshes.is_empty() {
         return Err(cx.bad(
             &root,
             "the scene has no bodies (`[[body]]` or `[[body_set]]`)",
         ));
     }
     let friction = friction(&cx, raw, &contact, &materials)?;
+    let stiffness = three::stiffness(&cx, raw, &contact, &materials)?;
     let name = raw.name.clone().unwrap_or_else(|| {
         file.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "scene".into())
     });
     Ok(Scene {
+        kind,
         name,
         description: raw.description.clone().unwrap_or_default(),
         file,
@@ -313,11 +401,14 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         length,
         contact: ContactSettings {
             friction,
+            stiffness,
             ..contact
         },
         record,
         checks,
         bodies,
+        bodies3,
+        meshes,
     })
 }
 
@@ -342,7 +433,7 @@ fn step(cx: &Ctx, raw: &RawScene) -> Res<(Real, Length)> {
     Ok((h, length))
 }
 
-fn contact(cx: &Ctx, raw: &RawScene) -> Res<ContactSettings> {
+fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
     let p = FieldPath::default().key("contact");
     let c = &raw.contact;
     let model = match &c.model {
@@ -350,25 +441,28 @@ fn contact(cx: &Ctx, raw: &RawScene) -> Res<ContactSettings> {
         Some(m) => Model::parse(m).ok_or_else(|| {
             cx.bad(
                 &p.key("model"),
-                format!("unknown model `{m}` (peg, standard, corrective, dpf, cpf)"),
+                format!("unknown model `{m}` (peg, standard, corrective, cpf, dpf, dpf-ccd)"),
             )
         })?,
     };
     if model.is_penalty() {
-        return Err(cx.unsupported(
-            &p.key("model"),
-            format!(
-                "contact model `{}` (penalty forces) in scene files: the penalty world is not in this build yet",
-                model.name()
-            ),
-        ));
+        if dimension != 3 {
+            return Err(cx.bad(
+                &p.key("model"),
+                format!(
+                    "`{}` (penalty forces) acts on 3D triangle meshes: set `dimension = 3`",
+                    model.name()
+                ),
+            ));
+        }
+        return three::penalty_contact(cx, c, model);
     }
     for (name, v) in [("stiffness", c.stiffness), ("thickness", c.thickness)] {
         if v.is_some() {
             return Err(cx.bad(
                 &p.key(name),
                 format!(
-                    "only for the penalty models (dpf, cpf), not `{}`",
+                    "only for the penalty models (cpf, dpf, dpf-ccd), not `{}`",
                     model.name()
                 ),
             ));
@@ -418,6 +512,8 @@ fn contact(cx: &Ctx, raw: &RawScene) -> Res<ContactSettings> {
         keep_best_on_failure: c.keep_best_on_failure,
         peg_distance,
         standard_distance,
+        stiffness: None,
+        thickness: None,
     })
 }
 
@@ -437,15 +533,31 @@ fn record(cx: &Ctx, raw: &RawScene) -> Res<Record> {
     })
 }
 
-fn checks(cx: &Ctx, raw: &RawScene) -> Res<Checks> {
+fn checks(cx: &Ctx, raw: &RawScene, kind: SceneKind) -> Res<Checks> {
     let p = FieldPath::default().key("checks");
+    let c = &raw.checks;
+    if kind == SceneKind::Meshes && c.max_overlap.is_some() {
+        return Err(cx.bad(
+            &p.key("max_overlap"),
+            "penalty scenes measure penetration depth: use `max_penetration` (m)",
+        ));
+    }
+    if kind != SceneKind::Meshes && c.max_penetration.is_some() {
+        return Err(cx.bad(
+            &p.key("max_penetration"),
+            "only for penalty scenes; polygons and polyhedra use `max_overlap`",
+        ));
+    }
     Ok(Checks {
-        max_overlap: raw
-            .checks
+        max_overlap: c
             .max_overlap
             .map(|v| cx.non_negative(&p.key("max_overlap"), v))
             .transpose()?,
-        max_failed_steps: raw.checks.max_failed_steps,
+        max_failed_steps: c.max_failed_steps,
+        max_penetration: c
+            .max_penetration
+            .map(|v| cx.non_negative(&p.key("max_penetration"), v))
+            .transpose()?,
     })
 }
 
@@ -507,9 +619,9 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
     let poly =
         |v: Vec<Vec2>, at: &FieldPath| ConvexPolygon::new(v).map_err(|e| cx.bad(at, e.to_string()));
     let three_d = |what: &str| {
-        cx.unsupported(
+        cx.bad(
             &p.key("type"),
-            format!("{what} in scene files: needs the 3D stepper, not in this build yet"),
+            format!("{what} belong in 3D scenes: set `dimension = 3`"),
         )
     };
     match s {
@@ -528,8 +640,14 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
                     .map_err(|e| cx.bad(p, e.to_string()))?,
             ])
         }
-        RawShape::Box { size } if size.len() == 3 => Err(three_d("3D boxes")),
-        RawShape::Box { size } => {
+        RawShape::Box { size, .. } if size.len() == 3 => Err(three_d("3D boxes")),
+        RawShape::Box {
+            center: Some(_), ..
+        } => Err(cx.bad(
+            &p.key("center"),
+            "3D only; in 2D use a `rectangle` with `min` and `max`",
+        )),
+        RawShape::Box { size, .. } => {
             let v = cx.vector(&p.key("size"), size, 2)?;
             for (k, &x) in v.iter().enumerate() {
                 cx.positive(&p.key("size").index(k), x, "m")?;
@@ -569,9 +687,8 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
             Ok(vec![poly(convex_hull(pts), &at)?])
         }
         RawShape::Polyhedron { .. } => Err(three_d("convex polyhedra")),
-        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(cx.unsupported(
-            &p.key("type"),
-            "triangle meshes in scene files: need the penalty world, not in this build yet",
+        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(three_d(
+            "triangle meshes (with a penalty model: cpf, dpf, dpf-ccd)",
         )),
         RawShape::Compound { parts } => {
             if !top {
@@ -658,10 +775,11 @@ fn body(
     if !angle.is_finite() {
         return Err(cx.bad(&p.key("angle"), "must be finite"));
     }
-    let drop = match b.drop_time {
-        None => Drop::Start,
-        Some(t) => Drop::Time(cx.non_negative(&p.key("drop_time"), t)?),
-    };
+    let drops = drops(cx, p, b)?;
+    if is_static && drops.len() > 1 {
+        return Err(cx.bad(&p.key("copies"), "a static body is added once"));
+    }
+    let drop = drops[0];
     let color = b
         .color
         .clone()
@@ -712,12 +830,42 @@ fn body(
         body.external_force = Vec3::new(f[0], f[1], f[2]);
     }
     add_gravity(&mut body, gravity);
-    Ok(vec![SceneBody {
-        name,
-        body,
-        drop,
-        color,
-    }])
+    let n = drops.len();
+    Ok(drops
+        .into_iter()
+        .enumerate()
+        .map(|(k, drop)| SceneBody {
+            name: if n == 1 {
+                name.clone()
+            } else {
+                format!("{name}.{k}")
+            },
+            body: body.clone(),
+            drop,
+            color: color.clone(),
+        })
+        .collect())
+}
+
+/// When a body (and each of its `copies`) enters the world.
+fn drops(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<Vec<Drop>> {
+    let t = b
+        .drop_time
+        .map(|t| cx.non_negative(&p.key("drop_time"), t))
+        .transpose()?;
+    match (b.copies, b.interval) {
+        (Some(0), _) => Err(cx.bad(&p.key("copies"), "must be >= 1")),
+        (None | Some(1), None) => Ok(vec![t.map_or(Drop::Start, Drop::Time)]),
+        (None | Some(1), Some(_)) => Err(cx.bad(&p.key("interval"), "only with `copies` > 1")),
+        (Some(_), None) => Err(cx.bad(&p.key("copies"), "needs `interval` (s between copies)")),
+        (Some(n), Some(i)) => {
+            let interval = cx.positive(&p.key("interval"), i, "s")?;
+            let start = t.unwrap_or(0.0);
+            Ok((0..n)
+                .map(|k| Drop::Sequence { start, interval, k })
+                .collect())
+        }
+    }
 }
 
 /// Gravity as an external force m·g (same arithmetic as `RigidBody2::with_gravity`).

@@ -165,6 +165,12 @@ impl FastCubic {
         (v, d)
     }
 
+    /// Half the second derivative at `t` (power basis), for the Newton error estimate.
+    #[inline]
+    pub fn half_second_derivative(&self, t: f64) -> f64 {
+        3.0 * self.power[3] * t + self.power[2]
+    }
+
     /// Certified sign at the exact parameter `t ∈ [0, 1]`: `+1`, `-1`, or `0` if undecided.
     #[inline]
     pub fn sign_at(&self, t: f64) -> i8 {

@@ -32,16 +32,6 @@ pub enum Verdict {
     Unknown,
 }
 
-/// `r₀ + t(r₁ − r₀)`.
-#[inline(always)]
-pub fn lerp(r0: &[f64; 3], r1: &[f64; 3], t: f64) -> [f64; 3] {
-    [
-        r0[0] + t * (r1[0] - r0[0]),
-        r0[1] + t * (r1[1] - r0[1]),
-        r0[2] + t * (r1[2] - r0[2]),
-    ]
-}
-
 /// Cross product.
 #[inline(always)]
 pub fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
@@ -58,25 +48,40 @@ pub fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// Largest absolute component over a set of vectors.
+/// The five relative vectors `x − y` (index pairs `pairs` into the corner arrays) at the
+/// parameter `tm`, computed as `r₀ + tm(r₁ − r₀)` from the rounded differences `r₀`, `r₁`, and
+/// the bounds `(L, V)` of the module docs. One flat pass over the 15 components with
+/// branch-free maxima (no allocation). These maxima are exact only for finite components; a
+/// non-finite component of any `r₀`, `r₁` makes the lerped component non-finite, hence (every
+/// relative vector enters some inside function through a cross and a dot product, and `+ − ×`
+/// never turn a non-finite value finite) some `g` non-finite, and [`classify`] answers
+/// [`Verdict::Unknown`] for any non-finite `g`.
 #[inline(always)]
-pub fn max_abs(vs: &[[f64; 3]]) -> f64 {
-    vs.iter()
-        .flat_map(|v| v.iter())
-        .fold(0.0f64, |m, x| m.max(x.abs()))
-}
-
-/// Bounds `(L, V)` of the components of the relative vectors and of their velocities.
-#[inline(always)]
-pub fn magnitudes(r0: &[[f64; 3]], r1: &[[f64; 3]]) -> (f64, f64) {
-    let l = max_abs(r0).max(max_abs(r1));
-    let mut v = 0.0f64;
-    for (a, b) in r0.iter().zip(r1) {
+pub fn relative_at(
+    start: &[[f64; 3]; 4],
+    end: &[[f64; 3]; 4],
+    pairs: [(usize, usize); 5],
+    tm: f64,
+) -> ([[f64; 3]; 5], f64, f64) {
+    let mut r = [[0.0; 3]; 5];
+    let (mut l, mut v) = (0.0f64, 0.0f64);
+    for (ri, &(x, y)) in r.iter_mut().zip(pairs.iter()) {
         for k in 0..3 {
-            v = v.max((b[k] - a[k]).abs());
+            let r0 = start[x][k] - start[y][k];
+            let r1 = end[x][k] - end[y][k];
+            let d = r1 - r0;
+            l = fmax(l, fmax(r0.abs(), r1.abs()));
+            v = fmax(v, d.abs());
+            ri[k] = r0 + tm * d;
         }
     }
-    (l, v + 4.0 * ROUND_U * l)
+    (r, l, v + 4.0 * ROUND_U * l)
+}
+
+/// `max(a, b)` for non-NaN operands (one `maxsd`; NaN handling is done by the caller).
+#[inline(always)]
+fn fmax(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
 }
 
 /// `u = 2⁻⁵³`.
@@ -87,7 +92,7 @@ const ROUND_U: f64 = f64::EPSILON * 0.5;
 pub fn classify(g: &[f64], l: f64, v: f64, w: f64) -> Verdict {
     let l3 = l * l * l;
     let bound = (ROUND * l3 * l + 48.0 * v * l3 * w) * (1.0 + 1e-12) + f64::MIN_POSITIVE;
-    if !bound.is_finite() {
+    if !bound.is_finite() || !g.iter().all(|x| x.is_finite()) {
         return Verdict::Unknown;
     }
     if g.iter().any(|&x| x < -bound) {

@@ -108,7 +108,17 @@ pub fn search<F: Feature>(
     first_only: bool,
     emit: impl FnMut(Event) -> bool,
 ) -> Completion {
-    let whole = feat.cubic();
+    search_cubic(feat, &feat.cubic(), first_only, emit)
+}
+
+/// [`search`] with the feature's cubic `whole` (= `feat.cubic()`) already computed.
+pub fn search_cubic<F: Feature>(
+    feat: &F,
+    whole: &Bernstein,
+    first_only: bool,
+    emit: impl FnMut(Event) -> bool,
+) -> Completion {
+    let whole = *whole;
     let mut ctx = Ctx {
         feat,
         fast: FastCubic::new(&whole),
@@ -210,47 +220,34 @@ fn visit<F: Feature, E: FnMut(Event) -> bool>(
 /// Every bracket update is certified by an interval evaluation, so the root stays inside.
 fn narrow_root(f: &FastCubic, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
     let sign_at = |t: f64| f.sign_at(t);
-    // Block: floating-point Newton estimate started from the regula-falsi point.
-    let (flo, fhi) = (f.value(lo), f.value(hi));
-    let mut t = if flo != fhi {
-        lo + (hi - lo) * (flo / (flo - fhi))
-    } else {
-        0.5 * (lo + hi)
-    };
-    let mut slope = 0.0;
-    for _ in 0..8 {
-        if !(t > lo && t < hi) {
-            t = 0.5 * (lo + hi);
-        }
-        let (v, d) = f.value_and_derivative(t);
-        slope = d;
-        if d == 0.0 || !d.is_finite() {
-            break;
-        }
-        let step = v / d;
-        t -= step;
-        // Quadratic convergence: once the step is far below the probe half-width (≥ ROOT_WIDTH/4),
-        // the estimate is accurate enough.
-        if step.abs() <= ROOT_WIDTH / 16.0 {
-            break;
-        }
-    }
+    let (t, slope) = newton_estimate(f, lo, hi, s);
     // Block: certify a tight bracket around the estimate. The smallest resolvable half-width is
-    // about (evaluation error) / |f'|; start there and widen ×16 until both sides certify.
+    // about (evaluation error) / |f'|; start there and widen ×16 the side(s) that did not
+    // certify. A side whose probe would fall outside `(lo, hi)` is already within `eps` of `t`.
     if t > lo && t < hi && slope.abs() > 0.0 {
-        let mut eps = (0.25 * ROOT_WIDTH).max(2.0 * f.err / slope.abs());
+        let eps0 = (0.25 * ROOT_WIDTH).max(2.0 * f.err / slope.abs());
+        let mut eps = eps0;
+        let (mut ok_a, mut ok_b) = (false, false);
         for _ in 0..8 {
-            let (a, b) = (t - eps, t + eps);
-            let ok_a = a > lo && sign_at(a) == s;
-            let ok_b = b < hi && sign_at(b) == -s;
-            if ok_a {
-                lo = a;
+            if !ok_a {
+                let a = t - eps;
+                ok_a = a <= lo || sign_at(a) == s;
+                if ok_a && a > lo {
+                    lo = a;
+                }
             }
-            if ok_b {
-                hi = b;
+            if !ok_b {
+                let b = t + eps;
+                ok_b = b >= hi || sign_at(b) == -s;
+                if ok_b && b < hi {
+                    hi = b;
+                }
             }
             if ok_a && ok_b {
-                return (lo, hi);
+                if hi - lo <= 4.0 * eps0 {
+                    return (lo, hi);
+                }
+                break;
             }
             eps *= 16.0;
         }
@@ -282,6 +279,57 @@ fn narrow_root(f: &FastCubic, mut lo: f64, mut hi: f64, s: i8) -> (f64, f64) {
         }
     }
     (lo, hi)
+}
+
+/// Floating-point estimate of the root of `f` in `(lo, hi)` (sign `s` at `lo`) and the slope
+/// there: Newton steps from the regula-falsi point, safeguarded by bisection of a floating-point
+/// bracket, so the estimate never wanders to another root of the cubic. Uncertified: only used
+/// to place the certified probes of [`narrow_root`].
+fn newton_estimate(f: &FastCubic, lo: f64, hi: f64, s: i8) -> (f64, f64) {
+    let (flo, fhi) = (f.value(lo), f.value(hi));
+    let mut t = if flo != fhi {
+        lo + (hi - lo) * (flo / (flo - fhi))
+    } else {
+        0.5 * (lo + hi)
+    };
+    let (mut a, mut b) = (lo, hi);
+    let sf = f64::from(s);
+    let mut slope = 0.0;
+    for _ in 0..16 {
+        if !(t > a && t < b) {
+            t = 0.5 * (a + b);
+        }
+        let (v, d) = f.value_and_derivative(t);
+        slope = d;
+        // Block: keep the (estimated) sign bracket; sign `s` lies left of the root.
+        if v * sf > 0.0 {
+            a = t;
+        } else if v * sf < 0.0 {
+            b = t;
+        } else {
+            break;
+        }
+        let step = v / d;
+        let next = t - step;
+        // Quadratic convergence: once the step, or the error predicted after it, is far below
+        // the probe half-width (≥ ROOT_WIDTH/4), the estimate is accurate enough (a wrong
+        // prediction only costs a wider probe below). A step leaving the bracket (or NaN)
+        // bisects instead.
+        if next > a && next < b {
+            // Predicted error after this step (quadratic convergence): |f''/(2f')|·step².
+            let predicted = (f.half_second_derivative(t) / d).abs() * step * step;
+            t = next;
+            if step.abs() <= ROOT_WIDTH / 16.0 || predicted <= ROOT_WIDTH / 64.0 {
+                break;
+            }
+        } else {
+            t = 0.5 * (a + b);
+            if b - a <= ROOT_WIDTH / 16.0 {
+                break;
+            }
+        }
+    }
+    (t, slope)
 }
 
 /// First `t` in `want = [lo, hi]` where contact cannot be excluded, by bisection of the node

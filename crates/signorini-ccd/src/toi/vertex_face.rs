@@ -11,7 +11,7 @@
 //! so it is never excluded (conservative).
 
 use super::cubic::{Bernstein, coplanarity_cubic, sub3};
-use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, lerp, magnitudes};
+use super::filter::{FILTER_MAX_WIDTH, Verdict, classify, cross, dot, relative_at};
 use super::quartic::{Quartic, cross_q, dot_qq};
 use super::search::Feature;
 use crate::interval::{IVec3, Interval, icross, idot, ilerp_iv};
@@ -59,28 +59,13 @@ impl Feature for VertexFace {
     }
 
     fn may_touch(&self, t: Interval) -> bool {
-        let [p0, a0, b0, c0] = &self.start;
-        let [p1, a1, b1, c1] = &self.end;
         // Block: fast floating-point filter on narrow intervals (`filter.rs`).
         let w = t.hi - t.lo;
         if w <= FILTER_MAX_WIDTH {
-            let r0 = [
-                sub3(a0, p0),
-                sub3(b0, p0),
-                sub3(c0, p0),
-                sub3(b0, a0),
-                sub3(c0, a0),
-            ];
-            let r1 = [
-                sub3(a1, p1),
-                sub3(b1, p1),
-                sub3(c1, p1),
-                sub3(b1, a1),
-                sub3(c1, a1),
-            ];
-            let (l, v_max) = magnitudes(&r0, &r1);
+            // a−p, b−p, c−p, b−a, c−a (indices into [p, a, b, c]).
+            let pairs = [(1, 0), (2, 0), (3, 0), (2, 1), (3, 1)];
             let tm = 0.5 * (t.lo + t.hi);
-            let [pa, pb, pc, ab, ac] = [0, 1, 2, 3, 4].map(|i| lerp(&r0[i], &r1[i], tm));
+            let ([pa, pb, pc, ab, ac], l, v_max) = relative_at(&self.start, &self.end, pairs, tm);
             let n = cross(&ab, &ac);
             let g = [
                 dot(&n, &cross(&pb, &pc)),
@@ -93,6 +78,17 @@ impl Feature for VertexFace {
                 Verdict::Unknown => {}
             }
         }
+        self.may_touch_interval(t)
+    }
+}
+
+impl VertexFace {
+    /// The inside test by outward-rounded interval arithmetic (wide intervals, or when the
+    /// filter is undecided). Kept out of line so the filter path stays small.
+    #[inline(never)]
+    fn may_touch_interval(&self, t: Interval) -> bool {
+        let [p0, a0, b0, c0] = &self.start;
+        let [p1, a1, b1, c1] = &self.end;
         // Vectors from p to the triangle corners and two triangle edges, as trajectories.
         let pa = ilerp_iv(&idiff(a0, p0), &idiff(a1, p1), t);
         let pb = ilerp_iv(&idiff(b0, p0), &idiff(b1, p1), t);

@@ -8,7 +8,9 @@ use crate::exit::{BadInput, Outcome};
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use signorini_scene::{Model, RunOptions, RunSummary, Scene, builtin, load_scene, load_str};
+use signorini_scene::{
+    Model, RunOptions, RunSummary, Scene, SceneKind, builtin, load_scene, load_str,
+};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -28,7 +30,8 @@ pub enum Format {
 pub struct RunArgs {
     /// Scene file (.toml or .json), or the name of a built-in scene (`signorini list`).
     scene: String,
-    /// Contact model instead of the scene's: peg, standard, corrective (dpf, cpf: not yet).
+    /// Contact model instead of the scene's, within its family: peg, standard, corrective
+    /// (polygons, polyhedra) or cpf, dpf, dpf-ccd (meshes).
     #[arg(long)]
     model: Option<String>,
     /// Step size in seconds instead of the scene's (drop times and duration stay in seconds).
@@ -88,7 +91,9 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
         .as_deref()
         .map(|m| {
             Model::parse(m).ok_or_else(|| {
-                anyhow!("--model: unknown model `{m}` (peg, standard, corrective, dpf, cpf)")
+                anyhow!(
+                    "--model: unknown model `{m}` (peg, standard, corrective, cpf, dpf, dpf-ccd)"
+                )
             })
         })
         .transpose()?;
@@ -164,10 +169,18 @@ fn print_summary(s: &RunSummary, out: &Path) {
         "{}: {} steps of h = {} s with {} ({} dynamic bodies), {} failed",
         s.scene, s.steps, s.h, s.model, s.dynamic_bodies, s.failed_steps
     );
-    println!(
-        "overlap: max {:.3e} m², median {:.3e} m²; mean contacts/step {:.2}; mean solver iterations {:.2}; max residual {:.2e}",
-        s.max_overlap, s.median_overlap, s.mean_contacts, s.mean_iterations, s.max_residual
-    );
+    if s.kind == "meshes" {
+        println!(
+            "max penetration {:.3e} m; mean feature pairs/step {:.2}",
+            s.max_penetration, s.mean_contacts
+        );
+    } else {
+        let unit = if s.kind == "polyhedra" { "m³" } else { "m²" };
+        println!(
+            "overlap: max {:.3e} {unit}, median {:.3e} {unit}; mean contacts/step {:.2}; mean solver iterations {:.2}; max residual {:.2e}",
+            s.max_overlap, s.median_overlap, s.mean_contacts, s.mean_iterations, s.max_residual
+        );
+    }
     println!(
         "energy {:.4} J -> {:.4} J; max contact force {:.3} N; {:.2} ms/step",
         s.energy_initial,
@@ -211,23 +224,29 @@ pub fn list() -> Result<Outcome, BadInput> {
 /// `signorini validate`.
 pub fn validate(a: ValidateArgs) -> Result<Outcome, BadInput> {
     let scene = resolve(&a.scene)?;
-    let dynamic = scene.bodies.iter().filter(|b| !b.body.is_static).count();
+    let (bodies, dynamic) = scene.body_counts();
+    let kind = match scene.kind {
+        SceneKind::Planar => "2D polygons",
+        SceneKind::Polyhedra => "3D polyhedra",
+        SceneKind::Meshes => "3D meshes",
+    };
     match a.format {
         Format::Json => println!(
             "{}",
             serde_json::json!({
                 "valid": true,
                 "scene": scene.name,
-                "bodies": scene.bodies.len(),
+                "kind": kind,
+                "bodies": bodies,
                 "dynamic_bodies": dynamic,
                 "model": scene.contact.model.name(),
                 "h": scene.h,
             })
         ),
         Format::Text => println!(
-            "{}: valid ({} bodies, {} dynamic; model {}, h = {} s)",
+            "{}: valid ({} bodies, {} dynamic, {kind}; model {}, h = {} s)",
             scene.file.display(),
-            scene.bodies.len(),
+            bodies,
             dynamic,
             scene.contact.model.name(),
             scene.h

@@ -95,8 +95,8 @@ fn r5(v: f64) -> Value {
     }
 }
 
-/// Build the plots from `steps.csv`.
-fn plots(steps: &Table) -> Vec<(&'static str, TimePlot)> {
+/// Build the plots from `steps.csv` for a run of `kind` (`planar`, `polyhedra`, `meshes`).
+fn plots(steps: &Table, kind: &str) -> Vec<(&'static str, TimePlot)> {
     let t = steps.col("time");
     let line = |name: &str, color: &str, col: &str| Line {
         name: name.into(),
@@ -110,12 +110,78 @@ fn plots(steps: &Table) -> Vec<(&'static str, TimePlot)> {
         x: t.clone(),
         lines,
     };
+    let energy = (
+        "energy",
+        plot(
+            "Mechanical energy (kinetic + potential of the external forces)",
+            "energy (J)",
+            false,
+            vec![
+                line("kinetic", "#ff7f0e", "kinetic_energy"),
+                line("potential", "#2ca02c", "potential_energy"),
+                line("total", "#000000", "energy"),
+            ],
+        ),
+    );
+    if kind == "meshes" {
+        return vec![
+            (
+                "penetration",
+                plot(
+                    "Deepest penetration after each step",
+                    "depth (m)",
+                    false,
+                    vec![
+                        line("penetration", "#d62728", "max_penetration"),
+                        line("tracked depth", "#9467bd", "max_depth"),
+                    ],
+                ),
+            ),
+            (
+                "pairs",
+                plot(
+                    "Penalty feature pairs per step",
+                    "count",
+                    false,
+                    vec![
+                        line("evaluated", "#7f7f7f", "pairs"),
+                        line("new (CCD hits)", "#1f77b4", "new_pairs"),
+                        line("still penetrating", "#ff7f0e", "penetrating_pairs"),
+                    ],
+                ),
+            ),
+            (
+                "contact_force",
+                plot(
+                    "Total contact force (sum over dynamic bodies)",
+                    "force (N)",
+                    false,
+                    vec![line("contact force", "#17becf", "contact_force")],
+                ),
+            ),
+            (
+                "speed",
+                plot(
+                    "Largest vertex speed of a dynamic body",
+                    "speed (m/s)",
+                    true,
+                    vec![line("max vertex speed", "#8c564b", "max_vertex_speed")],
+                ),
+            ),
+            energy,
+        ];
+    }
+    let (title, unit) = if kind == "polyhedra" {
+        ("Total overlap volume after each step", "overlap (m³)")
+    } else {
+        ("Total overlap area after each step", "overlap (m²)")
+    };
     vec![
         (
             "overlap",
             plot(
-                "Total overlap area after each step",
-                "overlap (m²)",
+                title,
+                unit,
                 true,
                 vec![line("overlap", "#d62728", "overlap")],
             ),
@@ -161,52 +227,39 @@ fn plots(steps: &Table) -> Vec<(&'static str, TimePlot)> {
                 vec![line("normal force", "#17becf", "contact_force")],
             ),
         ),
-        (
-            "energy",
-            plot(
-                "Mechanical energy (kinetic + potential of the external forces)",
-                "energy (J)",
-                false,
-                vec![
-                    line("kinetic", "#ff7f0e", "kinetic_energy"),
-                    line("potential", "#2ca02c", "potential_energy"),
-                    line("total", "#000000", "energy"),
-                ],
-            ),
-        ),
+        energy,
     ]
 }
 
+/// Numbers of a CSV row (NaN where unparsable).
+fn nums(r: &[String]) -> Vec<f64> {
+    r.iter().map(|v| v.parse().unwrap_or(f64::NAN)).collect()
+}
+
 /// The replay data: bodies, one frame of dynamic poses (and contacts) per recorded step.
+/// 2D poses are `[dynamic index, x, y, angle]`, 3D poses `[dynamic index, x, y, z, qw, qx, qy,
+/// qz]`; 2D contacts `[x, y, nx, ny]`, 3D contacts `[x, y, z, nx, ny, nz]`.
 fn replay_data(dir: &Path, bodies: &Value) -> Result<Value, SceneError> {
     let traj = Table::read(&dir.join("trajectories.csv"))?;
     let contacts = Table::read(&dir.join("contacts.csv"))?;
-    // step → [[dynamic index, x, y, angle], …]
+    let dimension = bodies["dimension"].as_u64().unwrap_or(2);
+    let (pose_len, touch_len) = if dimension == 3 { (9, 10) } else { (5, 8) };
     let mut frames: BTreeMap<i64, Vec<Value>> = BTreeMap::new();
     if let Some(t) = &traj {
-        for r in &t.rows {
-            let n: Vec<f64> = r.iter().map(|v| v.parse().unwrap_or(f64::NAN)).collect();
-            if n.len() >= 5 {
-                frames.entry(n[0] as i64).or_default().push(json!([
-                    n[1] as i64,
-                    r5(n[2]),
-                    r5(n[3]),
-                    r5(n[4])
-                ]));
+        for n in t.rows.iter().map(|r| nums(r)) {
+            if n.len() >= pose_len {
+                let mut p = vec![json!(n[1] as i64)];
+                p.extend(n[2..pose_len].iter().map(|&v| r5(v)));
+                frames.entry(n[0] as i64).or_default().push(Value::Array(p));
             }
         }
     }
     let mut touch: BTreeMap<i64, Vec<Value>> = BTreeMap::new();
     if let Some(c) = &contacts {
-        for r in &c.rows {
-            let n: Vec<f64> = r.iter().map(|v| v.parse().unwrap_or(f64::NAN)).collect();
-            if n.len() >= 7 {
-                touch.entry(n[0] as i64).or_default().push(json!([
-                    r5(n[3]),
-                    r5(n[4]),
-                    r5(n[5]),
-                    r5(n[6])
-                ]));
+        for n in c.rows.iter().map(|r| nums(r)) {
+            if n.len() >= touch_len {
+                let c: Vec<Value> = n[3..touch_len - 1].iter().map(|&v| r5(v)).collect();
+                touch.entry(n[0] as i64).or_default().push(Value::Array(c));
             }
         }
     }
@@ -224,7 +277,7 @@ fn replay_data(dir: &Path, bodies: &Value) -> Result<Value, SceneError> {
             })
         })
         .collect();
-    Ok(json!({ "h": h, "bodies": bodies["bodies"], "frames": frames }))
+    Ok(json!({ "h": h, "dimension": dimension, "bodies": bodies["bodies"], "frames": frames }))
 }
 
 /// Make the report of a run folder: `report.html` and one SVG per plot.
@@ -235,7 +288,7 @@ pub fn write_report(dir: &Path) -> Result<ReportFiles, SceneError> {
     let mut svgs = Vec::new();
     let mut inline = String::new();
     if let Some(steps) = &steps {
-        for (name, p) in plots(steps) {
+        for (name, p) in plots(steps, summary["kind"].as_str().unwrap_or("planar")) {
             let svg = p.to_svg();
             let path = dir.join(format!("{name}.svg"));
             write_atomic(&path, svg.as_bytes())?;
@@ -298,8 +351,10 @@ fn summary_table(s: &Value) -> String {
         ("interrupted", "interrupted"),
         ("dynamic_bodies", "dynamic bodies"),
         ("failed_steps", "failed steps"),
-        ("max_overlap", "max overlap (m²)"),
-        ("median_overlap", "median overlap (m²)"),
+        ("kind", "bodies"),
+        ("max_overlap", "max overlap (m² in 2D, m³ in 3D)"),
+        ("median_overlap", "median overlap"),
+        ("max_penetration", "max penetration (m, meshes)"),
         ("mean_contacts", "mean contacts / step"),
         ("mean_iterations", "mean solver iterations"),
         ("max_residual", "max residual"),

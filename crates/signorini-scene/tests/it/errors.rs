@@ -11,7 +11,7 @@ const BOX: &str =
 
 /// Expected: field path, a substring of the reason, the text whose line the error points at
 /// (empty: no line check), unsupported (true) or invalid (false).
-struct Case {
+pub(crate) struct Case {
     text: String,
     field: &'static str,
     reason: &'static str,
@@ -19,7 +19,12 @@ struct Case {
     unsupported: bool,
 }
 
-fn case(text: String, field: &'static str, reason: &'static str, at: &'static str) -> Case {
+pub(crate) fn case(
+    text: String,
+    field: &'static str,
+    reason: &'static str,
+    at: &'static str,
+) -> Case {
     Case {
         text,
         field,
@@ -29,7 +34,12 @@ fn case(text: String, field: &'static str, reason: &'static str, at: &'static st
     }
 }
 
-fn later(text: String, field: &'static str, reason: &'static str, at: &'static str) -> Case {
+pub(crate) fn later(
+    text: String,
+    field: &'static str,
+    reason: &'static str,
+    at: &'static str,
+) -> Case {
     Case {
         unsupported: true,
         ..case(text, field, reason, at)
@@ -122,11 +132,11 @@ fn cases() -> Vec<Case> {
             "must be 2 or 3",
             "dimension = 4",
         ),
-        later(
+        case(
             format!("dimension = 3\n{STEP}{FLOOR}"),
-            "dimension",
-            "3D scenes",
-            "dimension = 3",
+            "body[0].shape.type",
+            "a 2D shape in a 3D scene",
+            "shape =",
         ),
         case(
             format!("gravity = [0.0, -9.81, 0.0]\n{STEP}{FLOOR}"),
@@ -185,16 +195,16 @@ fn cases() -> Vec<Case> {
             "unknown model `magic`",
             "model =",
         ),
-        later(
+        case(
             contact("model = \"dpf\""),
             "contact.model",
-            "penalty",
+            "set `dimension = 3`",
             "model =",
         ),
-        later(
+        case(
             contact("model = \"cpf\""),
             "contact.model",
-            "penalty",
+            "set `dimension = 3`",
             "model =",
         ),
         case(
@@ -328,7 +338,7 @@ fn cases() -> Vec<Case> {
             "expected 2 numbers",
             "min = [1.0]",
         ),
-        later(
+        case(
             shape("{ type = \"box\", size = [1.0, 1.0, 1.0] }"),
             "body[1].shape.type",
             "3D boxes",
@@ -358,7 +368,7 @@ fn cases() -> Vec<Case> {
             "finite",
             "rotation = nan",
         ),
-        later(
+        case(
             shape(
                 "{ type = \"convex_hull\", points = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]] }",
             ),
@@ -372,7 +382,7 @@ fn cases() -> Vec<Case> {
             "",
             "points",
         ),
-        later(
+        case(
             shape(
                 "{ type = \"polyhedron\", vertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]] }",
             ),
@@ -380,13 +390,13 @@ fn cases() -> Vec<Case> {
             "convex polyhedra",
             "polyhedron",
         ),
-        later(
+        case(
             shape("{ type = \"mesh\", file = \"bunny.obj\" }"),
             "body[1].shape.type",
             "triangle meshes",
             "mesh",
         ),
-        later(
+        case(
             shape("{ type = \"primitive\", kind = \"icosphere\", radius = 1.0 }"),
             "body[1].shape.type",
             "triangle meshes",
@@ -587,7 +597,7 @@ fn every_bad_snippet_is_rejected_with_field_reason_and_line() {
     );
 }
 
-fn check(k: usize, c: &Case) -> Result<(), String> {
+pub(crate) fn check(k: usize, c: &Case) -> Result<(), String> {
     let err = match load_str(Path::new("bad.toml"), &c.text) {
         Ok(_) => return Err(format!("case {k} ({}) was accepted:\n{}", c.field, c.text)),
         Err(e) => e,

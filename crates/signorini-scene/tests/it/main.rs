@@ -2,7 +2,9 @@
 //! every validation error path, outputs and the report.
 
 mod errors;
+mod errors3;
 mod roundtrip;
+mod roundtrip3;
 mod runs;
 
 use std::path::PathBuf;

@@ -64,7 +64,7 @@ fn triangle_scene_trajectory_is_identical_to_the_experiment() {
         let cm = model.contact_model().unwrap();
         let expected = dir.join("experiment.csv");
         let e = run_triangle(cm, s.h, 8, Some(n), Some(&expected)).unwrap();
-        let b = &o.world.bodies[1];
+        let b = &o.world.planar().unwrap().bodies[1];
         assert_eq!(
             (b.position, b.angle, b.velocity),
             (e.position, e.angle, e.velocity)

@@ -1,0 +1,418 @@
+//! Running 3D scenes: convex polyhedra in `World3` (the pour3d stepper and metric) and rigid
+//! triangle meshes in `PenaltyWorld` (the box-on-plane / stick stepper and trace).
+//!
+//! Outputs as for 2D runs, in 3D formats:
+//! - `trajectories.csv`: `step,body,x,y,z,qw,qx,qy,qz` (the pour3d trajectory format);
+//! - `steps.csv`: [`STEPS_HEADER`] for polyhedra (overlap = total exact intersection volume,
+//!   m³, as pour3d), [`PENALTY_STEPS_HEADER`] for meshes;
+//! - `contacts.csv`: `step,a,b,x,y,z,nx,ny,nz,gap` — vertices of one body within
+//!   [`DRAW_CONTACT_DISTANCE`] of another (for the replay only);
+//! - `trace.csv` (meshes): the first dynamic body's trace in the box-on-plane / stick format
+//!   (`t,z,max_vertex_speed,contact_force,max_penetration,pairs`);
+//! - `bodies.json` with `"dimension": 3`: vertices, faces, initial pose of every body.
+
+use super::{
+    Acc, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome,
+    STEPS_HEADER, Schedule, Writers, finish, open_writers, planned_steps, tick, world_params,
+};
+use crate::error::SceneError;
+use crate::validate::{Drop, Model, Scene};
+use serde_json::{Value, json};
+use signorini_experiments::box_on_plane::{Trace, max_vertex_speed, write_trace};
+use signorini_experiments::pour3d::total_overlap3;
+use signorini_experiments::trajectory_header3;
+use signorini_geometry::dim3::{Aabb3, sweep_and_prune3};
+use signorini_math::{Real, Vec3};
+use signorini_penalty::Friction;
+use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld, query};
+use signorini_world::{PolyBody, StepReport, World3};
+
+const CONTACTS3_HEADER: &str = "step,a,b,x,y,z,nx,ny,nz,gap";
+
+/// Kinetic energy and the potential of the constant external forces, −Σ F·x (J); external
+/// torques are not included.
+fn energy3<'a>(states: impl Iterator<Item = &'a signorini_dynamics::RigidBody3>) -> (Real, Real) {
+    let (mut kin, mut pot) = (0.0, 0.0);
+    for s in states.filter(|s| !s.is_static) {
+        kin += s.kinetic_energy();
+        pot -= s.external_force.dot(&s.position);
+    }
+    (kin, pot)
+}
+
+/// A contact to draw: bodies, point, normal (out of `b`), gap.
+struct Touch {
+    a: usize,
+    b: usize,
+    at: Vec3,
+    normal: Vec3,
+    gap: Real,
+}
+
+fn write_touches(w: &mut Writers, s: usize, t: &[Touch]) -> Result<(), SceneError> {
+    if let Some(f) = w.contacts.as_mut() {
+        for c in t {
+            f.line(&format!(
+                "{s},{},{},{},{},{},{},{},{},{}",
+                c.a, c.b, c.at.x, c.at.y, c.at.z, c.normal.x, c.normal.y, c.normal.z, c.gap
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+/// Pairs of bodies (not both static) whose inflated boxes overlap.
+fn near_pairs(points: &[Vec<Vec3>], is_static: &[bool]) -> Vec<(usize, usize)> {
+    let boxes: Vec<Aabb3> = points
+        .iter()
+        .map(|v| Aabb3::from_points(v.iter()).inflated(DRAW_CONTACT_DISTANCE))
+        .collect();
+    sweep_and_prune3(&boxes)
+        .into_iter()
+        .filter(|&(i, j)| !(is_static[i] && is_static[j]))
+        .collect()
+}
+
+/// Vertices of one polyhedron within the draw distance of another (signed distance by the
+/// largest face-plane distance, exact outside near faces and inside).
+fn touches_polyhedra(world: &World3) -> Vec<Touch> {
+    let shapes: Vec<_> = world.bodies.iter().map(PolyBody::world_shape).collect();
+    let verts: Vec<Vec<Vec3>> = shapes.iter().map(|s| s.vertices().to_vec()).collect();
+    let st: Vec<bool> = world.bodies.iter().map(|b| b.state.is_static).collect();
+    let mut out = Vec::new();
+    for (i, j) in near_pairs(&verts, &st) {
+        for (a, b) in [(i, j), (j, i)] {
+            for v in &verts[a] {
+                let (f, d) = shapes[b].max_face_distance(v);
+                if d <= DRAW_CONTACT_DISTANCE {
+                    out.push(Touch {
+                        a,
+                        b,
+                        at: *v,
+                        normal: shapes[b].faces()[f].normal,
+                        gap: d,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Vertices of a mesh body within the draw distance of another body's surface.
+fn touches_meshes(world: &PenaltyWorld) -> Vec<Touch> {
+    let verts: Vec<Vec<Vec3>> = world.bodies.iter().map(MeshBody::world_vertices).collect();
+    let st: Vec<bool> = world.bodies.iter().map(|b| b.state.is_static).collect();
+    let mut out = Vec::new();
+    for (i, j) in near_pairs(&verts, &st) {
+        for (a, b) in [(i, j), (j, i)] {
+            let tris = world.bodies[b].mesh().triangles();
+            for v in &verts[a] {
+                let (t, _, q, d) = query::closest_point(v, &verts[b], tris);
+                let inside = query::inside(v, &verts[b], tris);
+                if d <= DRAW_CONTACT_DISTANCE || inside {
+                    let [p0, p1, p2] = tris[t].map(|k| verts[b][k as usize]);
+                    let n = (p1 - p0).cross(&(p2 - p0));
+                    out.push(Touch {
+                        a,
+                        b,
+                        at: q,
+                        normal: n / n.norm().max(Real::MIN_POSITIVE),
+                        gap: if inside { -d } else { d },
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn quat(q: &signorini_math::Quat) -> [f64; 4] {
+    let q = q.quaternion();
+    [q.w, q.i, q.j, q.k]
+}
+
+/// Run a scene of convex polyhedra in `World3` (as `signorini experiment pour3d`).
+pub(super) fn run_polyhedra(
+    scene: &Scene,
+    mut opts: RunOptions,
+    model: Model,
+    h: Real,
+) -> Result<RunOutcome, SceneError> {
+    let mut world = World3::new(world_params(scene, model, h)?)?;
+    let (planned, n) = planned_steps(scene, &opts, h);
+    let drops: Vec<(Drop, bool)> = scene
+        .bodies3
+        .iter()
+        .map(|b| (b.drop, b.body.state.is_static))
+        .collect();
+    let mut sched = Schedule::new(&drops, h);
+    let out = opts.out.clone();
+    let mut w = open_writers(
+        scene,
+        out.as_deref(),
+        trajectory_header3(),
+        CONTACTS3_HEADER,
+    )?;
+    let add = |world: &mut World3, k: usize| Ok(world.add_body(scene.bodies3[k].body.clone())?);
+    sched.add_due(0, |k| add(&mut world, k))?;
+    let (k0, p0) = energy3(world.bodies.iter().map(|b| &b.state));
+    let mut acc = Acc::default();
+    let mut interrupted = false;
+    let mut taken = 0;
+    for s in 1..=n {
+        if s > 1 {
+            sched.add_due(s - 1, |k| add(&mut world, k))?;
+        }
+        let rep = world.step();
+        taken = s;
+        let overlap = total_overlap3(&world.bodies);
+        acc.add(&rep, overlap, h);
+        if s % scene.record.every == 0 || s == n {
+            record3(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
+        }
+        if tick(&mut opts, s, n) {
+            interrupted = s < n;
+            break;
+        }
+    }
+    let (k1, p1) = energy3(world.bodies.iter().map(|b| &b.state));
+    let mut summary = acc.summary(scene, model, h, planned, taken);
+    summary.interrupted = interrupted;
+    summary.bodies = world.bodies.len();
+    summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.state.is_static).count();
+    summary.energy_initial = k0 + p0;
+    summary.energy_final = k1 + p1;
+    let bodies: Vec<Value> = scene
+        .bodies3
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let wi = sched.world_of_scene[k];
+            json!({
+                "name": b.name,
+                "world_index": (wi != usize::MAX).then_some(wi),
+                "dynamic_index": sched.dyn_index[k],
+                "is_static": b.body.state.is_static,
+                "vertices": b.body.shape.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
+                "faces": b.body.shape.faces().iter().map(|f| f.vertices.clone()).collect::<Vec<_>>(),
+                "position": [b.body.state.position.x, b.body.state.position.y, b.body.state.position.z],
+                "orientation": quat(&b.body.state.orientation),
+                "drop_step": sched.step[k],
+                "color": b.color,
+            })
+        })
+        .collect();
+    let bodies = json!({ "scene": scene.name, "h": h, "dimension": 3, "bodies": bodies });
+    finish(scene, out.as_deref(), w, Some(bodies), &mut summary)?;
+    Ok(RunOutcome {
+        summary,
+        world: FinalWorld::Polyhedra(world),
+    })
+}
+
+fn record3(
+    w: &mut Writers,
+    world: &World3,
+    present: &[(usize, usize)],
+    s: usize,
+    h: Real,
+    rep: &StepReport,
+    overlap: Real,
+) -> Result<(), SceneError> {
+    if let Some(t) = w.traj.as_mut() {
+        for &(d, wi) in present {
+            t.pose3(s, d, &world.bodies[wi].state)?;
+        }
+    }
+    if let Some(f) = w.steps.as_mut() {
+        let c = rep.counts;
+        let solver = rep
+            .solver
+            .map(|k| format!("{k:?}").to_lowercase())
+            .unwrap_or_else(|| "none".into());
+        let (kin, pot) = energy3(world.bodies.iter().map(|b| &b.state));
+        debug_assert_eq!(STEPS_HEADER.split(',').count(), 20);
+        f.line(&format!(
+            "{s},{},{},{},{},{},{},{},{},{solver},{},{},{},{},{overlap},{},{},{kin},{pot},{}",
+            s as f64 * h,
+            world.bodies.len(),
+            rep.pairs,
+            c.contacts,
+            c.unilateral,
+            c.inter,
+            c.cross,
+            rep.unknowns,
+            rep.iterations,
+            rep.residual,
+            rep.corrections,
+            rep.failed as u8,
+            rep.normal_impulse,
+            rep.normal_impulse / h,
+            kin + pot
+        ))?;
+    }
+    if w.contacts.is_some() {
+        write_touches(w, s, &touches_polyhedra(world))?;
+    }
+    Ok(())
+}
+
+/// The penalty parameters of a mesh scene (penetration always measured: the trace needs it).
+fn penalty_params(scene: &Scene, model: Model, h: Real) -> PenaltyParams {
+    let fm = model.force_model().expect("a penalty model");
+    let c = &scene.contact;
+    let mut p = PenaltyParams::new(fm, h, c.stiffness.expect("validated: penalty stiffness"));
+    if c.friction > 0.0 {
+        p.friction = Friction {
+            mu: c.friction,
+            viscous: 0.0,
+        };
+    }
+    p.thickness = c.thickness.unwrap_or(0.0);
+    p.measure_penetration = true;
+    p
+}
+
+/// Run a scene of rigid meshes in `PenaltyWorld` (as `signorini experiment box-on-plane` /
+/// `stick` for one model).
+pub(super) fn run_meshes(
+    scene: &Scene,
+    mut opts: RunOptions,
+    model: Model,
+    h: Real,
+) -> Result<RunOutcome, SceneError> {
+    let bodies = scene
+        .meshes
+        .iter()
+        .map(|m| m.build())
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut world = PenaltyWorld::new(bodies, penalty_params(scene, model, h))?;
+    let (planned, n) = planned_steps(scene, &opts, h);
+    let drops: Vec<(Drop, bool)> = scene
+        .meshes
+        .iter()
+        .map(|m| (Drop::Start, m.is_static))
+        .collect();
+    let mut sched = Schedule::new(&drops, h);
+    sched.add_due(0, Ok)?;
+    let first_dynamic = sched.present.first().map(|&(_, wi)| wi);
+    let out = opts.out.clone();
+    let mut w = open_writers(
+        scene,
+        out.as_deref(),
+        trajectory_header3(),
+        CONTACTS3_HEADER,
+    )?;
+    let (k0, p0) = energy3(world.bodies.iter().map(|b| &b.state));
+    let mut acc = Acc::default();
+    let mut trace = Trace::default();
+    let mut interrupted = false;
+    let mut taken = 0;
+    let started = std::time::Instant::now();
+    for s in 1..=n {
+        let rep = world.step();
+        taken = s;
+        if let Some(d) = first_dynamic {
+            trace.record(&world, &rep, d);
+        }
+        acc.add_penalty(&rep);
+        if s % scene.record.every == 0 || s == n {
+            record_mesh(&mut w, &world, &sched.present, s, h, &rep)?;
+        }
+        if tick(&mut opts, s, n) {
+            interrupted = s < n;
+            break;
+        }
+    }
+    acc.wall = started.elapsed().as_secs_f64();
+    let (k1, p1) = energy3(world.bodies.iter().map(|b| &b.state));
+    let mut summary = acc.summary(scene, model, h, planned, taken);
+    summary.max_penetration = summary.max_overlap;
+    summary.max_overlap = 0.0;
+    summary.median_overlap = 0.0;
+    summary.interrupted = interrupted;
+    summary.bodies = world.bodies.len();
+    summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.state.is_static).count();
+    summary.energy_initial = k0 + p0;
+    summary.energy_final = k1 + p1;
+    if let (Some(dir), Some(_)) = (out.as_deref(), first_dynamic)
+        && scene.record.trajectories
+    {
+        write_trace(&dir.join("trace.csv"), &trace)?;
+        summary.files.push("trace.csv".into());
+    }
+    let bodies: Vec<Value> = scene
+        .meshes
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let b = &world.bodies[k];
+            let mesh = b.mesh();
+            // Initial pose: as built (the final world's mesh is the body-frame mesh).
+            let s0 = m
+                .build()
+                .map(|b| b.state)
+                .unwrap_or_else(|_| b.state.clone());
+            json!({
+                "name": m.name,
+                "world_index": k,
+                "dynamic_index": sched.dyn_index[k],
+                "is_static": m.is_static,
+                "vertices": mesh.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
+                "faces": mesh.triangles(),
+                "position": [s0.position.x, s0.position.y, s0.position.z],
+                "orientation": quat(&s0.orientation),
+                "drop_step": 0,
+                "color": m.color,
+            })
+        })
+        .collect();
+    let bodies = json!({ "scene": scene.name, "h": h, "dimension": 3, "bodies": bodies });
+    finish(scene, out.as_deref(), w, Some(bodies), &mut summary)?;
+    Ok(RunOutcome {
+        summary,
+        world: FinalWorld::Meshes(world),
+    })
+}
+
+fn record_mesh(
+    w: &mut Writers,
+    world: &PenaltyWorld,
+    present: &[(usize, usize)],
+    s: usize,
+    h: Real,
+    rep: &PenaltyReport,
+) -> Result<(), SceneError> {
+    if let Some(t) = w.traj.as_mut() {
+        for &(d, wi) in present {
+            t.pose3(s, d, &world.bodies[wi].state)?;
+        }
+    }
+    if let Some(f) = w.steps.as_mut() {
+        let (kin, pot) = energy3(world.bodies.iter().map(|b| &b.state));
+        let speed = world
+            .bodies
+            .iter()
+            .filter(|b| !b.state.is_static)
+            .map(max_vertex_speed)
+            .fold(0.0, Real::max);
+        debug_assert_eq!(PENALTY_STEPS_HEADER.split(',').count(), 13);
+        f.line(&format!(
+            "{s},{},{},{},{},{},{},{},{},{speed},{kin},{pot},{}",
+            s as f64 * h,
+            world.bodies.len(),
+            rep.pairs,
+            rep.new_pairs,
+            rep.penetrating_pairs,
+            rep.max_depth,
+            rep.max_penetration,
+            rep.contact_force,
+            kin + pot
+        ))?;
+    }
+    if w.contacts.is_some() {
+        write_touches(w, s, &touches_meshes(world))?;
+    }
+    Ok(())
+}

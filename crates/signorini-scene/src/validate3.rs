@@ -1,0 +1,901 @@
+//! 3D scenes: rigid convex polyhedra for `World3` (PEG / standard / corrective) and rigid
+//! triangle meshes for `PenaltyWorld` (CPF / DPF / DPF-CCD). A child module of `validate`, so
+//! it shares its located-error context and the 2D rules for names, materials and drops.
+
+use super::{Ctx, Drop, Model, Res, drops};
+use crate::error::FieldPath;
+use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
+use signorini_experiments::pour3d::{Bodies, hull_body};
+use signorini_geometry::dim3::ConvexPolyhedron;
+use signorini_geometry::mesh::{TriMesh, io as mesh_io, mass::mass_properties, shapes};
+use signorini_math::nalgebra::Unit;
+use signorini_math::{Mat3, Quat, Real, Vec3};
+use signorini_world::PolyBody;
+use signorini_world::penalty::{MeshBody, PenaltyError};
+use std::collections::BTreeMap;
+
+/// A validated 3D rigid polyhedron.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneBody3 {
+    /// Name (parts of a compound get `name.k`, copies `name.k`).
+    pub name: String,
+    /// The body, posed, with gravity in its external force.
+    pub body: PolyBody,
+    /// When it enters the world.
+    pub drop: Drop,
+    /// Display colour.
+    pub color: Option<String>,
+}
+
+/// A validated rigid triangle-mesh body (penalty scenes). [`SceneMesh::build`] makes the
+/// `MeshBody`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneMesh {
+    /// Name.
+    pub name: String,
+    /// Static bodies: the mesh in the world frame (already placed). Dynamic bodies: the mesh as
+    /// given (re-centred on its centre of mass by `MeshBody::dynamic`).
+    pub mesh: TriMesh,
+    /// Immovable.
+    pub is_static: bool,
+    /// Density (kg/m³) of a dynamic body.
+    pub density: Real,
+    /// Centre of mass of a dynamic body (m).
+    pub position: Vec3,
+    /// Orientation of a dynamic body (`None`: identity).
+    pub orientation: Option<Quat>,
+    /// Linear velocity (m/s).
+    pub velocity: Vec3,
+    /// Angular velocity (rad/s).
+    pub angular_velocity: Vec3,
+    /// Constant external force without gravity (N).
+    pub external_force: Vec3,
+    /// Gravity (m/s²), added as m·g.
+    pub gravity: Vec3,
+    /// Display colour.
+    pub color: Option<String>,
+}
+
+impl SceneMesh {
+    /// The penalty-world body.
+    ///
+    /// # Errors
+    /// [`PenaltyError`] for an open mesh or bad mass properties.
+    pub fn build(&self) -> Result<MeshBody, PenaltyError> {
+        if self.is_static {
+            return Ok(MeshBody::fixed(self.mesh.clone()));
+        }
+        let mut b = MeshBody::dynamic(&self.mesh, self.density, self.position)?;
+        if let Some(q) = self.orientation {
+            b.state.orientation = q;
+        }
+        b.state.linear_velocity = self.velocity;
+        b.state.angular_velocity = self.angular_velocity;
+        b.state.external_force = self.external_force;
+        add_gravity3(&mut b.state.external_force, b.state.mass, self.gravity);
+        Ok(b)
+    }
+}
+
+/// `f += m·g` component-wise (for g = (0, 0, −9.81) the same value as `with_gravity(9.81)`).
+fn add_gravity3(f: &mut Vec3, mass: Real, g: Vec3) {
+    f.x += mass * g.x;
+    f.y += mass * g.y;
+    f.z += mass * g.z;
+}
+
+impl Ctx<'_, '_> {
+    fn vec3(&self, p: &FieldPath, v: &[Real]) -> Res<Vec3> {
+        let v = self.vector(p, v, 3)?;
+        Ok(Vec3::new(v[0], v[1], v[2]))
+    }
+
+    fn points3(&self, p: &FieldPath, pts: &[Vec<Real>]) -> Res<Vec<Vec3>> {
+        pts.iter()
+            .enumerate()
+            .map(|(k, v)| self.vec3(&p.index(k), v))
+            .collect()
+    }
+
+    fn rotation(&self, p: &FieldPath, r: &RawRotation) -> Res<Quat> {
+        match r {
+            RawRotation::Vector(v) => {
+                let v = self.vec3(p, v)?;
+                let angle = v.norm();
+                Ok(if angle == 0.0 {
+                    Quat::identity()
+                } else {
+                    Quat::from_axis_angle(&Unit::new_normalize(v), angle)
+                })
+            }
+            RawRotation::AxisAngle { axis, angle } => {
+                let a = self.vec3(&p.key("axis"), axis)?;
+                if a.norm() == 0.0 {
+                    return Err(self.bad(&p.key("axis"), "must not be zero"));
+                }
+                if !angle.is_finite() {
+                    return Err(self.bad(&p.key("angle"), "must be finite"));
+                }
+                Ok(Quat::from_axis_angle(&Unit::new_normalize(a), *angle))
+            }
+            RawRotation::Euler { euler } => {
+                let e = self.vec3(&p.key("euler"), euler)?;
+                Ok(Quat::from_euler_angles(e.x, e.y, e.z))
+            }
+        }
+    }
+
+    fn opt_vec3(&self, p: &FieldPath, v: &Option<Vec<Real>>) -> Res<Vec3> {
+        v.as_ref().map_or(Ok(Vec3::zeros()), |v| self.vec3(p, v))
+    }
+}
+
+/// `[contact]` of a penalty scene.
+pub(super) fn penalty_contact(
+    cx: &Ctx,
+    c: &RawContact,
+    model: Model,
+) -> Res<super::ContactSettings> {
+    let p = FieldPath::default().key("contact");
+    for (name, given) in [
+        ("solver", c.solver.is_some()),
+        ("gap_corrections", c.gap_corrections.is_some()),
+        ("mixed_fallback", c.mixed_fallback.is_some()),
+        ("keep_best_on_failure", c.keep_best_on_failure.is_some()),
+        ("peg_distance", c.peg_distance.is_some()),
+        ("standard_distance", c.standard_distance.is_some()),
+    ] {
+        if given {
+            return Err(cx.bad(
+                &p.key(name),
+                format!(
+                    "not for the penalty model `{}` (closed-form impulses, no LCP)",
+                    model.name()
+                ),
+            ));
+        }
+    }
+    if let Some(f) = c.friction {
+        cx.non_negative(&p.key("friction"), f)?;
+    }
+    let stiffness = c
+        .stiffness
+        .map(|k| cx.positive(&p.key("stiffness"), k, "N/m"))
+        .transpose()?;
+    let thickness = c
+        .thickness
+        .map(|d| cx.non_negative(&p.key("thickness"), d))
+        .transpose()?;
+    Ok(super::ContactSettings {
+        model,
+        friction: c.friction.unwrap_or(0.0),
+        solver: signorini_complementarity::SolverKind::Auto,
+        gap_corrections: None,
+        mixed_fallback: None,
+        keep_best_on_failure: None,
+        peg_distance: None,
+        standard_distance: None,
+        stiffness,
+        thickness,
+    })
+}
+
+/// The penalty stiffness: `contact.stiffness`, else the one value all used materials agree on;
+/// required for penalty models.
+pub(super) fn stiffness(
+    cx: &Ctx,
+    raw: &RawScene,
+    c: &super::ContactSettings,
+    materials: &BTreeMap<String, RawMaterial>,
+) -> Res<Option<Real>> {
+    let root = FieldPath::default();
+    let mut seen = c.stiffness;
+    for name in raw.body.iter().filter_map(|b| b.material.as_ref()) {
+        let Some(k) = materials.get(name).and_then(|m| m.stiffness) else {
+            continue;
+        };
+        let here = root.key("materials").key(name).key("stiffness");
+        if !c.model.is_penalty() {
+            return Err(cx.bad(&here, "only for the penalty models (cpf, dpf, dpf-ccd)"));
+        }
+        match seen {
+            Some(g) if g != k => {
+                return Err(cx.unsupported(
+                    &here,
+                    format!(
+                        "per-material stiffness ({k} here, {g} elsewhere): the penalty world has \
+                         one stiffness per pair; set `contact.stiffness`"
+                    ),
+                ));
+            }
+            _ => seen = Some(k),
+        }
+    }
+    if c.model.is_penalty() && seen.is_none() {
+        return Err(cx.bad(
+            &root.key("contact").key("stiffness"),
+            format!(
+                "the penalty model `{}` needs a stiffness per feature pair (N/m)",
+                c.model.name()
+            ),
+        ));
+    }
+    Ok(seen)
+}
+
+/// Fields of 2D bodies that a 3D body must not have.
+fn no_2d_fields(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
+    if b.angle.is_some() {
+        return Err(cx.bad(
+            &p.key("angle"),
+            "2D only; in 3D use `rotation` (vector, {axis, angle} or {euler})",
+        ));
+    }
+    Ok(())
+}
+
+fn material<'m>(
+    cx: &Ctx,
+    p: &FieldPath,
+    b: &RawBody,
+    materials: &'m BTreeMap<String, RawMaterial>,
+) -> Res<Option<&'m RawMaterial>> {
+    match &b.material {
+        None => Ok(None),
+        Some(m) => materials.get(m).map(Some).ok_or_else(|| {
+            let known: Vec<&str> = materials.keys().map(String::as_str).collect();
+            cx.bad(
+                &p.key("material"),
+                format!("unknown material `{m}` (defined: {})", known.join(", ")),
+            )
+        }),
+    }
+}
+
+fn static_has_none(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
+    for (field, given) in [
+        ("mass", b.mass.is_some()),
+        ("inertia", b.inertia.is_some()),
+        ("density", b.density.is_some()),
+        ("velocity", b.velocity.is_some()),
+        ("angular_velocity", b.angular_velocity.is_some()),
+        ("external_force", b.external_force.is_some()),
+    ] {
+        if given {
+            return Err(cx.bad(&p.key(field), "a static body has none (it never moves)"));
+        }
+    }
+    Ok(())
+}
+
+fn named(name: &str, n: usize, i: usize) -> String {
+    if n == 1 {
+        name.to_string()
+    } else {
+        format!("{name}.{i}")
+    }
+}
+
+/// The convex parts of a 3D polyhedral shape.
+fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPolyhedron>> {
+    let geo = |at: &FieldPath, e: signorini_geometry::dim3::PolyhedronError| {
+        cx.bad(at, format!("degenerate polyhedron: {e}"))
+    };
+    match s {
+        RawShape::Box { size, center } => {
+            let v = cx.vec3(&p.key("size"), size)?;
+            for k in 0..3 {
+                cx.positive(&p.key("size").index(k), v[k], "m")?;
+            }
+            let c = ConvexPolyhedron::cuboid(v / 2.0).map_err(|e| geo(p, e))?;
+            match center {
+                Some(o) => Ok(vec![c.translated(&cx.vec3(&p.key("center"), o)?)]),
+                None => Ok(vec![c]),
+            }
+        }
+        RawShape::Polyhedron { vertices } => {
+            let at = p.key("vertices");
+            let pts = cx.points3(&at, vertices)?;
+            let hull = ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?;
+            if let Some(k) = pts.iter().position(|q| !hull.vertices().contains(q)) {
+                return Err(cx.bad(
+                    &at.index(k),
+                    format!(
+                        "not convex: vertex {k} is not a corner of the convex hull of the vertices \
+                         (inside it, or on a face or edge); list only corners, or use \
+                         `type = \"convex_hull\"` with `points`"
+                    ),
+                ));
+            }
+            Ok(vec![hull])
+        }
+        RawShape::ConvexHull { points } => {
+            let at = p.key("points");
+            let pts = cx.points3(&at, points)?;
+            Ok(vec![
+                ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?,
+            ])
+        }
+        RawShape::Compound { parts } => {
+            if !top {
+                return Err(cx.bad(&p.key("parts"), "compounds cannot be nested"));
+            }
+            if parts.is_empty() {
+                return Err(cx.bad(&p.key("parts"), "needs at least one part"));
+            }
+            let mut out = Vec::new();
+            for (k, part) in parts.iter().enumerate() {
+                out.extend(shape3(cx, &p.key("parts").index(k), part, false)?);
+            }
+            Ok(out)
+        }
+        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(cx.bad(
+            &p.key("type"),
+            "triangle meshes need a penalty model (`contact.model` = cpf, dpf or dpf-ccd); \
+             PEG/standard/corrective act on convex polyhedra",
+        )),
+        RawShape::Polygon { .. } | RawShape::Rectangle { .. } | RawShape::RegularPolygon { .. } => {
+            Err(cx.bad(
+                &p.key("type"),
+                "a 2D shape in a 3D scene (use box, polyhedron, convex_hull or compound)",
+            ))
+        }
+    }
+}
+
+/// One `[[body]]` of a polyhedra scene (a compound gives one static body per part; `copies`
+/// give one body per copy).
+pub(super) fn body3(
+    cx: &Ctx,
+    p: &FieldPath,
+    k: usize,
+    b: &RawBody,
+    materials: &BTreeMap<String, RawMaterial>,
+    gravity: Vec3,
+) -> Res<Vec<SceneBody3>> {
+    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
+    let material = material(cx, p, b, materials)?;
+    no_2d_fields(cx, p, b)?;
+    let is_static = b.is_static.unwrap_or(false);
+    let parts = shape3(cx, &p.key("shape"), &b.shape, true)?;
+    let position = cx.opt_vec3(&p.key("position"), &b.position)?;
+    let orientation = b
+        .rotation
+        .as_ref()
+        .map(|r| cx.rotation(&p.key("rotation"), r))
+        .transpose()?
+        .unwrap_or_else(Quat::identity);
+    let drops = drops(cx, p, b)?;
+    let color = b
+        .color
+        .clone()
+        .or_else(|| material.and_then(|m| m.color.clone()));
+    if is_static {
+        static_has_none(cx, p, b)?;
+        if drops.len() > 1 {
+            return Err(cx.bad(&p.key("copies"), "a static body is added once"));
+        }
+        let n = parts.len();
+        return Ok(parts
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| SceneBody3 {
+                name: named(&name, n, i),
+                body: PolyBody::fixed(part).with_pose(position, orientation),
+                drop: drops[0],
+                color: color.clone(),
+            })
+            .collect());
+    }
+    if parts.len() > 1 {
+        return Err(cx.bad(
+            &p.key("shape"),
+            "a compound must be static (dynamic bodies are one convex polyhedron)",
+        ));
+    }
+    let shape = parts.into_iter().next().expect("one part");
+    let mut body = dynamic3(cx, p, b, material, shape)?.with_pose(position, orientation);
+    let v = cx.opt_vec3(&p.key("velocity"), &b.velocity)?;
+    let w = cx.opt_vec3(&p.key("angular_velocity"), &b.angular_velocity)?;
+    body = body.with_velocity(v, w);
+    body.state.external_force = cx.opt_vec3(&p.key("external_force"), &b.external_force)?;
+    add_gravity3(&mut body.state.external_force, body.state.mass, gravity);
+    let n = drops.len();
+    Ok(drops
+        .into_iter()
+        .enumerate()
+        .map(|(i, drop)| SceneBody3 {
+            name: named(&name, n, i),
+            body: body.clone(),
+            drop,
+            color: color.clone(),
+        })
+        .collect())
+}
+
+/// Mass properties of a 3D body: `mass` + `inertia` (shape kept as given: its origin must be
+/// the centre of mass), or a density / `mass` alone (shape re-centred on its centroid).
+fn dynamic3(
+    cx: &Ctx,
+    p: &FieldPath,
+    b: &RawBody,
+    material: Option<&RawMaterial>,
+    shape: ConvexPolyhedron,
+) -> Res<PolyBody> {
+    let inertia = match &b.inertia {
+        None => None,
+        Some(RawInertia::Scalar(_)) => {
+            return Err(cx.bad(
+                &p.key("inertia"),
+                "a 3D inertia is a diagonal [Ixx, Iyy, Izz] or a 3×3 matrix (kg m²)",
+            ));
+        }
+        Some(RawInertia::Diagonal(d)) => {
+            let d = cx.vec3(&p.key("inertia"), d)?;
+            for k in 0..3 {
+                cx.positive(&p.key("inertia").index(k), d[k], "kg m²")?;
+            }
+            Some(Mat3::from_diagonal(&d))
+        }
+        Some(RawInertia::Matrix(m)) => {
+            if m.len() != 3 {
+                return Err(cx.bad(&p.key("inertia"), "expected 3 rows"));
+            }
+            let mut j = Mat3::zeros();
+            for (r, row) in m.iter().enumerate() {
+                let row = cx.vec3(&p.key("inertia").index(r), row)?;
+                j.set_row(r, &row.transpose());
+            }
+            Some(j)
+        }
+    };
+    let density = b.density.or_else(|| material.and_then(|m| m.density));
+    let body_err = |at: &FieldPath, e: &dyn std::fmt::Display| cx.bad(at, e.to_string());
+    match (b.mass, inertia, density) {
+        (Some(_), _, Some(_)) if b.density.is_some() => Err(cx.bad(
+            &p.key("density"),
+            "give `mass` (and `inertia`) or `density`, not both",
+        )),
+        (Some(m), Some(j), _) => {
+            let m = cx.positive(&p.key("mass"), m, "kg")?;
+            PolyBody::dynamic(shape, m, j).map_err(|e| body_err(&p.key("inertia"), &e))
+        }
+        (None, Some(_), _) => Err(cx.bad(&p.key("inertia"), "needs `mass` too")),
+        (Some(m), None, _) => {
+            let m = cx.positive(&p.key("mass"), m, "kg")?;
+            PolyBody::from_density(&shape, m / shape.volume())
+                .map_err(|e| body_err(&p.key("mass"), &e))
+        }
+        (None, None, Some(d)) => {
+            let at = if b.density.is_some() {
+                p.key("density")
+            } else {
+                p.key("material")
+            };
+            let d = cx.positive(&at, d, "kg/m³")?;
+            PolyBody::from_density(&shape, d).map_err(|e| body_err(&at, &e))
+        }
+        (None, None, None) => Err(cx.bad(
+            p,
+            "a dynamic body needs `mass` (and optionally `inertia`) or `density` (here or in its material)",
+        )),
+    }
+}
+
+/// `[[body_set]]` in a polyhedra scene: point sets in the format of
+/// `../shared/data/peg3d/random_polyhedra.json`, each body the hull of one set (as pour3d's
+/// random bodies: `hull_body`), dropped in order with one pose and velocity.
+pub(super) fn body_sets3(cx: &Ctx, raw: &RawScene, gravity: Vec3) -> Res<Vec<SceneBody3>> {
+    let mut out = Vec::new();
+    for (i, s) in raw.body_set.iter().enumerate() {
+        let p = FieldPath::default().key("body_set").index(i);
+        if s.add_gravity.is_some() {
+            return Err(cx.bad(
+                &p.key("add_gravity"),
+                "3D point sets carry no forces: the scene's gravity is always added",
+            ));
+        }
+        let path = cx.dir.join(&s.file);
+        let label = path
+            .file_stem()
+            .map(|x| x.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let points = match Bodies::read(&label, &path) {
+            Ok(Bodies::Random { points, .. }) => points,
+            Ok(Bodies::Icosahedra) => unreachable!("read gives point sets"),
+            Err(e) => return Err(cx.bad(&p.key("file"), e.to_string())),
+        };
+        let first = s.first.unwrap_or(0);
+        if first >= points.len() {
+            return Err(cx.bad(
+                &p.key("first"),
+                format!("the file has {} point sets", points.len()),
+            ));
+        }
+        let n = match s.count {
+            Some(0) => return Err(cx.bad(&p.key("count"), "must be >= 1")),
+            Some(c) if first + c > points.len() => {
+                return Err(cx.bad(
+                    &p.key("count"),
+                    format!(
+                        "sets {first}..{} asked for, the file has {}",
+                        first + c - 1,
+                        points.len()
+                    ),
+                ));
+            }
+            Some(c) => c,
+            None => points.len() - first,
+        };
+        let radius = cx.positive(
+            &p.key("circumradius"),
+            s.circumradius.ok_or_else(|| {
+                cx.bad(&p, "a 3D body set needs `circumradius` (m) and `mass` (kg)")
+            })?,
+            "m",
+        )?;
+        let mass = cx.positive(
+            &p.key("mass"),
+            s.mass
+                .ok_or_else(|| cx.bad(&p, "a 3D body set needs `mass` (kg)"))?,
+            "kg",
+        )?;
+        let start = cx.non_negative(&p.key("start"), s.start.unwrap_or(0.0))?;
+        let interval = cx.positive(&p.key("interval"), s.interval.unwrap_or(0.25), "s")?;
+        let position = cx.opt_vec3(&p.key("position"), &s.position)?;
+        let orientation = s
+            .rotation
+            .as_ref()
+            .map(|r| cx.rotation(&p.key("rotation"), r))
+            .transpose()?
+            .unwrap_or_else(Quat::identity);
+        let v = cx.opt_vec3(&p.key("velocity"), &s.velocity)?;
+        let w = cx.opt_vec3(&p.key("angular_velocity"), &s.angular_velocity)?;
+        for k in 0..n {
+            let idx = first + k;
+            let body = hull_body(&points[idx], radius, mass).map_err(|e| {
+                cx.bad(
+                    &p.key("file"),
+                    format!("point set {idx}: degenerate polyhedron: {e}"),
+                )
+            })?;
+            let mut body = body.with_pose(position, orientation).with_velocity(v, w);
+            add_gravity3(&mut body.state.external_force, body.state.mass, gravity);
+            out.push(SceneBody3 {
+                name: format!("{label}.{idx}"),
+                body,
+                drop: Drop::Sequence { start, interval, k },
+                color: s.color.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// A triangle mesh from a shape (penalty scenes), in the body frame.
+fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<TriMesh>> {
+    let bad_mesh = |at: &FieldPath, e: &dyn std::fmt::Display| cx.bad(at, format!("mesh: {e}"));
+    match s {
+        RawShape::Box { size, center } => {
+            let v = cx.vec3(&p.key("size"), size)?;
+            for k in 0..3 {
+                cx.positive(&p.key("size").index(k), v[k], "m")?;
+            }
+            let m = shapes::cuboid(v / 2.0).map_err(|e| bad_mesh(p, &e))?;
+            match center {
+                Some(o) => {
+                    let o = cx.vec3(&p.key("center"), o)?;
+                    Ok(vec![m.map(|q| q + o).map_err(|e| bad_mesh(p, &e))?])
+                }
+                None => Ok(vec![m]),
+            }
+        }
+        RawShape::Primitive { .. } => Ok(vec![primitive(cx, p, s)?]),
+        RawShape::Mesh { file, scale } => {
+            let path = cx.dir.join(file);
+            let m = mesh_io::load(&path).map_err(|e| bad_mesh(&p.key("file"), &e))?;
+            match scale {
+                None => Ok(vec![m]),
+                Some(f) => {
+                    let f = cx.positive(&p.key("scale"), *f, "")?;
+                    Ok(vec![
+                        m.map(|q| q * f)
+                            .map_err(|e| bad_mesh(&p.key("scale"), &e))?,
+                    ])
+                }
+            }
+        }
+        RawShape::Compound { parts } => {
+            if !top {
+                return Err(cx.bad(&p.key("parts"), "compounds cannot be nested"));
+            }
+            if parts.is_empty() {
+                return Err(cx.bad(&p.key("parts"), "needs at least one part"));
+            }
+            let mut out = Vec::new();
+            for (k, part) in parts.iter().enumerate() {
+                out.extend(mesh_shape(cx, &p.key("parts").index(k), part, false)?);
+            }
+            Ok(out)
+        }
+        RawShape::Polyhedron { .. } | RawShape::ConvexHull { .. } => Err(cx.bad(
+            &p.key("type"),
+            "convex polyhedra need a complementarity model (peg, standard, corrective); \
+             penalty models act on triangle meshes (box, primitive, mesh)",
+        )),
+        RawShape::Polygon { .. } | RawShape::Rectangle { .. } | RawShape::RegularPolygon { .. } => {
+            Err(cx.bad(&p.key("type"), "a 2D shape in a 3D scene"))
+        }
+    }
+}
+
+/// A procedural mesh (`signorini_geometry::mesh::shapes`).
+fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
+    let RawShape::Primitive {
+        kind,
+        radius,
+        tube_radius,
+        size,
+        length,
+        thickness,
+        segments,
+        rings,
+    } = s
+    else {
+        unreachable!("called on primitives")
+    };
+    let need = |name: &str, v: Option<Real>| -> Res<Real> {
+        let v = v.ok_or_else(|| cx.bad(p, format!("primitive `{kind}` needs `{name}` (m)")))?;
+        cx.positive(&p.key(name), v, "m")
+    };
+    let unused = |names: &[(&str, bool)]| -> Res<()> {
+        match names.iter().find(|(_, given)| *given) {
+            Some((n, _)) => Err(cx.bad(&p.key(n), format!("not used by primitive `{kind}`"))),
+            None => Ok(()),
+        }
+    };
+    let bad_mesh = |e: &dyn std::fmt::Display| cx.bad(p, format!("mesh: {e}"));
+    let count = |name: &str, v: Option<usize>, default: usize, min: usize| -> Res<usize> {
+        match v {
+            Some(n) if n < min => Err(cx.bad(&p.key(name), format!("must be >= {min}"))),
+            Some(n) => Ok(n),
+            None => Ok(default),
+        }
+    };
+    let (t, sz, ln, tb, sg, rg) = (
+        thickness.is_some(),
+        size.is_some(),
+        length.is_some(),
+        tube_radius.is_some(),
+        segments.is_some(),
+        rings.is_some(),
+    );
+    match kind.trim().to_ascii_lowercase().as_str() {
+        "box" => {
+            unused(&[
+                ("radius", radius.is_some()),
+                ("tube_radius", tb),
+                ("length", ln),
+                ("thickness", t),
+                ("segments", sg),
+                ("rings", rg),
+            ])?;
+            let v = size
+                .as_ref()
+                .ok_or_else(|| cx.bad(p, "primitive `box` needs `size` [x, y, z] (m)"))?;
+            let v = cx.vec3(&p.key("size"), v)?;
+            for k in 0..3 {
+                cx.positive(&p.key("size").index(k), v[k], "m")?;
+            }
+            shapes::cuboid(v / 2.0).map_err(|e| bad_mesh(&e))
+        }
+        "sphere" => {
+            unused(&[
+                ("size", sz),
+                ("tube_radius", tb),
+                ("length", ln),
+                ("thickness", t),
+            ])?;
+            let r = need("radius", *radius)?;
+            shapes::sphere(
+                r,
+                count("segments", *segments, 24, 3)?,
+                count("rings", *rings, 12, 2)?,
+            )
+            .map_err(|e| bad_mesh(&e))
+        }
+        "torus" => {
+            unused(&[("size", sz), ("length", ln), ("thickness", t)])?;
+            let (r, tr) = (need("radius", *radius)?, need("tube_radius", *tube_radius)?);
+            if tr >= r {
+                return Err(cx.bad(
+                    &p.key("tube_radius"),
+                    format!("must be below `radius` ({r} m) for a ring-shaped torus"),
+                ));
+            }
+            shapes::torus(
+                r,
+                tr,
+                count("segments", *segments, 32, 3)?,
+                count("rings", *rings, 16, 3)?,
+            )
+            .map_err(|e| bad_mesh(&e))
+        }
+        "cylinder" => {
+            unused(&[
+                ("size", sz),
+                ("tube_radius", tb),
+                ("thickness", t),
+                ("rings", rg),
+            ])?;
+            shapes::cylinder(
+                need("radius", *radius)?,
+                need("length", *length)?,
+                count("segments", *segments, 24, 3)?,
+            )
+            .map_err(|e| bad_mesh(&e))
+        }
+        "stick" => {
+            unused(&[
+                ("radius", radius.is_some()),
+                ("size", sz),
+                ("tube_radius", tb),
+                ("segments", sg),
+                ("rings", rg),
+            ])?;
+            shapes::stick(need("length", *length)?, need("thickness", *thickness)?)
+                .map_err(|e| bad_mesh(&e))
+        }
+        "plane" => {
+            unused(&[
+                ("radius", radius.is_some()),
+                ("tube_radius", tb),
+                ("length", ln),
+                ("segments", sg),
+                ("rings", rg),
+            ])?;
+            let v = size
+                .as_ref()
+                .ok_or_else(|| cx.bad(p, "primitive `plane` needs `size` [x, y] (m)"))?;
+            let v = cx.vector(&p.key("size"), v, 2)?;
+            for (k, &x) in v.iter().enumerate() {
+                cx.positive(&p.key("size").index(k), x, "m")?;
+            }
+            let d = cx.positive(&p.key("thickness"), thickness.unwrap_or(1.0), "m")?;
+            shapes::cuboid(Vec3::new(v[0] / 2.0, v[1] / 2.0, d / 2.0))
+                .and_then(|m| m.map(|q| q + Vec3::new(0.0, 0.0, -d / 2.0)))
+                .map_err(|e| bad_mesh(&e))
+        }
+        other => Err(cx.bad(
+            &p.key("kind"),
+            format!("unknown primitive `{other}` (box, sphere, torus, cylinder, stick, plane)"),
+        )),
+    }
+}
+
+/// One `[[body]]` of a penalty scene (a compound gives one static mesh per part).
+pub(super) fn mesh_body(
+    cx: &Ctx,
+    p: &FieldPath,
+    k: usize,
+    b: &RawBody,
+    materials: &BTreeMap<String, RawMaterial>,
+    gravity: Vec3,
+) -> Res<Vec<SceneMesh>> {
+    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
+    let material = material(cx, p, b, materials)?;
+    no_2d_fields(cx, p, b)?;
+    for (field, given) in [
+        ("drop_time", b.drop_time.is_some()),
+        ("copies", b.copies.is_some()),
+        ("interval", b.interval.is_some()),
+    ] {
+        if given {
+            return Err(cx.unsupported(
+                &p.key(field),
+                "timed drops in penalty scenes (the penalty world's body list is fixed at the start)",
+            ));
+        }
+    }
+    let is_static = b.is_static.unwrap_or(false);
+    let parts = mesh_shape(cx, &p.key("shape"), &b.shape, true)?;
+    let position = b
+        .position
+        .as_ref()
+        .map(|v| cx.vec3(&p.key("position"), v))
+        .transpose()?;
+    let orientation = b
+        .rotation
+        .as_ref()
+        .map(|r| cx.rotation(&p.key("rotation"), r))
+        .transpose()?;
+    let color = b
+        .color
+        .clone()
+        .or_else(|| material.and_then(|m| m.color.clone()));
+    let template = SceneMesh {
+        name: name.clone(),
+        mesh: parts[0].clone(),
+        is_static,
+        density: 0.0,
+        position: position.unwrap_or_else(Vec3::zeros),
+        orientation,
+        velocity: Vec3::zeros(),
+        angular_velocity: Vec3::zeros(),
+        external_force: Vec3::zeros(),
+        gravity,
+        color,
+    };
+    if is_static {
+        static_has_none(cx, p, b)?;
+        let n = parts.len();
+        let mut out = Vec::new();
+        for (i, m) in parts.into_iter().enumerate() {
+            // Rotate, then translate; a missing pose leaves the coordinates untouched.
+            let placed = m
+                .map(|q| {
+                    let q = orientation.map_or(*q, |r| r * q);
+                    position.map_or(q, |x| q + x)
+                })
+                .map_err(|e| cx.bad(&p.key("shape"), format!("mesh: {e}")))?;
+            out.push(SceneMesh {
+                name: named(&name, n, i),
+                mesh: placed,
+                ..template.clone()
+            });
+        }
+        return Ok(out);
+    }
+    if parts.len() > 1 {
+        return Err(cx.bad(
+            &p.key("shape"),
+            "a compound must be static (a dynamic mesh body is one mesh)",
+        ));
+    }
+    if b.inertia.is_some() {
+        return Err(cx.bad(
+            &p.key("inertia"),
+            "a mesh body's inertia comes from its closed mesh: give `density` or `mass`",
+        ));
+    }
+    let mesh = &parts[0];
+    let volume = mass_properties(mesh, 1.0)
+        .map_err(|e| {
+            cx.bad(
+                &p.key("shape"),
+                format!("a dynamic mesh must be closed with positive volume: {e}"),
+            )
+        })?
+        .volume;
+    let density = b.density.or_else(|| material.and_then(|m| m.density));
+    let density = match (b.mass, density) {
+        (Some(_), Some(_)) if b.density.is_some() => {
+            return Err(cx.bad(&p.key("density"), "give `mass` or `density`, not both"));
+        }
+        (Some(m), _) => cx.positive(&p.key("mass"), m, "kg")? / volume,
+        (None, Some(d)) => {
+            let at = if b.density.is_some() {
+                p.key("density")
+            } else {
+                p.key("material")
+            };
+            cx.positive(&at, d, "kg/m³")?
+        }
+        (None, None) => {
+            return Err(cx.bad(
+                p,
+                "a dynamic body needs `mass` or `density` (here or in its material)",
+            ));
+        }
+    };
+    let out = SceneMesh {
+        density,
+        velocity: cx.opt_vec3(&p.key("velocity"), &b.velocity)?,
+        angular_velocity: cx.opt_vec3(&p.key("angular_velocity"), &b.angular_velocity)?,
+        external_force: cx.opt_vec3(&p.key("external_force"), &b.external_force)?,
+        ..template
+    };
+    out.build()
+        .map_err(|e| cx.bad(&p.key("shape"), e.to_string()))?;
+    Ok(vec![out])
+}

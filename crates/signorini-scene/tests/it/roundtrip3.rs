@@ -1,0 +1,157 @@
+//! The 3D and penalty scenes give the same results as the experiment code: byte-identical
+//! pour3d trajectories, and box-on-plane / stick traces byte-identical to the experiments'
+//! `box_<model>.csv` / `stick_<model>.csv`, for every model.
+
+use crate::{repo, tmp};
+use signorini_experiments::box_on_plane::{self, BoxConfig, MODELS, trace, write_trace};
+use signorini_experiments::pour3d::{Bodies, RunSpec3, run_pour3d};
+use signorini_experiments::stick::{self, StickConfig};
+use signorini_scene::{Model, RunOptions, SceneKind, load_scene, run};
+use signorini_world::ContactModel;
+use std::path::Path;
+use std::sync::Arc;
+
+fn overlap_column(dir: &Path) -> Vec<f64> {
+    std::fs::read_to_string(dir.join("steps.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(14).unwrap().parse().unwrap())
+        .collect()
+}
+
+/// Run a pour3d scene for `n` steps and the experiment for the same steps; compare.
+fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
+    let s = load_scene(&repo().join("scenes").join(scene)).unwrap();
+    assert_eq!(s.kind, SceneKind::Polyhedra);
+    let dir = tmp(scene);
+    run(
+        &s,
+        RunOptions {
+            max_steps: Some(n),
+            out: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let spec = RunSpec3 {
+        model: ContactModel::Peg,
+        bodies: Arc::new(bodies),
+        config: 0,
+        h: s.h,
+        duration: (n as f64 + 0.5) * s.h,
+        gap_corrections: 8,
+        timing: None,
+    };
+    let r = run_pour3d(&spec, Some(&dir.join("exp"))).unwrap();
+    assert_eq!(r.n_steps, n);
+    let theirs = dir.join(format!("exp/trajectories/{}.csv", spec.stem()));
+    let ours = std::fs::read(dir.join("trajectories.csv")).unwrap();
+    assert_eq!(ours, std::fs::read(theirs).unwrap(), "{scene}");
+    assert_eq!(overlap_column(&dir), r.overlap, "{scene}: overlap volumes");
+}
+
+#[test]
+fn pour3d_icosahedra_scene_trajectory_is_identical_to_the_experiment() {
+    // Drops at steps 1 and 51: two icosahedra, the first one landing.
+    pour3d_matches("pour3d_icosahedra_h010.toml", Bodies::Icosahedra, 70);
+}
+
+#[test]
+fn pour3d_random_scene_trajectory_is_identical_to_the_experiment() {
+    let file = repo().join("../shared/data/peg3d/random_polyhedra.json");
+    let bodies = Bodies::read("random", &file).unwrap();
+    pour3d_matches("pour3d_random_c0_h010.toml", bodies, 70);
+}
+
+fn scene_trace(scene: &str, model: Model, n: usize, dir: &Path) -> Vec<u8> {
+    let s = load_scene(&repo().join("scenes").join(scene)).unwrap();
+    assert_eq!(s.kind, SceneKind::Meshes);
+    let o = run(
+        &s,
+        RunOptions {
+            model: Some(model),
+            max_steps: Some(n),
+            out: Some(dir.to_path_buf()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(o.summary.steps, n);
+    assert!(o.world.meshes().is_some());
+    std::fs::read(dir.join("trace.csv")).unwrap()
+}
+
+fn scene_model(fm: signorini_penalty::ForceModel) -> Model {
+    Model::parse(fm.name()).unwrap()
+}
+
+#[test]
+fn box_on_plane_scene_trace_is_identical_to_the_experiment() {
+    let n = 400; // lands at ~0.1 s, then contact
+    let c = BoxConfig::default();
+    for fm in MODELS {
+        let dir = tmp(&format!("box-{}", fm.name()));
+        let ours = scene_trace("box_on_plane.toml", scene_model(fm), n, &dir);
+        let mut w = box_on_plane::world(&c, fm).unwrap();
+        let initial = w.bodies[1].state.clone();
+        let tr = trace(&mut w, n, 1);
+        assert!(tr.force.iter().any(|&f| f > 0.0), "the box must land");
+        write_trace(&dir.join("exp.csv"), &tr).unwrap();
+        assert_eq!(
+            ours,
+            std::fs::read(dir.join("exp.csv")).unwrap(),
+            "{}",
+            fm.name()
+        );
+        let s = load_scene(&repo().join("scenes/box_on_plane.toml")).unwrap();
+        assert_eq!(s.meshes[1].build().unwrap().state, initial);
+    }
+}
+
+#[test]
+fn stick_scene_trace_is_identical_to_the_experiment() {
+    let c = StickConfig::default();
+    let n = (c.duration / c.h).round() as usize;
+    for fm in MODELS {
+        let dir = tmp(&format!("stick-{}", fm.name()));
+        let ours = scene_trace("stick.toml", scene_model(fm), n, &dir);
+        let mut w = stick::world(&c, fm, c.h).unwrap();
+        let tr = trace(&mut w, n, 1);
+        write_trace(&dir.join("exp.csv"), &tr).unwrap();
+        assert_eq!(
+            ours,
+            std::fs::read(dir.join("exp.csv")).unwrap(),
+            "{}",
+            fm.name()
+        );
+    }
+}
+
+#[test]
+fn models_of_the_other_family_are_refused() {
+    let s = load_scene(&repo().join("scenes/stick.toml")).unwrap();
+    let e = run(
+        &s,
+        RunOptions {
+            model: Some(Model::Peg),
+            max_steps: Some(1),
+            ..Default::default()
+        },
+    )
+    .err()
+    .expect("peg on meshes");
+    assert!(e.to_string().contains("triangle meshes"), "{e}");
+    let s = load_scene(&repo().join("scenes/pour3d_icosahedra_h010.toml")).unwrap();
+    let e = run(
+        &s,
+        RunOptions {
+            model: Some(Model::Cpf),
+            max_steps: Some(1),
+            ..Default::default()
+        },
+    )
+    .err()
+    .expect("cpf on polyhedra");
+    assert!(e.to_string().contains("convex polyhedra"), "{e}");
+}
