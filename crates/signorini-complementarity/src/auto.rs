@@ -23,7 +23,11 @@ use crate::Mcp;
 use crate::fischer_burmeister::{fb_newton, start_point};
 use crate::lemke::{Covering, lemke_mcp};
 use crate::polish::polish_if_better;
-use crate::solve::{Attempt, SolveError, SolveParams, SolverKind};
+use crate::solve::{Attempt, SolveError, SolveParams, SolverKind, work_estimate};
+
+/// Marker in the reason of a [`SolveError::Infeasible`] from a solve whose
+/// `SolveParams::work_limit` was spent.
+pub const BUDGET_SPENT: &str = "work budget spent";
 
 /// FB-Newton iteration limit inside the chain.
 const FB_ITERATIONS: usize = 100;
@@ -35,9 +39,10 @@ const REGULARISATION: [Real; 5] = [1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
 /// of a nearly singular free block), one active-set Newton step on the original problem is
 /// tried (`polish.rs`).
 pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<Attempt, SolveError> {
+    let budget = Budget::new(mcp.dim(), params.work_limit);
     let r = lemke_mcp(
         mcp,
-        params.max_iterations,
+        budget.pivots(params.max_iterations),
         Covering::Ones,
         params.warm_start.as_ref(),
         params.warm_basis.as_deref(),
@@ -53,7 +58,71 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
         solver: SolverKind::Lemke,
         fallbacks: Vec::new(),
         basis: Some(r.basis),
+        work: work_estimate(mcp.dim(), r.pivots, 0),
     })
+}
+
+/// The work budget of one solve (`SolveParams::work_limit`): what has been spent and the
+/// pivot / iteration limits that keep the next stage within what is left.
+struct Budget {
+    n: usize,
+    limit: Option<Real>,
+    spent: Real,
+}
+
+impl Budget {
+    fn new(n: usize, limit: Option<Real>) -> Self {
+        Budget {
+            n,
+            limit,
+            spent: 0.0,
+        }
+    }
+
+    fn left(&self) -> Real {
+        self.limit.map_or(Real::INFINITY, |l| l - self.spent)
+    }
+
+    fn exhausted(&self) -> bool {
+        self.left() <= 0.0
+    }
+
+    /// Lemke pivot limit: the caller's (or Lemke's default, 50n + 100) cut to the budget.
+    fn pivots(&self, requested: Option<usize>) -> Option<usize> {
+        let per_pivot = work_estimate(self.n, 1, 0).max(1.0);
+        let fit = (self.left() / per_pivot).floor();
+        if fit.is_finite() {
+            let default = requested.unwrap_or(50 * self.n + 100);
+            Some(default.min(fit.max(1.0) as usize))
+        } else {
+            requested
+        }
+    }
+
+    /// FB-Newton iteration limit cut to the budget.
+    fn newton(&self, requested: usize) -> usize {
+        let per_iteration = work_estimate(self.n, 0, 1).max(1.0);
+        let fit = (self.left() / per_iteration).floor();
+        if fit.is_finite() {
+            requested.min(fit.max(1.0) as usize)
+        } else {
+            requested
+        }
+    }
+
+    fn charge(&mut self, pivots: usize, newton: usize) {
+        self.spent += work_estimate(self.n, pivots, newton);
+    }
+}
+
+/// Pivots performed by a Lemke run that ended in `e`.
+fn pivots_of(e: &SolveError) -> usize {
+    match e {
+        SolveError::Ray { pivot } => *pivot,
+        SolveError::MaxIterations { iterations, .. } => *iterations,
+        SolveError::Inaccurate { iterations, .. } => *iterations,
+        _ => 0,
+    }
 }
 
 /// The best candidate so far and the failure log.
@@ -63,6 +132,7 @@ struct Chain {
     tol: Real,
     /// The basis of the first (unregularised) Lemke run that terminated, if any.
     basis: Option<Vec<bool>>,
+    budget: Budget,
 }
 
 impl Chain {
@@ -97,6 +167,7 @@ impl Chain {
             } else {
                 None
             },
+            work: self.budget.spent,
         }
     }
 
@@ -119,6 +190,7 @@ pub(crate) fn solve_auto(
         best: None,
         log: Vec::new(),
         tol,
+        budget: Budget::new(mcp.dim(), params.work_limit),
     };
     let warm = params.warm_start.as_ref();
 
@@ -126,16 +198,20 @@ pub(crate) fn solve_auto(
     let mut coverings = vec![Covering::Ones];
     for k in 0..2 {
         let covering = coverings[k.min(coverings.len() - 1)];
-        if k >= coverings.len() {
+        if k >= coverings.len() || chain.budget.exhausted() {
             break;
         }
-        match lemke_mcp(
+        let result = lemke_mcp(
             mcp,
-            params.max_iterations,
+            chain.budget.pivots(params.max_iterations),
             covering,
             warm.filter(|_| k == 0),
             params.warm_basis.as_deref().filter(|_| k == 0),
-        ) {
+        );
+        chain
+            .budget
+            .charge(result.as_ref().map_or_else(pivots_of, |r| r.pivots), 0);
+        match result {
             Ok(r) => {
                 chain.basis = Some(r.basis);
                 if chain.offer(mcp, r.z, SolverKind::Lemke, r.pivots) {
@@ -165,7 +241,11 @@ pub(crate) fn solve_auto(
     //    Lemke active set can trap Newton near a non-solution stationary point).
     let starts = [chain.best_z(mcp, warm), start_point(mcp, warm)];
     for (k, z0) in starts.into_iter().enumerate() {
-        let fb = fb_newton(mcp, z0, FB_ITERATIONS, tol);
+        if chain.budget.exhausted() {
+            break;
+        }
+        let fb = fb_newton(mcp, z0, chain.budget.newton(FB_ITERATIONS), tol);
+        chain.budget.charge(0, fb.iterations.max(1));
         if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
             return Ok(chain.done());
         }
@@ -186,11 +266,24 @@ pub(crate) fn solve_auto(
     // 4. Regularised Lemke (M + εI), refined by FB-Newton on the original problem.
     let scale = mcp.m.amax().max(1.0);
     for eps in REGULARISATION.iter().map(|e| e * scale) {
+        if chain.budget.exhausted() {
+            break;
+        }
         let mut reg = mcp.clone();
         for i in 0..reg.dim() {
             reg.m[(i, i)] += eps;
         }
-        match lemke_mcp(&reg, params.max_iterations, Covering::Ones, None, None) {
+        let result = lemke_mcp(
+            &reg,
+            chain.budget.pivots(params.max_iterations),
+            Covering::Ones,
+            None,
+            None,
+        );
+        chain
+            .budget
+            .charge(result.as_ref().map_or_else(pivots_of, |r| r.pivots), 0);
+        match result {
             Ok(r) => {
                 if chain.offer(mcp, r.z.clone(), SolverKind::Lemke, r.pivots) {
                     chain.log.push((
@@ -199,7 +292,8 @@ pub(crate) fn solve_auto(
                     ));
                     return Ok(chain.done());
                 }
-                let fb = fb_newton(mcp, r.z, FB_ITERATIONS, tol);
+                let fb = fb_newton(mcp, r.z, chain.budget.newton(FB_ITERATIONS), tol);
+                chain.budget.charge(0, fb.iterations.max(1));
                 if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
                     return Ok(chain.done());
                 }
@@ -214,6 +308,13 @@ pub(crate) fn solve_auto(
         }
     }
 
+    if chain.budget.exhausted() {
+        let limit = chain.budget.limit.unwrap_or(Real::INFINITY);
+        chain.fail(
+            SolverKind::Auto,
+            format!("{BUDGET_SPENT} ({limit:e}); remaining fallbacks skipped"),
+        );
+    }
     // Nothing within tolerance: report the best iterate.
     let (residual, best) = match chain.best {
         Some((r, z, _, _)) => (r, Some(z)),

@@ -33,7 +33,10 @@ pub mod siconos;
 mod solve;
 mod sparse;
 
+pub use auto::BUDGET_SPENT;
 pub use problem::{Lcp, Mcp, ProblemError};
 pub use siconos::{ParseError, ProblemKind};
-pub use solve::{SolveError, SolveInfo, SolveParams, SolverKind, solve_lcp, solve_mcp};
+pub use solve::{
+    SolveError, SolveInfo, SolveParams, SolverKind, solve_lcp, solve_mcp, work_estimate,
+};
 pub use sparse::CscMatrix;

@@ -61,6 +61,8 @@ pub(crate) fn solve_pgs(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
                     solver: SolverKind::Pgs,
                     fallbacks: Vec::new(),
                     basis: None,
+                    // A sweep costs about one n² matrix–vector product.
+                    work: crate::solve::work_estimate(mcp.dim(), sweep, 0),
                 });
             }
             if !r.is_finite() {

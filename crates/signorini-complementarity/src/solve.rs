@@ -44,6 +44,20 @@ pub struct SolveParams {
     pub warm_basis: Option<Vec<bool>>,
     /// PGS/SOR relaxation ω ∈ (0, 2); 1 is plain projected Gauss–Seidel.
     pub relaxation: Real,
+    /// Deterministic work budget of a `Lemke` or `Auto` solve, in multiply–adds as
+    /// [`work_estimate`] counts them (a Lemke pivot costs n², a dense FB-Newton iteration n³/3,
+    /// n the problem size); `None` = unlimited. Pivot and iteration limits are cut so that the
+    /// whole chain stays within it, and the chain stops (with its best iterate, as an
+    /// [`SolveError::Infeasible`]) when it is spent. Counting work instead of wall time keeps
+    /// results bit-identical from machine to machine.
+    pub work_limit: Option<Real>,
+}
+
+/// Work (multiply–adds) charged for `pivots` Lemke pivots and `newton` dense FB-Newton
+/// iterations on a problem of size `n` (see [`SolveParams::work_limit`]).
+pub fn work_estimate(n: usize, pivots: usize, newton: usize) -> Real {
+    let n = n as Real;
+    pivots as Real * n * n + newton as Real * n * n * n / 3.0
 }
 
 impl Default for SolveParams {
@@ -55,6 +69,7 @@ impl Default for SolveParams {
             warm_start: None,
             warm_basis: None,
             relaxation: 1.0,
+            work_limit: None,
         }
     }
 }
@@ -79,6 +94,8 @@ pub struct SolveInfo {
     /// Lemke's final complementary basis (of the problem's LCP reduction, see
     /// `SolveParams::warm_basis`), when Lemke produced `z`; `None` otherwise.
     pub basis: Option<Vec<bool>>,
+    /// Work spent by the whole solve (all solvers tried), as [`work_estimate`] counts it.
+    pub work: Real,
 }
 
 /// Why a solve failed, and where.
@@ -151,6 +168,7 @@ pub(crate) struct Attempt {
     pub solver: SolverKind,
     pub fallbacks: Vec<(SolverKind, String)>,
     pub basis: Option<Vec<bool>>,
+    pub work: Real,
 }
 
 /// Solve LCP(M, q) (0 ≤ z ⟂ M z + q ≥ 0) with the solver chosen in `params`.
@@ -213,6 +231,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
         seconds: start.elapsed().as_secs_f64(),
         fallbacks: attempt.fallbacks,
         basis: attempt.basis,
+        work: attempt.work,
     })
 }
 

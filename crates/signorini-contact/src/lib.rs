@@ -31,7 +31,8 @@ pub use formulate::{
     ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError,
 };
 pub use potential::{
-    PEG_APPLICABILITY_RELAXATION, crosses_edge, peg_detection_distance, potential_contacts,
+    DEEP_APPLICABILITY, PEG_APPLICABILITY_RELAXATION, crosses_edge, peg_detection_distance,
+    potential_contacts,
 };
 pub use standard::{SM_DETECTION_DISTANCE, standard_contacts};
 

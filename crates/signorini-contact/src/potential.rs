@@ -38,6 +38,12 @@ pub fn peg_detection_distance(h: Real) -> Real {
 /// pour2d set h, h = 0.013 s this gave a contact with gap −0.045 m), and the ψ/h term then
 /// flings the bodies apart (one step with 6e-4 m² of overlap). Predicted crossings are already
 /// caught by the ε test and [`crosses_edge`], which pair the vertex with the edge it crosses.
+/// The deep vertex's contact gets applicability [`DEEP_APPLICABILITY`] (ours, as in 3D where a
+/// deep vertex always gets a U-constraint on its least-deep face): the applicability test
+/// (paper Eq. 28, relaxed to > −0.2) screens a vertex *approaching* an edge from outside and
+/// says nothing about a vertex already embedded; dropping such a contact left the vertex
+/// unconstrained (pour2d set j, h = 0.003 s, step 1578: a body dropped onto another, two of
+/// its vertices inside with applicabilities −0.34 and −0.90, 4.8e-5 m² left after the step).
 pub fn potential_contacts(
     bodies: &[RigidBody2],
     verts: &[Vec<Vec2>],
@@ -83,6 +89,11 @@ pub fn potential_contacts(
                         let e = pb[e1] - pb[edge];
                         let outward = Vec2::new(e.y, -e.x) / e.norm();
                         c.applicability = c.applicability.max(applicability(pa, vertex, &outward));
+                        if deep == Some(edge) {
+                            // A vertex inside B must leave it: its least-penetrated edge is
+                            // never rejected by applicability (see the function docs).
+                            c.applicability = DEEP_APPLICABILITY;
+                        }
                         out.push(c);
                     }
                 }
@@ -91,6 +102,11 @@ pub fn potential_contacts(
     }
     out
 }
+
+/// Applicability given to the contact of a vertex strictly inside the other body at the current
+/// configuration with that body's least-penetrated edge (see [`potential_contacts`]): the
+/// largest value, so the contact is never trimmed and is preferred as a primary.
+pub const DEEP_APPLICABILITY: Real = 1.0;
 
 /// True if a vertex moving from `v.0` (current) to `v.1` (predicted) goes from the outer to the
 /// inner side of the moving edge (`now` → `next`) and, at the crossing (linear interpolation of

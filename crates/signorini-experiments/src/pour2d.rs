@@ -73,6 +73,12 @@ pub struct RunSpec {
     pub timing: Option<TimingSpec>,
 }
 
+/// Work budget of each PEG solve in the experiments (`WorldParams::solve_work_limit`,
+/// multiply–adds): about 0.2–1 s here, Lemke gets ≥ 3n pivots up to n ≈ 700 unknowns and the
+/// whole default chain below n ≈ 150, so only very large unsolvable subproblems are cut short
+/// (a pour3d step with 667 unknowns once took 61 s).
+pub const PEG_SOLVE_WORK_LIMIT: f64 = 1e9;
+
 /// World settings of the experiments: PEG with `gap_corrections` (see
 /// `WorldParams::gap_corrections`); the baselines exactly as in the paper, without the
 /// mixed-form retry (it has the same solutions as the reduced LCP and only doubles the cost of
@@ -81,6 +87,8 @@ pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) ->
     let mut p = WorldParams::new(model, h);
     if model == ContactModel::Peg {
         p.gap_corrections = gap_corrections;
+        p.split_penetration = gap_corrections > 0;
+        p.solve_work_limit = Some(PEG_SOLVE_WORK_LIMIT);
     } else {
         p.mixed_fallback = false;
     }

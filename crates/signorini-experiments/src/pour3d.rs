@@ -286,6 +286,9 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
         }
         let rep = world.step();
         r.step_seconds += rep.times.total();
+        r.slowest_step_seconds = r.slowest_step_seconds.max(rep.times.total());
+        r.max_unknowns = r.max_unknowns.max(rep.unknowns);
+        r.budget_steps += rep.budget_exhausted as usize;
         r.failed_steps += rep.failed as usize;
         let c = rep.counts;
         r.inter_total += c.inter + c.cross;
@@ -505,16 +508,22 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
         "checks (PEG: no failed run, max <= 1e-6 m^3 in every run, median <= max(authors' median, 1e-15); standard >= 100x PEG median for h >= 0.005): {}",
         if ok { "PASS" } else { "FAIL" }
     );
-    let _ = writeln!(s, "PEG per run: scene, h, max overlap (m^3), failed steps");
+    let _ = writeln!(
+        s,
+        "PEG per run: scene, h, max overlap (m^3), failed steps, max unknowns, slowest step (ms), steps at the solve budget"
+    );
     for r in runs.iter().filter(|r| r.model == "peg") {
         let max = r.overlap.iter().copied().fold(0.0, f64::max);
         let _ = writeln!(
             s,
-            "  {} {} {:.3e} {}{}",
+            "  {} {} {:.3e} {} {} {:.0} {}{}",
             r.set,
             r.h,
             max,
             r.failed_steps,
+            r.max_unknowns,
+            1e3 * r.slowest_step_seconds,
+            r.budget_steps,
             r.error
                 .as_ref()
                 .map(|e| format!(" FAILED RUN: {e}"))

@@ -52,6 +52,12 @@ pub struct RunResult {
     pub failed_steps: usize,
     /// Wall time inside `World::step` (s).
     pub step_seconds: f64,
+    /// Wall time of the slowest step (s).
+    pub slowest_step_seconds: f64,
+    /// Largest number of complementarity unknowns of a step.
+    pub max_unknowns: usize,
+    /// Steps in which a solve stopped at its work budget (`WorldParams::solve_work_limit`).
+    pub budget_steps: usize,
     /// Set if the run itself failed (setup, I/O, panic).
     pub error: Option<String>,
     /// PEG vs standard-model step times on this run's states (if `RunSpec::timing`).

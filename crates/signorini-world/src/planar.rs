@@ -223,6 +223,10 @@ impl Space<3> for Planar {
         }
         b.integrate_position(h);
     }
+
+    fn set_velocity(b: &mut RigidBody2, v: &Vec3) {
+        b.velocity = *v;
+    }
 }
 
 /// Signed gap of vertex `p` to edge `edge` of a counter-clockwise polygon (notes §2).

@@ -57,6 +57,12 @@ pub struct StepReport {
     /// If the step failed and `WorldParams::keep_best_on_failure` continued from the
     /// least-residual attempt instead of free flight: that attempt's residual.
     pub kept_best: Option<f64>,
+    /// If the split impulse was applied (`WorldParams::split_penetration`): the penetration
+    /// depth at the start of the step (m) whose ψ/h velocities were not carried on.
+    pub split: Option<f64>,
+    /// True if a solve of this step stopped because its work budget
+    /// (`WorldParams::solve_work_limit`) was spent.
+    pub budget_exhausted: bool,
     /// Why the step failed (if it did).
     pub failure: Option<String>,
     /// Time per stage.

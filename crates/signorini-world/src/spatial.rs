@@ -403,4 +403,8 @@ impl Space<6> for Spatial {
         }
         b.state.integrate_position(h);
     }
+
+    fn set_velocity(b: &mut PolyBody, v: &Vec6) {
+        b.state.set_velocity(v);
+    }
 }

@@ -146,3 +146,50 @@ fn malformed_files_are_parse_errors_not_panics() {
     let e = read_relay("1\n0\n1\n1\n1 1\n1\n-1\n2\n1\n").unwrap_err();
     assert!(e.reason.contains("bounds"), "{e}");
 }
+
+/// An unsolvable LCP (M = 0 in the first row, q₁ < 0: w₁ = −1 whatever z) makes `Auto` run its
+/// whole fallback chain; a work budget cuts it short, deterministically, with the best iterate.
+#[test]
+fn work_budget_stops_the_fallback_chain_of_an_unsolvable_problem() {
+    let n = 40;
+    let mut m = DMatrix::identity(n, n);
+    m[(0, 0)] = 0.0;
+    let mut q = DVector::from_element(n, 1.0);
+    q[0] = -1.0;
+    let lcp = Lcp { m, q };
+    let unlimited = solve_lcp(&lcp, &params(SolverKind::Auto));
+    let Err(SolveError::Infeasible { reason, .. }) = &unlimited else {
+        panic!("{unlimited:?}");
+    };
+    assert!(!reason.contains(signorini_complementarity::BUDGET_SPENT));
+    // One FB-Newton iteration costs n³/3 ≈ 21,000: this budget cannot run the chain.
+    let mut p = params(SolverKind::Auto);
+    p.work_limit = Some(5e4);
+    let cut = solve_lcp(&lcp, &p);
+    match &cut {
+        Err(SolveError::Infeasible { reason, best, .. }) => {
+            assert!(
+                reason.contains(signorini_complementarity::BUDGET_SPENT),
+                "{reason}"
+            );
+            assert!(best.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(format!("{cut:?}"), format!("{:?}", solve_lcp(&lcp, &p)));
+    // A solvable problem within budget: same answer, work reported and within the limit.
+    let easy = Lcp {
+        m: DMatrix::identity(n, n) * 2.0,
+        q: DVector::from_element(n, -1.0),
+    };
+    let mut p = params(SolverKind::Auto);
+    p.work_limit = Some(1e6);
+    let a = solve_lcp(&easy, &p).unwrap();
+    let b = solve_lcp(&easy, &params(SolverKind::Auto)).unwrap();
+    assert_eq!(a.z, b.z);
+    assert!(a.work > 0.0 && a.work <= 1e6, "work {}", a.work);
+    assert_eq!(
+        a.work,
+        signorini_complementarity::work_estimate(n, a.iterations, 0)
+    );
+}

@@ -377,3 +377,34 @@ fn a_vertex_predicted_deep_inside_a_thin_body_is_not_paired_with_the_far_edge() 
             .any(|c| c.a == 0 && c.vertex == 0 && c.edge == 2 && (c.gap + 0.004).abs() < 1e-12)
     );
 }
+
+#[test]
+fn a_vertex_inside_the_other_body_is_constrained_whatever_its_applicability() {
+    // Triangle A's vertex 0 at (0.5, 0.95), 5 cm inside the unit square B (static) below its
+    // top edge (edge 2, the least-penetrated one). Its neighbours (1.5, 0.7) and (1.5, 1.3)
+    // make its applicability to that edge −0.24 < −0.2: the relaxed test rejects it, which used
+    // to leave the embedded vertex unconstrained (pour2d set j, h = 0.003 s, step 1578).
+    let a = dynamic(
+        poly(&[(0.5, 0.95), (1.5, 0.7), (1.5, 1.3)]),
+        v(0.0, 0.0),
+        0.0,
+    );
+    let bodies = vec![a, RigidBody2::fixed(unit_square())];
+    let verts: Vec<Vec<Vec2>> = bodies.iter().map(|b| b.world_vertices()).collect();
+    assert!(applicability(&verts[0], 0, &v(0.0, 1.0)) < PEG_APPLICABILITY_RELAXATION);
+    let set = peg(&bodies, 0.0008);
+    let k = set
+        .contacts
+        .iter()
+        .position(|c| c.key() == (0, 0, 1, 2))
+        .expect("the embedded vertex is paired with the top edge");
+    let c = &set.contacts[k];
+    assert!((c.gap + 0.05).abs() < 1e-12, "gap {}", c.gap);
+    assert_eq!(c.applicability, DEEP_APPLICABILITY);
+    assert!(set.unilateral.contains(&k), "a U-constraint: {set:?}");
+    // B's corner (1, 1) is inside A as well (under A's upper edge): also constrained.
+    assert!(set.unilateral.iter().any(|&u| {
+        let c = &set.contacts[u];
+        c.a == 1 && c.vertex == 2 && c.gap < 0.0
+    }));
+}

@@ -112,3 +112,51 @@ fn unsolvable_standard_step_continues_from_the_best_attempt() {
         "best attempt {best_overlap:e} m² vs free flight {free_overlap:e} m²"
     );
 }
+
+/// pour2d, set j, h = 0.003 s, PEG, step 1578: body 22 is dropped at (−0.5, 0.8) onto body 20,
+/// which the pile has brought up to the drop point (1.9e-3 m² of overlap before the step). Two
+/// of the new body's vertices inside body 20 have applicabilities −0.34 and −0.90 to their
+/// least-penetrated edges, so the relaxed applicability test dropped their contacts and no
+/// gap correction could push them out (4.8e-5 m² left after the step, with 8 or 64
+/// corrections alike). A vertex inside the other body now always keeps its contact
+/// (`signorini_contact::DEEP_APPLICABILITY`). The step must remove the overlap; the next two
+/// must not bring it back.
+#[test]
+fn set_j_h003_step_1578_a_body_dropped_onto_another_is_pushed_out() {
+    let mut w = world_from("pour2d_set_j_h003_peg_before_step1578.json", 0.003);
+    assert_eq!(w.bodies.len(), 3 + 20);
+    let before = pour2d::total_overlap(&w.bodies);
+    assert!(
+        before > 1e-3,
+        "the dropped body starts inside another: {before:e}"
+    );
+    for step in 1578..1581 {
+        let rep = w.step();
+        assert!(!rep.failed, "step {step}: {:?}", rep.failure);
+        let overlap = pour2d::total_overlap(&w.bodies);
+        assert!(overlap <= 1e-6, "after step {step}: overlap {overlap:e} m²");
+    }
+}
+
+/// pour2d, set g, h = 0.014 s, PEG, step 199: the first solve leaves a vertex of body 8
+/// 2.7e-5 m inside body 12 (rotation × translation, 1.4e-6 m²). The gap-correction re-solve
+/// fixes it, and also lets a vertex of body 11 slip past a corner of the falling body 13 that
+/// the first solve had stopped at an edge's line; so the re-solve keeps more kinetic energy
+/// than the first solution (0.81 J vs 0.14 J, below free flight's), and the safeguard, which
+/// compared with the first solution only, undid it. The safeguard now compares with the larger
+/// of the first solution's and free flight's kinetic energy.
+#[test]
+fn set_g_h014_step_199_gap_correction_is_not_undone() {
+    let mut w = world_from("pour2d_set_g_h014_peg_before_step199.json", 0.014);
+    assert_eq!(w.bodies.len(), 3 + 12);
+    let rep = w.step();
+    assert!(!rep.failed, "{:?}", rep.failure);
+    assert!(rep.corrections >= 1, "{rep:?}");
+    assert!(
+        rep.fallbacks.iter().all(|f| !f.contains("undone")),
+        "{:?}",
+        rep.fallbacks
+    );
+    let overlap = pour2d::total_overlap(&w.bodies);
+    assert!(overlap <= 1e-6, "after step 199: overlap {overlap:e} m²");
+}

@@ -179,3 +179,67 @@ fn invalid_settings_are_rejected() {
         Err(WorldError::Body { index: 0, .. })
     ));
 }
+
+/// A square placed 5 cm deep in the floor, at rest, h = 0.01 s. The paper's stepper removes the
+/// penetration with ψ/h and keeps that velocity (≈ 5 m/s upward: the square is thrown up);
+/// with the split impulse the position update is the same but the velocity carried on is the
+/// one of the velocity problem with ψ⁺ = max(ψ, 0): at rest on the floor.
+#[test]
+fn split_impulse_removes_a_start_penetration_without_keeping_its_velocity() {
+    let run = |split: bool| {
+        let h = 0.01;
+        let mut p = WorldParams::new(ContactModel::Peg, h);
+        p.split_penetration = split;
+        let mut w = World::new(p).unwrap();
+        w.add_body(floor()).unwrap();
+        let b = RigidBody2::dynamic(square(0.1), 1.0, 0.01)
+            .unwrap()
+            .with_pose(Vec2::new(0.0, 0.05), 0.0)
+            .with_gravity(9.8);
+        w.add_body(b).unwrap();
+        let r = w.step();
+        assert!(!r.failed, "{:?}", r.failure);
+        (r, w.bodies[1].clone())
+    };
+    let (paper, thrown) = run(false);
+    let (split, rested) = run(true);
+    assert_eq!(paper.split, None);
+    assert!(
+        (split.split.unwrap() - 0.05).abs() < 1e-12,
+        "{:?}",
+        split.split
+    );
+    // Same position update: the square's bottom is at the floor after the step.
+    for b in [&thrown, &rested] {
+        assert!((b.position.y - 0.1).abs() < 1e-9, "{:?}", b.position);
+    }
+    assert!(
+        (thrown.velocity.y - 5.0).abs() < 1e-9,
+        "ψ/h kept: {:?}",
+        thrown.velocity
+    );
+    assert!(rested.velocity.norm() < 1e-9, "{:?}", rested.velocity);
+}
+
+/// A work budget too small for any solve (one Lemke pivot): the chain stops at once and the
+/// report says so (here the polished best iterate is still accepted within PATH's 1e-6).
+#[test]
+fn a_spent_solve_budget_is_reported() {
+    let h = 0.005;
+    let mut p = WorldParams::new(ContactModel::Peg, h);
+    p.solve_work_limit = Some(1.0);
+    let mut w = World::new(p).unwrap();
+    w.add_body(floor()).unwrap();
+    let b = RigidBody2::dynamic(square(0.1), 1.0, 0.01)
+        .unwrap()
+        .with_pose(Vec2::new(0.0, 0.1), 0.2)
+        .with_velocity(Vec3::new(0.0, -1.0, 0.0));
+    w.add_body(b).unwrap();
+    let r = w.step();
+    assert!(r.counts.contacts > 0);
+    assert!(r.budget_exhausted, "{r:?}");
+    assert!(
+        r.fallbacks[0].contains("iteration limit 1 reached"),
+        "{r:?}"
+    );
+}
