@@ -7,7 +7,7 @@
 //! pairs are kept in a `BTreeMap` ordered by key.
 
 use crate::pair::{Kind, Trajectory, closest_on_segments, closest_on_triangle, separation_coeffs};
-use signorini_ccd::toi::{EdgeEdge, VertexFace, first_toi};
+use signorini_ccd::toi::{EdgeEdge, VertexFace, first_contact};
 use signorini_math::Real;
 use std::collections::BTreeMap;
 
@@ -59,34 +59,43 @@ pub fn weights_at(traj: &Trajectory, t: Real) -> [Real; 4] {
 /// weights at the time of impact. The outside sign is `outside` if given (e.g. `+1` for a
 /// vertex against a closed mesh's outward face), else the sign of `g` at `t = 0`, else the
 /// opposite of its sign at `t = 1`. `None`: no contact during the step, or `g ≡ 0`.
+///
+/// `g = m·s` is the CCD coplanarity function itself (`notes/ccd-and-cpf.md` §3.3), so its sign
+/// at `t = 0` comes certified with the CCD answer ([`first_contact`]); only when `g(0)` is
+/// within rounding of zero is `g` evaluated at the collision points in floating point.
 pub fn detect(traj: &Trajectory, outside: Option<i8>) -> Option<Contact> {
     let (start, end) = (arrays(&traj.x0), arrays(&traj.x1));
-    let toi = match traj.kind {
-        Kind::VertexFace => first_toi(&VertexFace { start, end }),
-        Kind::EdgeEdge => first_toi(&EdgeEdge { start, end }),
+    let (toi, [s0, _]) = match traj.kind {
+        Kind::VertexFace => first_contact(&VertexFace { start, end }),
+        Kind::EdgeEdge => first_contact(&EdgeEdge { start, end }),
     }?;
     let coeffs = weights_at(traj, toi);
     let outside = match outside {
         Some(s) => s,
-        None => {
-            let g = |t: Real| {
-                let (p, q) = traj.points(&coeffs, t);
-                traj.normal_at(t).dot(&(p - q))
-            };
-            let (g0, g1) = (g(0.0), g(1.0));
-            if g0 != 0.0 {
-                g0.signum() as i8
-            } else if g1 != 0.0 {
-                -(g1.signum() as i8)
-            } else {
-                return None;
-            }
-        }
+        None if s0 != 0 => s0,
+        None => float_outside(traj, &coeffs)?,
     };
     Some(Contact {
         toi,
         tracked: Tracked { coeffs, outside },
     })
+}
+
+/// Outside sign from `g` evaluated in floating point at `t = 0`, else `−sign g(1)`; `None` if
+/// both are zero.
+fn float_outside(traj: &Trajectory, coeffs: &[Real; 4]) -> Option<i8> {
+    let g = |t: Real| {
+        let (p, q) = traj.points(coeffs, t);
+        traj.normal_at(t).dot(&(p - q))
+    };
+    let (g0, g1) = (g(0.0), g(1.0));
+    if g0 != 0.0 {
+        Some(g0.signum() as i8)
+    } else if g1 != 0.0 {
+        Some(-(g1.signum() as i8))
+    } else {
+        None
+    }
 }
 
 /// The colliding pairs carried from step to step.

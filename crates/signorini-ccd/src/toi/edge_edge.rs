@@ -62,8 +62,6 @@ impl Feature for EdgeEdge {
     }
 
     fn may_touch(&self, t: Interval) -> bool {
-        let [a0, b0, c0, d0] = &self.start;
-        let [a1, b1, c1, d1] = &self.end;
         // Block: fast floating-point filter on narrow intervals (`filter.rs`).
         let w = t.hi - t.lo;
         if w <= FILTER_MAX_WIDTH {
@@ -84,6 +82,17 @@ impl Feature for EdgeEdge {
                 Verdict::Unknown => {}
             }
         }
+        self.may_touch_interval(t)
+    }
+}
+
+impl EdgeEdge {
+    /// The inside test by outward-rounded interval arithmetic (wide intervals, or when the
+    /// filter is undecided). Kept out of line so the filter path stays small.
+    #[inline(never)]
+    fn may_touch_interval(&self, t: Interval) -> bool {
+        let [a0, b0, c0, d0] = &self.start;
+        let [a1, b1, c1, d1] = &self.end;
         let u = ilerp_iv(&idiff(b0, a0), &idiff(b1, a1), t);
         let v = ilerp_iv(&idiff(d0, c0), &idiff(d1, c1), t);
         let w = ilerp_iv(&idiff(c0, a0), &idiff(c1, a1), t);

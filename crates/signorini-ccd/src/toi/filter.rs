@@ -51,9 +51,11 @@ pub fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
 /// The five relative vectors `x − y` (index pairs `pairs` into the corner arrays) at the
 /// parameter `tm`, computed as `r₀ + tm(r₁ − r₀)` from the rounded differences `r₀`, `r₁`, and
 /// the bounds `(L, V)` of the module docs. One flat pass over the 15 components with
-/// branch-free maxima (no allocation, vectorisable). Non-finite input makes `L` non-finite (a
-/// running sum of all `r₀`, `r₁` components is checked), so [`classify`] then answers
-/// [`Verdict::Unknown`].
+/// branch-free maxima (no allocation). These maxima are exact only for finite components; a
+/// non-finite component of any `r₀`, `r₁` makes the lerped component non-finite, hence (every
+/// relative vector enters some inside function through a cross and a dot product, and `+ − ×`
+/// never turn a non-finite value finite) some `g` non-finite, and [`classify`] answers
+/// [`Verdict::Unknown`] for any non-finite `g`.
 #[inline(always)]
 pub fn relative_at(
     start: &[[f64; 3]; 4],
@@ -62,20 +64,16 @@ pub fn relative_at(
     tm: f64,
 ) -> ([[f64; 3]; 5], f64, f64) {
     let mut r = [[0.0; 3]; 5];
-    let (mut l, mut v, mut sum) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut l, mut v) = (0.0f64, 0.0f64);
     for (ri, &(x, y)) in r.iter_mut().zip(pairs.iter()) {
         for k in 0..3 {
             let r0 = start[x][k] - start[y][k];
             let r1 = end[x][k] - end[y][k];
             let d = r1 - r0;
-            sum += r0.abs() + r1.abs();
             l = fmax(l, fmax(r0.abs(), r1.abs()));
             v = fmax(v, d.abs());
             ri[k] = r0 + tm * d;
         }
-    }
-    if !sum.is_finite() {
-        l = f64::INFINITY;
     }
     (r, l, v + 4.0 * ROUND_U * l)
 }
@@ -94,7 +92,7 @@ const ROUND_U: f64 = f64::EPSILON * 0.5;
 pub fn classify(g: &[f64], l: f64, v: f64, w: f64) -> Verdict {
     let l3 = l * l * l;
     let bound = (ROUND * l3 * l + 48.0 * v * l3 * w) * (1.0 + 1e-12) + f64::MIN_POSITIVE;
-    if !bound.is_finite() {
+    if !bound.is_finite() || !g.iter().all(|x| x.is_finite()) {
         return Verdict::Unknown;
     }
     if g.iter().any(|&x| x < -bound) {

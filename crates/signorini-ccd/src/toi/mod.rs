@@ -2,7 +2,8 @@
 //! vertices move linearly over the normalised step `t ∈ [0, 1]` (CPF paper §3.2, Fig. 3).
 //!
 //! Owns: the public kernel API ([`vertex_face_first_toi`], [`edge_edge_first_toi`],
-//! [`vertex_face_ccd`], [`edge_edge_ccd`]) and the result type [`CcdReport`] with the root
+//! [`vertex_face_ccd`], [`edge_edge_ccd`], the generic [`first_toi`], [`first_contact`] and
+//! [`report`]) and the result type [`CcdReport`] with the root
 //! enclosures and penetration time intervals. Does not own: broad phase (`bvh.rs`), response.
 //!
 //! ## Guarantee
@@ -140,8 +141,31 @@ fn to_arrays(start: &[Vec3; 4], end: &[Vec3; 4]) -> Result<(Corners, Corners), C
 
 /// Conservative first time of impact of a feature pair, `None` if it certainly does not touch.
 pub fn first_toi<F: Feature>(feat: &F) -> Option<f64> {
+    first_toi_of(feat, &feat.cubic())
+}
+
+/// [`first_toi`] together with the certified signs of the coplanarity function `f` at `t = 0`
+/// and `t = 1` (`+1`, `−1`, or `0` if `f` is within its error bound of zero there), read from
+/// the end Bernstein coefficients the search computes anyway. CPF's gap function `g = m·s` is
+/// `f` itself (`notes/ccd-and-cpf.md` §3.3), so these give a pair's approach side for free.
+pub fn first_contact<F: Feature>(feat: &F) -> Option<(f64, [i8; 2])> {
+    let c = feat.cubic();
+    let sign = |x: Interval| {
+        if x.certainly_pos() {
+            1
+        } else if x.certainly_neg() {
+            -1
+        } else {
+            0
+        }
+    };
+    first_toi_of(feat, &c).map(|t| (t, [sign(c[0]), sign(c[3])]))
+}
+
+/// [`first_toi`] with the cubic already computed.
+fn first_toi_of<F: Feature>(feat: &F, cubic: &cubic::Bernstein) -> Option<f64> {
     let mut toi = None;
-    search::search(feat, true, |ev| {
+    search::search_cubic(feat, cubic, true, |ev| {
         toi = match ev {
             Event::Root {
                 lo, touch: true, ..

@@ -108,7 +108,17 @@ pub fn search<F: Feature>(
     first_only: bool,
     emit: impl FnMut(Event) -> bool,
 ) -> Completion {
-    let whole = feat.cubic();
+    search_cubic(feat, &feat.cubic(), first_only, emit)
+}
+
+/// [`search`] with the feature's cubic `whole` (= `feat.cubic()`) already computed.
+pub fn search_cubic<F: Feature>(
+    feat: &F,
+    whole: &Bernstein,
+    first_only: bool,
+    emit: impl FnMut(Event) -> bool,
+) -> Completion {
+    let whole = *whole;
     let mut ctx = Ctx {
         feat,
         fast: FastCubic::new(&whole),

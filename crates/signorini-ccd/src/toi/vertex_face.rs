@@ -59,8 +59,6 @@ impl Feature for VertexFace {
     }
 
     fn may_touch(&self, t: Interval) -> bool {
-        let [p0, a0, b0, c0] = &self.start;
-        let [p1, a1, b1, c1] = &self.end;
         // Block: fast floating-point filter on narrow intervals (`filter.rs`).
         let w = t.hi - t.lo;
         if w <= FILTER_MAX_WIDTH {
@@ -80,6 +78,17 @@ impl Feature for VertexFace {
                 Verdict::Unknown => {}
             }
         }
+        self.may_touch_interval(t)
+    }
+}
+
+impl VertexFace {
+    /// The inside test by outward-rounded interval arithmetic (wide intervals, or when the
+    /// filter is undecided). Kept out of line so the filter path stays small.
+    #[inline(never)]
+    fn may_touch_interval(&self, t: Interval) -> bool {
+        let [p0, a0, b0, c0] = &self.start;
+        let [p1, a1, b1, c1] = &self.end;
         // Vectors from p to the triangle corners and two triangle edges, as trajectories.
         let pa = ilerp_iv(&idiff(a0, p0), &idiff(a1, p1), t);
         let pb = ilerp_iv(&idiff(b0, p0), &idiff(b1, p1), t);

@@ -50,6 +50,39 @@ fn vertex_through_triangle_centre() {
 }
 
 #[test]
+fn first_contact_reports_the_end_signs() {
+    use signorini_ccd::toi::{VertexFace, first_contact};
+    let arr = |x: &[Vec3; 4]| x.map(|p| [p.x, p.y, p.z]);
+    // Down through the triangle: f > 0 at t = 0, f < 0 at t = 1.
+    let (s, e) = vf(v(0.25, 0.25, 1.0), v(0.25, 0.25, -1.0));
+    let (t, signs) = first_contact(&VertexFace {
+        start: arr(&s),
+        end: arr(&e),
+    })
+    .unwrap();
+    assert!(t <= 0.5 && t > 0.5 - 1e-9);
+    assert_eq!(signs, [1, -1]);
+    // Up through it from below, ending exactly in the plane: f(1) = 0 is undecided (0).
+    let (s, e) = vf(v(0.25, 0.25, -1.0), v(0.25, 0.25, 0.0));
+    let (t, signs) = first_contact(&VertexFace {
+        start: arr(&s),
+        end: arr(&e),
+    })
+    .unwrap();
+    assert!(t <= 1.0 && t > 1.0 - 1e-9);
+    assert_eq!(signs, [-1, 0]);
+    // A miss has no contact at all.
+    let (s, e) = vf(v(2.0, 2.0, 1.0), v(2.0, 2.0, -1.0));
+    assert!(
+        first_contact(&VertexFace {
+            start: arr(&s),
+            end: arr(&e),
+        })
+        .is_none()
+    );
+}
+
+#[test]
 fn vertex_misses_triangle() {
     let (s, e) = vf(v(2.0, 2.0, 1.0), v(2.0, 2.0, -1.0));
     assert_eq!(vertex_face_first_toi(&s, &e).unwrap(), None);
