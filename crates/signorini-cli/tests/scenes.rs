@@ -90,6 +90,8 @@ fn list_names_every_scene_and_experiment() {
         "wedge",
         "pour2d",
         "triangle-drop",
+        "cloth-tori",
+        "rings",
         "pour3d_icosahedra_h010",
         "pour3d_random_c0_h010",
         "box_on_plane",

@@ -37,6 +37,28 @@ pub struct Object<'a> {
     pub is_static: bool,
     /// Collides with itself (cloth).
     pub self_collide: bool,
+    /// Outward normals of a closed mesh's edges at `t = 0` ([`edge_normals`]): they give an
+    /// edge–edge pair against this mesh its outside (the other edge belongs outside), which the
+    /// CCD direction alone gets wrong when an edge slides across another one from a crossed
+    /// state. `None`: edge–edge outsides from the CCD direction (rigid bodies).
+    pub edge_normals: Option<&'a [Vec3]>,
+}
+
+/// Outward normal of every edge of a closed mesh: the sum of the area normals of the
+/// triangles adjacent to it (`edges` sorted as [`Object::edges`]).
+pub fn edge_normals(x: &[Vec3], triangles: &[[u32; 3]], edges: &[[u32; 2]]) -> Vec<Vec3> {
+    let mut n = vec![Vec3::zeros(); edges.len()];
+    for t in triangles {
+        let [a, b, c] = t.map(|i| x[i as usize]);
+        let area = (b - a).cross(&(c - a));
+        for k in 0..3 {
+            let (u, v) = (t[k], t[(k + 1) % 3]);
+            if let Ok(e) = edges.binary_search(&[u.min(v), u.max(v)]) {
+                n[e] += area;
+            }
+        }
+    }
+    n
 }
 
 impl Object<'_> {
@@ -146,6 +168,7 @@ impl Gather<'_, '_> {
             return;
         }
         let traj = trajectory(self.objs, &key);
+        let outside = outside.or_else(|| self.edge_outside(&key, &traj));
         let hit = detect(&traj, outside).filter(|c| touching(&traj, c));
         if let Some(c) = hit.or_else(|| self.near(&traj, outside)) {
             self.active.insert(key, c.tracked);
@@ -159,7 +182,7 @@ impl Gather<'_, '_> {
     /// Proximity within the thickness at `t = 0` or `t = 1` (collision weights at the closer
     /// of the two); the outside is the side the first feature is on at `t = 0`.
     fn near(&self, traj: &Trajectory, outside: Option<i8>) -> Option<Contact> {
-        if self.thickness <= 0.0 {
+        if self.thickness <= 0.0 || nearly_parallel(traj) {
             return None;
         }
         let dist = |t: f64| {
@@ -182,6 +205,24 @@ impl Gather<'_, '_> {
             toi,
             tracked: Tracked { coeffs, outside },
         })
+    }
+
+    /// Outside sign of an edge–edge pair from the outward edge normal of a closed mesh: the
+    /// first edge belongs outside the second's mesh (`σ = sign(m·n_b)`), or the second outside
+    /// the first's (`σ = −sign(m·n_a)`); `None` if neither is known or `m` is nearly tangent
+    /// (`|m̂·n̂| < 0.1`).
+    fn edge_outside(&self, key: &PairKey, traj: &Trajectory) -> Option<i8> {
+        if key.kind != Kind::EdgeEdge {
+            return None;
+        }
+        let m = traj.normal_at(0.0);
+        let ((a, fa), (b, fb)) = (key.first, key.second);
+        let pick = |o: usize, f: u32, sign: f64| {
+            let n = self.objs[o].edge_normals?[f as usize];
+            let c = m.dot(&n);
+            (c.abs() > 0.1 * m.norm() * n.norm()).then(|| (sign * c).signum() as i8)
+        };
+        pick(b as usize, fb, 1.0).or_else(|| pick(a as usize, fa, -1.0))
     }
 
     fn outside_of(&self, b: usize) -> Option<i8> {
@@ -302,6 +343,24 @@ fn touching(traj: &Trajectory, c: &signorini_penalty::Contact) -> bool {
     .map(|(a, b)| (a - b).norm())
     .fold(0.0, f64::max);
     (p - q).norm() <= CONTACT_DISTANCE_REL * size
+}
+
+/// Sine of the angle between two edges below which an edge–edge pair is not made a contact
+/// by proximity: the edge–edge normal `e₁ × e₂` of (nearly) parallel edges is ill-defined and
+/// flips from step to step (CPF §5.4: "edge-edge collisions corresponding to parallel edges may
+/// require special treatment"); such edges touch through their end vertices' vertex–face pairs.
+pub const PARALLEL_EDGE_SIN: f64 = 0.1;
+
+/// `true` for an edge–edge trajectory whose edges are nearly parallel at `t = 0` or `t = 1`.
+fn nearly_parallel(traj: &Trajectory) -> bool {
+    if traj.kind != Kind::EdgeEdge {
+        return false;
+    }
+    [0.0, 1.0].iter().any(|&t| {
+        let x = traj.positions(t);
+        let (a, b) = (x[1] - x[0], x[3] - x[2]);
+        a.cross(&b).norm() < PARALLEL_EDGE_SIN * a.norm() * b.norm()
+    })
 }
 
 /// Key of vertex `v` of object `body_v` against triangle `t` of object `body_t`.
