@@ -291,6 +291,56 @@ impl Deformable {
             .collect()
     }
 
+    /// Predicted motion over a step `h` split into `substeps ≥ 1` symplectic Euler sub-steps of
+    /// the internal forces and gravity (no contact): `(v̄, v_end)` with `v̄ = (x_end − x) / h`
+    /// the mean velocity (the linear sweep the collision stage sees) and `v_end` the velocity
+    /// at the end. One sub-step gives `v̄ = v_end = ` [`Deformable::free_velocities`]`(h)`
+    /// exactly. Sub-steps let a stiff mass-spring model run under a contact step longer than
+    /// its explicit stability limit `2/ω_max` (docs/deformable.md, "Sub-stepped internal
+    /// forces"); the contact impulses are still computed once per step `h`.
+    pub fn free_motion(&self, h: Real, substeps: usize) -> (Vec<Vec3>, Vec<Vec3>) {
+        let n = substeps.max(1);
+        if n == 1 {
+            let v = self.free_velocities(h);
+            return (v.clone(), v);
+        }
+        let hs = h / n as Real;
+        let (mut x, mut v) = (self.x.clone(), self.v.clone());
+        let mut f = vec![Vec3::zeros(); x.len()];
+        for _ in 0..n {
+            self.forces_at(&x, &v, &mut f);
+            for i in 0..x.len() {
+                let w = self.inv_mass[i];
+                v[i] = if w == 0.0 {
+                    Vec3::zeros()
+                } else {
+                    v[i] + hs * w * f[i]
+                };
+                x[i] += hs * v[i];
+            }
+        }
+        let mean = x
+            .iter()
+            .zip(&self.x)
+            .map(|(x1, x0)| (x1 - x0) / h)
+            .collect();
+        (mean, v)
+    }
+
+    /// End a step: velocities `v` (pinned vertices stay at rest), positions `x ← x + h v̄`
+    /// with the mean velocity `v̄` of the step ([`Deformable::free_motion`] plus the same
+    /// contact correction as `v`).
+    pub fn finish_step(&mut self, v: Vec<Vec3>, mean: &[Vec3], h: Real) {
+        self.v = v;
+        for (i, (x, v)) in self.x.iter_mut().zip(self.v.iter_mut()).enumerate() {
+            if self.inv_mass[i] == 0.0 {
+                *v = Vec3::zeros();
+            } else {
+                *x += h * mean[i];
+            }
+        }
+    }
+
     /// One contact-free symplectic Euler step: `v ← v*`, `x ← x + h v`.
     pub fn step_free(&mut self, h: Real) {
         let v = self.free_velocities(h);

@@ -135,3 +135,29 @@ fn bad_input_is_named() {
     let mut d = Deformable::new(grid(1.0, 1.0, 2, 2).unwrap(), Material::CLOTH).unwrap();
     assert!(d.pin(&[99]).unwrap_err().to_string().contains("99"));
 }
+
+/// `free_motion` with one sub-step is exactly the plain predictor; with `n` sub-steps over a
+/// step `h` the end state equals `n` plain steps of `h/n` (velocity at the end, mean velocity
+/// = displacement / h), and pins stay put.
+#[test]
+fn sub_stepped_motion_equals_plain_sub_steps() {
+    let mut d = Deformable::new(grid(1.0, 1.0, 6, 6).unwrap(), Material::CLOTH).unwrap();
+    d.pin(&[0, 6]).unwrap();
+    let x = jiggle(&d, 5, 0.02);
+    d.x.clone_from(&x);
+    let (mean1, end1) = d.free_motion(0.01, 1);
+    assert_eq!(mean1, d.free_velocities(0.01));
+    assert_eq!(end1, mean1);
+    let (mean, end) = d.free_motion(0.01, 4);
+    let mut e = d.clone();
+    for _ in 0..4 {
+        e.step_free(0.0025);
+    }
+    for i in 0..d.x.len() {
+        assert!((end[i] - e.v[i]).norm() < 1e-12, "vertex {i}");
+        let moved = d.x[i] + 0.01 * mean[i];
+        assert!((moved - e.x[i]).norm() < 1e-12, "vertex {i}");
+    }
+    assert_eq!(mean[0], Vec3::zeros());
+    assert_eq!(end[6], Vec3::zeros());
+}

@@ -1,6 +1,7 @@
 //! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D and 3D, and of the CPF
 //! paper (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at
-//! rest) and [`stick`] (Fig. 9).
+//! rest), [`stick`] (Fig. 9), and the deformable benchmarks [`cloth_tori`] (Figs. 12–13) and
+//! [`rings`] (Figs. 15–16) with their shared runner [`deform_run`].
 //!
 //! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`,
 //! `../shared/data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
@@ -16,12 +17,16 @@
 
 pub mod bodyset;
 pub mod box_on_plane;
+pub mod cloth_tori;
+pub mod crossings;
+pub mod deform_run;
 mod error;
 pub mod particle1d;
 pub mod penalty_out;
 pub mod pour2d;
 pub mod pour3d;
 pub mod reference;
+pub mod rings;
 pub mod stats;
 pub mod stick;
 pub mod svg;

@@ -32,6 +32,7 @@ pub const SCENES: &[Builtin] = &[
     scene!("box_on_plane"),
     scene!("stick"),
     scene!("particle1d_cpf"),
+    scene!("tori_drop"),
 ];
 
 /// The `signorini experiment` subcommands, with one line each.
@@ -59,6 +60,14 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     (
         "stick",
         "CPF Fig. 9: a ball hits a tilted thin stick; scene: stick (one model per run; no h/100 reference)",
+    ),
+    (
+        "cloth-tori",
+        "CPF Figs. 12-13: soft tori fall on a pinned cloth (--full: 65k triangles); no scene file yet (deformable)",
+    ),
+    (
+        "rings",
+        "CPF Figs. 15-16: stiff rings fall on thin pins, stiffness and step sweep; no scene file yet (deformable)",
     ),
 ];
 

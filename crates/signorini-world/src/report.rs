@@ -60,6 +60,8 @@ pub struct StepReport {
     /// If the split impulse was applied (`WorldParams::split_penetration`): the penetration
     /// depth at the start of the step (m) whose ψ/h velocities were not carried on.
     pub split: Option<f64>,
+    /// Position-projection passes after a split step (`WorldParams::split_penetration`).
+    pub projections: usize,
     /// True if a solve of this step stopped because its work budget
     /// (`WorldParams::solve_work_limit`) was spent.
     pub budget_exhausted: bool,

@@ -29,6 +29,10 @@ pub enum ExperimentCommand {
     Stick(super::penalty_exp::StickArgs),
     /// Pour convex polyhedra into a box (paper Figs. 23–24; --data default ../shared/data/peg3d).
     Pour3d(Pour3Args),
+    /// CPF Figs. 12–13: soft tori fall on a cloth pinned at its corners.
+    ClothTori(super::deform_exp::DeformArgs),
+    /// CPF Figs. 15–16: stiff rings fall on a base with thin pins; stiffness and step sweep.
+    Rings(super::deform_exp::DeformArgs),
 }
 
 /// Options shared by the experiments.
@@ -112,6 +116,8 @@ pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
         ExperimentCommand::Particle1d(a) => super::penalty_exp::particle1d(a),
         ExperimentCommand::BoxOnPlane(a) => super::penalty_exp::box_on_plane(a),
         ExperimentCommand::Stick(a) => super::penalty_exp::stick(a),
+        ExperimentCommand::ClothTori(a) => super::deform_exp::cloth_tori(a),
+        ExperimentCommand::Rings(a) => super::deform_exp::rings(a),
     }
 }
 

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod ccd;
+pub mod deform_exp;
 pub mod experiment;
 pub mod lcp;
 pub mod lcp_demo;

@@ -4,6 +4,7 @@
 mod pour3d;
 mod regression;
 
+mod deformable;
 mod penalty;
 
 use signorini_experiments::{bodyset, pour2d, reference, stats, triangle_drop};

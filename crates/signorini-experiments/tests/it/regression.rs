@@ -160,3 +160,113 @@ fn set_g_h014_step_199_gap_correction_is_not_undone() {
     let overlap = pour2d::total_overlap(&w.bodies);
     assert!(overlap <= 1e-6, "after step 199: overlap {overlap:e} m²");
 }
+
+/// pour2d, set a, h = 0.005 s, standard model, step 225: the run's first failed step. Its
+/// reduced LCP is positive semidefinite and Lemke ends on a secondary ray, which proves that it
+/// has no solution (Cottle, Pang & Stone, Thm. 4.4.13). The cause is the ε-distance detector
+/// itself (reference `collision_detection.m`, notes §5.6): it also takes vertex–edge pairs whose
+/// vertex lies *beside* the edge's end (projection on the edge extended by 0.07 m) outside the
+/// other body, with a negative line gap (here three, down to −0.052 m); their U-constraints
+/// demand that the vertex cross the edge's line within the step. Without them the same
+/// subproblem is solvable. PEG on the same state solves the step.
+#[test]
+fn first_unsolvable_standard_step_fails_on_contacts_beside_corners() {
+    use signorini_complementarity::{SolveError, SolveParams, SolverKind, solve_lcp};
+    use signorini_contact::Formulation;
+    use signorini_world::{Planar, Space};
+    let name = "pour2d_set_a_h005_standard_before_step225.json";
+    let h = 0.005;
+    let set = bodyset::load_body_set("fixture", &fixture(name)).unwrap();
+    let mut w = World::new(pour2d::experiment_params(ContactModel::Standard, h, 8)).unwrap();
+    w.add_static_compound(&pour2d::open_box(), signorini_math::Vec2::zeros(), 0.0);
+    for b in set.bodies {
+        w.add_body(b.body).unwrap();
+    }
+    let now = Planar::geometry(&w.bodies);
+    let vel: Vec<_> = w.bodies.iter().map(|b| b.velocity).collect();
+    let next = Planar::moved(&w.bodies, &vel, h);
+    let eps = Planar::detection_distance(&w.params);
+    let pairs = Planar::candidate_pairs(&w.bodies, &now, &next, eps);
+    let cs = Planar::detect(&w.params, &w.bodies, &now, &next, &pairs);
+    let inside = |a: usize, v: usize, b: usize| {
+        let (p, poly) = (now[a][v], &now[b]);
+        (0..poly.len()).all(|k| {
+            let e = poly[(k + 1) % poly.len()] - poly[k];
+            signorini_math::Vec2::new(-e.y, e.x).dot(&(poly[k] - p)) < 0.0
+        })
+    };
+    let beside: Vec<usize> = (0..cs.contacts.len())
+        .filter(|&k| {
+            let c = &cs.contacts[k];
+            c.gap < 0.0 && !inside(c.a, c.vertex, c.b)
+        })
+        .collect();
+    assert_eq!(beside.len(), 3, "{beside:?}");
+    let gaps: Vec<f64> = beside.iter().map(|&k| cs.contacts[k].gap).collect();
+    assert!(gaps.iter().any(|&g| g < -0.05), "{gaps:?}");
+    let free: Vec<_> = w
+        .bodies
+        .iter()
+        .map(|b| {
+            if b.is_static {
+                Default::default()
+            } else {
+                b.free_velocity(h)
+            }
+        })
+        .collect();
+    let mut lemke = SolveParams::default();
+    lemke.solver = SolverKind::Lemke;
+    let lcp = Formulation::build(&cs, h, 0.0)
+        .reduced_lcp(&w.bodies, &free)
+        .unwrap();
+    let eig = signorini_math::nalgebra::SymmetricEigen::new(lcp.m.clone()).eigenvalues;
+    assert!(eig.min() > -1e-12, "PSD: {}", eig.min());
+    assert!(matches!(
+        solve_lcp(&lcp, &lemke),
+        Err(SolveError::Ray { .. })
+    ));
+    let mut kept = cs.clone();
+    kept.unilateral.retain(|k| !beside.contains(k));
+    let lcp = Formulation::build(&kept, h, 0.0)
+        .reduced_lcp(&w.bodies, &free)
+        .unwrap();
+    assert!(solve_lcp(&lcp, &lemke).is_ok());
+    // The standard stepper fails there; PEG does not.
+    let mut sm = w.clone();
+    assert!(sm.step().failed);
+    let mut peg = w.clone();
+    peg.params = pour2d::experiment_params(ContactModel::Peg, h, 8);
+    let rep = peg.step();
+    assert!(!rep.failed, "{:?}", rep.failure);
+}
+
+/// pour2d, set j, h = 0.014 s, PEG, step 343: body 22 is dropped onto body 20, which lies at
+/// the drop point on top of the pile: 9.0e-3 m² of overlap, a vertex 5.8 cm deep. The first
+/// solve (linearised about the start configuration) removes most of it but pushes body 20
+/// into body 18; the gap-correction re-solves diverge (43 J → 414 J) and are undone, which
+/// left 1.6e-3 m². The split step's position projection, re-linearised at the configuration
+/// reached, removes the rest; the velocities carried on stay small (no ψ/h ejection).
+#[test]
+fn set_j_h014_step_343_a_deep_drop_is_projected_out() {
+    let mut w = world_from("pour2d_set_j_h014_peg_before_step343.json", 0.014);
+    assert!(pour2d::total_overlap(&w.bodies) > 5e-3);
+    let rep = w.step();
+    assert!(!rep.failed, "{:?}", rep.failure);
+    assert!(rep.split.is_some_and(|d| d > 0.05), "{:?}", rep.split);
+    assert!(rep.projections >= 1, "{rep:?}");
+    let overlap = pour2d::total_overlap(&w.bodies);
+    assert!(overlap <= 1e-6, "after step 343: overlap {overlap:e} m²");
+    let fastest = w
+        .bodies
+        .iter()
+        .map(|b| b.velocity.xy().norm())
+        .fold(0.0, f64::max);
+    assert!(fastest < 2.0, "carried speed {fastest} m/s");
+    for step in 344..346 {
+        let rep = w.step();
+        assert!(!rep.failed, "step {step}: {:?}", rep.failure);
+        let overlap = pour2d::total_overlap(&w.bodies);
+        assert!(overlap <= 1e-6, "after step {step}: overlap {overlap:e} m²");
+    }
+}

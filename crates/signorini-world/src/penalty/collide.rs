@@ -10,6 +10,7 @@
 
 use super::PenaltyReport;
 use super::query;
+use rayon::prelude::*;
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_math::Vec3;
 use signorini_penalty::pair::{Kind, Trajectory, separation_coeffs};
@@ -37,6 +38,28 @@ pub struct Object<'a> {
     pub is_static: bool,
     /// Collides with itself (cloth).
     pub self_collide: bool,
+    /// Outward normals of a closed mesh's edges at `t = 0` ([`edge_normals`]): they give an
+    /// edge–edge pair against this mesh its outside (the other edge belongs outside), which the
+    /// CCD direction alone gets wrong when an edge slides across another one from a crossed
+    /// state. `None`: edge–edge outsides from the CCD direction (rigid bodies).
+    pub edge_normals: Option<&'a [Vec3]>,
+}
+
+/// Outward normal of every edge of a closed mesh: the sum of the area normals of the
+/// triangles adjacent to it (`edges` sorted as [`Object::edges`]).
+pub fn edge_normals(x: &[Vec3], triangles: &[[u32; 3]], edges: &[[u32; 2]]) -> Vec<Vec3> {
+    let mut n = vec![Vec3::zeros(); edges.len()];
+    for t in triangles {
+        let [a, b, c] = t.map(|i| x[i as usize]);
+        let area = (b - a).cross(&(c - a));
+        for k in 0..3 {
+            let (u, v) = (t[k], t[(k + 1) % 3]);
+            if let Ok(e) = edges.binary_search(&[u.min(v), u.max(v)]) {
+                n[e] += area;
+            }
+        }
+    }
+    n
 }
 
 impl Object<'_> {
@@ -107,8 +130,24 @@ pub fn gather(
     thickness: f64,
     report: &mut PenaltyReport,
 ) -> BTreeMap<PairKey, Tracked> {
+    let pairs = object_pairs(objs);
+    let mut needed = vec![false; objs.len()];
+    for &(i, j) in &pairs {
+        needed[i] = true;
+        needed[j] = true;
+    }
+    for (i, o) in objs.iter().enumerate() {
+        needed[i] |= o.self_collide && !o.is_static;
+    }
+    // One BVH per object per step (built in parallel), shared by all its pairs.
+    let bvhs: Vec<Option<(signorini_ccd::TriMesh, MeshBvh)>> = objs
+        .par_iter()
+        .zip(needed.par_iter())
+        .map(|(o, &n)| if n { o.bvh(thickness) } else { None })
+        .collect();
     let mut st = Gather {
         objs,
+        bvhs: &bvhs,
         thickness,
         active: tracker.iter().map(|(k, t)| (*k, *t)).collect(),
         claimed: BTreeSet::new(),
@@ -125,7 +164,7 @@ pub fn gather(
             st.self_collisions(i);
         }
     }
-    for (i, j) in object_pairs(objs) {
+    for (i, j) in pairs {
         st.between(i, j);
     }
     report.new_pairs += st.new_pairs;
@@ -134,6 +173,7 @@ pub fn gather(
 
 struct Gather<'a, 'o> {
     objs: &'a [Object<'o>],
+    bvhs: &'a [Option<(signorini_ccd::TriMesh, MeshBvh)>],
     thickness: f64,
     active: BTreeMap<PairKey, Tracked>,
     claimed: BTreeSet<((u32, u32), u32)>,
@@ -146,6 +186,10 @@ impl Gather<'_, '_> {
             return;
         }
         let traj = trajectory(self.objs, &key);
+        if stays_apart(&traj, self.thickness) {
+            return;
+        }
+        let outside = outside.or_else(|| self.edge_outside(&key, &traj));
         let hit = detect(&traj, outside).filter(|c| touching(&traj, c));
         if let Some(c) = hit.or_else(|| self.near(&traj, outside)) {
             self.active.insert(key, c.tracked);
@@ -159,7 +203,7 @@ impl Gather<'_, '_> {
     /// Proximity within the thickness at `t = 0` or `t = 1` (collision weights at the closer
     /// of the two); the outside is the side the first feature is on at `t = 0`.
     fn near(&self, traj: &Trajectory, outside: Option<i8>) -> Option<Contact> {
-        if self.thickness <= 0.0 {
+        if self.thickness <= 0.0 || nearly_parallel(traj) {
             return None;
         }
         let dist = |t: f64| {
@@ -184,16 +228,35 @@ impl Gather<'_, '_> {
         })
     }
 
+    /// Outside sign of an edge–edge pair from the outward edge normal of a closed mesh: the
+    /// first edge belongs outside the second's mesh (`σ = sign(m·n_b)`), or the second outside
+    /// the first's (`σ = −sign(m·n_a)`); `None` if neither is known or `m` is nearly tangent
+    /// (`|m̂·n̂| < 0.1`).
+    fn edge_outside(&self, key: &PairKey, traj: &Trajectory) -> Option<i8> {
+        if key.kind != Kind::EdgeEdge {
+            return None;
+        }
+        let m = traj.normal_at(0.0);
+        let ((a, fa), (b, fb)) = (key.first, key.second);
+        let pick = |o: usize, f: u32, sign: f64| {
+            let n = self.objs[o].edge_normals?[f as usize];
+            let c = m.dot(&n);
+            (c.abs() > 0.1 * m.norm() * n.norm()).then(|| (sign * c).signum() as i8)
+        };
+        pick(b as usize, fb, 1.0).or_else(|| pick(a as usize, fa, -1.0))
+    }
+
     fn outside_of(&self, b: usize) -> Option<i8> {
         self.objs[b].closed.then_some(1)
     }
 
     /// Pairs within one object (adjacent features are skipped by `self_pairs`).
     fn self_collisions(&mut self, i: usize) {
-        let Some((m, bvh)) = self.objs[i].bvh(self.thickness) else {
+        let bvhs = self.bvhs;
+        let Some((m, bvh)) = &bvhs[i] else {
             return;
         };
-        let cand = self_pairs(&m, &bvh);
+        let cand = self_pairs(m, bvh);
         let iu = i as u32;
         let out = self.outside_of(i);
         for &(v, t) in &cand.vertex_face {
@@ -208,12 +271,11 @@ impl Gather<'_, '_> {
 
     /// Pairs between two objects, then their initial penetrations.
     fn between(&mut self, i: usize, j: usize) {
-        let margin = self.thickness;
-        let (Some((_, bi)), Some((_, bj))) = (self.objs[i].bvh(margin), self.objs[j].bvh(margin))
-        else {
+        let bvhs = self.bvhs;
+        let (Some((_, bi)), Some((_, bj))) = (&bvhs[i], &bvhs[j]) else {
             return;
         };
-        let cand = mesh_pairs(&bi, &bj);
+        let cand = mesh_pairs(bi, bj);
         let (iu, ju) = (i as u32, j as u32);
         for &(v, t) in &cand.vertex_face_ab {
             self.consider(vf_key(iu, v, ju, t), self.outside_of(j));
@@ -302,6 +364,50 @@ fn touching(traj: &Trajectory, c: &signorini_penalty::Contact) -> bool {
     .map(|(a, b)| (a - b).norm())
     .fold(0.0, f64::max);
     (p - q).norm() <= CONTACT_DISTANCE_REL * size
+}
+
+/// Sine of the angle between two edges below which an edge–edge pair is not made a contact
+/// by proximity: the edge–edge normal `e₁ × e₂` of (nearly) parallel edges is ill-defined and
+/// flips from step to step (CPF §5.4: "edge-edge collisions corresponding to parallel edges may
+/// require special treatment"); such edges touch through their end vertices' vertex–face pairs.
+pub const PARALLEL_EDGE_SIN: f64 = 0.1;
+
+/// `true` for an edge–edge trajectory whose edges are nearly parallel at `t = 0` or `t = 1`.
+fn nearly_parallel(traj: &Trajectory) -> bool {
+    if traj.kind != Kind::EdgeEdge {
+        return false;
+    }
+    [0.0, 1.0].iter().any(|&t| {
+        let x = traj.positions(t);
+        let (a, b) = (x[1] - x[0], x[3] - x[2]);
+        a.cross(&b).norm() < PARALLEL_EDGE_SIN * a.norm() * b.norm()
+    })
+}
+
+/// `true` if the pair provably stays farther apart than the thickness (plus the CCD contact
+/// distance) during the whole step, so CCD need not run: the distance of the closest points at
+/// `t = 0` minus the largest possible approach, `max |Δx|` over the first feature's vertices
+/// plus the same over the second's (every point of a feature is a convex combination of its
+/// vertices, so no pair of points closes in faster). A cheap exact exclusion that skips the
+/// many far, nearly coplanar pairs of a flat cloth whose certified CCD is expensive.
+fn stays_apart(traj: &Trajectory, thickness: f64) -> bool {
+    let c = weights_at(traj, 0.0);
+    let (p, q) = traj.points(&c, 0.0);
+    let mv = |i: usize| (traj.x1[i] - traj.x0[i]).norm();
+    let (a, b) = match traj.kind {
+        Kind::VertexFace => (mv(0), mv(1).max(mv(2)).max(mv(3))),
+        Kind::EdgeEdge => (mv(0).max(mv(1)), mv(2).max(mv(3))),
+    };
+    let x = &traj.x0;
+    let size = match traj.kind {
+        Kind::VertexFace => (x[1] - x[2])
+            .norm()
+            .max((x[2] - x[3]).norm())
+            .max((x[3] - x[1]).norm()),
+        Kind::EdgeEdge => (x[0] - x[1]).norm().max((x[2] - x[3]).norm()),
+    } + a
+        + b;
+    (p - q).norm() - (a + b) > thickness + 2.0 * CONTACT_DISTANCE_REL * size
 }
 
 /// Key of vertex `v` of object `body_v` against triangle `t` of object `body_t`.

@@ -13,8 +13,10 @@
 //!    (Eqs. 13, 17), plus friction `F` distributed the same way (`cᵢ F`) with the pair's
 //!    effective mass `1 / Σ cᵢ² wᵢ` along the sliding direction. Discrete penalty (`Dpf`):
 //!    every deformable vertex inside a closed obstacle gets `h k (q − p)` towards its closest
-//!    surface point `q` (Eq. 3); open meshes (cloth) have no inside, so `Dpf` has no cloth
-//!    self-collision — as in the paper, where discrete forces need a proximity tolerance.
+//!    surface point `q` (Eq. 3); open meshes (cloth) have no inside, so with a contact
+//!    thickness `d > 0` a vertex within `d` of an open mesh's triangle gets the proximity
+//!    penalty `h k (d − dist)` along the closest-point direction (the paper's discrete forces
+//!    with a collision tolerance); with `d = 0` `Dpf` ignores open meshes.
 //! 4. **Correct and move**: `v = v* + M⁻¹ Σ I`, `x ← x + h v`.
 //! 5. **Track**: a pair stays while its depth at the new positions is positive.
 //!
@@ -25,10 +27,11 @@
 
 use super::collide::{self, Object};
 use super::{PenaltyError, PenaltyParams, PenaltyReport, query};
+use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_deformable::Deformable;
 use signorini_geometry::mesh::TriMesh;
 use signorini_math::{Real, Vec3};
-use signorini_penalty::pair::Kind;
+use signorini_penalty::pair::{Kind, closest_on_triangle};
 use signorini_penalty::{
     ForceModel, PairKey, Tracked, Tracker, friction_impulse, tracked_impulse_thick,
 };
@@ -39,13 +42,21 @@ use std::collections::BTreeMap;
 pub struct Obstacle {
     mesh: TriMesh,
     edges: Vec<[u32; 2]>,
+    normals: Option<Vec<Vec3>>,
 }
 
 impl Obstacle {
     /// A static obstacle.
     pub fn new(mesh: TriMesh) -> Self {
         let edges = mesh.edges();
-        Obstacle { mesh, edges }
+        let normals = mesh
+            .is_closed()
+            .then(|| collide::edge_normals(mesh.vertices(), mesh.triangles(), &edges));
+        Obstacle {
+            mesh,
+            edges,
+            normals,
+        }
     }
 
     /// A static obstacle whose collision surface is `mesh` moved out by `offset` (m) along the
@@ -86,16 +97,38 @@ pub struct DeformableWorld {
     pub obstacles: Vec<Obstacle>,
     /// Deformables collide with themselves (cloth folding on itself).
     pub self_collision: bool,
+    /// Sub-steps of the internal forces per contact step (≥ 1; 1 = plain symplectic Euler):
+    /// see [`Deformable::free_motion`].
+    pub substeps: usize,
     params: PenaltyParams,
     tracker: Tracker,
     time: Real,
     edges: Vec<Vec<[u32; 2]>>,
 }
 
+/// Vertex–triangle candidates `(vertex object, triangle object, [(vertex, triangle)])`.
+type Candidates = (usize, usize, Vec<(u32, u32)>);
+
 /// Start and end vertex positions of every object.
 struct Sweep {
     x0: Vec<Vec<Vec3>>,
     x1: Vec<Vec<Vec3>>,
+    /// Outward edge normals at `x0` of the closed deformables.
+    normals: Vec<Option<Vec<Vec3>>>,
+}
+
+impl Sweep {
+    fn new(w: &DeformableWorld, x0: Vec<Vec<Vec3>>, x1: Vec<Vec<Vec3>>) -> Self {
+        let normals = (0..x0.len())
+            .map(|i| {
+                let d = w.deformables.get(i)?;
+                d.mesh()
+                    .is_closed()
+                    .then(|| collide::edge_normals(&x0[i], d.triangles(), &w.edges[i]))
+            })
+            .collect();
+        Sweep { x0, x1, normals }
+    }
 }
 
 impl DeformableWorld {
@@ -114,6 +147,7 @@ impl DeformableWorld {
             deformables,
             obstacles,
             self_collision: true,
+            substeps: 1,
             params,
             tracker: Tracker::new(),
             time: 0.0,
@@ -146,12 +180,12 @@ impl DeformableWorld {
     pub fn step(&mut self) -> PenaltyReport {
         let h = self.params.h;
         let mut report = PenaltyReport::default();
-        // Block 1: predicted velocities and the linear vertex sweep.
-        let mut v: Vec<Vec<Vec3>> = self
+        // Block 1: predicted (mean and end) velocities and the linear vertex sweep.
+        let (mut v, mut v_end): (Vec<Vec<Vec3>>, Vec<Vec<Vec3>>) = self
             .deformables
             .iter()
-            .map(|d| d.free_velocities(h))
-            .collect();
+            .map(|d| d.free_motion(h, self.substeps))
+            .unzip();
         let sweep = self.sweep(&v);
         let objs = self.objects(&sweep);
         // Blocks 2–3: pairs and vertex impulses.
@@ -164,17 +198,34 @@ impl DeformableWorld {
             _ => {
                 let active =
                     collide::gather(&objs, &self.tracker, self.params.thickness, &mut report);
-                self.continuous_impulses(&objs, &active, &v, &mut imp, &mut report);
+                self.continuous_impulses(&objs, &active, &v, &mut imp);
                 active
             }
         };
         report.pairs = report.pairs.max(active.len());
-        // Block 4: v = v* + M⁻¹ ΣI, x ← x + h v.
-        for ((d, vd), id) in self.deformables.iter_mut().zip(&mut v).zip(&imp) {
-            for ((vi, ii), w) in vd.iter_mut().zip(id).zip(d.inverse_masses()) {
+        // Net contact force per deformable (self-contact cancels), summed in magnitude.
+        report.contact_force = imp
+            .iter()
+            .map(|id| id.iter().sum::<Vec3>().norm() / h)
+            .sum();
+        // Block 4: v = v* + M⁻¹ ΣI, x ← x + h v̄ (v̄ = v with one sub-step).
+        for (((d, vd), ve), id) in self
+            .deformables
+            .iter_mut()
+            .zip(&mut v)
+            .zip(&mut v_end)
+            .zip(&imp)
+        {
+            for (((vi, vj), ii), w) in vd
+                .iter_mut()
+                .zip(ve.iter_mut())
+                .zip(id)
+                .zip(d.inverse_masses())
+            {
                 *vi += *w * ii;
+                *vj += *w * ii;
             }
-            d.set_velocities_and_move(std::mem::take(vd), h);
+            d.finish_step(std::mem::take(ve), vd, h);
         }
         // Block 5: keep the pairs still penetrating at the new positions.
         self.update_tracker(active, &mut report);
@@ -195,19 +246,21 @@ impl DeformableWorld {
             x0.push(o.mesh.vertices().to_vec());
             x1.push(o.mesh.vertices().to_vec());
         }
-        Sweep { x0, x1 }
+        Sweep::new(self, x0, x1)
     }
 
     fn objects<'a>(&'a self, sw: &'a Sweep) -> Vec<Object<'a>> {
         let nd = self.deformables.len();
         (0..sw.x0.len())
             .map(|i| {
-                let (triangles, edges, closed) = if i < nd {
+                let (triangles, edges, closed, normals) = if i < nd {
                     let d = &self.deformables[i];
-                    (d.triangles(), &self.edges[i][..], d.mesh().is_closed())
+                    let n = sw.normals[i].as_deref();
+                    (d.triangles(), &self.edges[i][..], d.mesh().is_closed(), n)
                 } else {
                     let o = &self.obstacles[i - nd];
-                    (o.mesh.triangles(), &o.edges[..], o.mesh.is_closed())
+                    let n = o.normals.as_deref();
+                    (o.mesh.triangles(), &o.edges[..], o.mesh.is_closed(), n)
                 };
                 Object {
                     x0: &sw.x0[i],
@@ -218,6 +271,7 @@ impl DeformableWorld {
                     closed,
                     is_static: i >= nd,
                     self_collide: i < nd && self.self_collision,
+                    edge_normals: normals,
                 }
             })
             .collect()
@@ -262,7 +316,6 @@ impl DeformableWorld {
         active: &BTreeMap<PairKey, Tracked>,
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
-        report: &mut PenaltyReport,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
         for (key, tr) in active {
@@ -287,7 +340,6 @@ impl DeformableWorld {
                     imp[o][i] += c[n] * (pi.j + f);
                 }
             }
-            report.contact_force += pi.j.norm() / h;
         }
     }
 
@@ -300,6 +352,9 @@ impl DeformableWorld {
         rep: &mut PenaltyReport,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
+        if self.params.thickness > 0.0 {
+            self.proximity_impulses(objs, imp, rep);
+        }
         for (i, j) in collide::object_pairs(objs) {
             for (a, b) in [(i, j), (j, i)] {
                 let (oa, ob) = (&objs[a], &objs[b]);
@@ -323,8 +378,69 @@ impl DeformableWorld {
                     rep.pairs += 1;
                     rep.penetrating_pairs += 1;
                     rep.max_depth = rep.max_depth.max(d);
-                    rep.contact_force += jv.norm() / h;
                 }
+            }
+        }
+    }
+
+    /// Discrete proximity penalty for open meshes (cloth), which have no inside: a vertex
+    /// within the contact thickness `d` of a triangle of an open object (another object, or the
+    /// same deformable, corners of the triangle excluded) at the current positions gets
+    /// `h k (d − |p − q|) (p − q)/|p − q|` (Eq. 3 with the depth measured from the thickness
+    /// skin, as proximity-based penalty codes do), `−wᵢ` of it on the triangle's corners.
+    fn proximity_impulses(
+        &self,
+        objs: &[Object<'_>],
+        imp: &mut [Vec<Vec3>],
+        rep: &mut PenaltyReport,
+    ) {
+        let (k, h, d) = (self.params.stiffness, self.params.h, self.params.thickness);
+        let bvhs: Vec<Option<(signorini_ccd::TriMesh, MeshBvh)>> = objs
+            .iter()
+            .map(|o| {
+                let m =
+                    signorini_ccd::TriMesh::new(o.x0.to_vec(), o.x0.to_vec(), o.triangles.to_vec())
+                        .ok()?;
+                let b = MeshBvh::build(&m, d);
+                Some((m, b))
+            })
+            .collect();
+        let mut cands: Vec<Candidates> = Vec::new();
+        for (i, o) in objs.iter().enumerate() {
+            if let (true, Some((m, b))) = (o.self_collide && !o.is_static && !o.closed, &bvhs[i]) {
+                cands.push((i, i, self_pairs(m, b).vertex_face));
+            }
+        }
+        for (i, j) in collide::object_pairs(objs) {
+            if let (Some((_, bi)), Some((_, bj))) = (&bvhs[i], &bvhs[j]) {
+                let p = mesh_pairs(bi, bj);
+                cands.push((i, j, p.vertex_face_ab));
+                cands.push((j, i, p.vertex_face_ba));
+            }
+        }
+        for (a, b, list) in cands {
+            let (oa, ob) = (&objs[a], &objs[b]);
+            if oa.is_static || ob.closed {
+                continue;
+            }
+            for (v, t) in list {
+                let p = oa.x0[v as usize];
+                let tri = ob.triangles[t as usize];
+                let [x, y, z] = tri.map(|c| ob.x0[c as usize]);
+                let w = closest_on_triangle(&p, &x, &y, &z);
+                let q = w[0] * x + w[1] * y + w[2] * z;
+                let dist = (p - q).norm();
+                if dist >= d || dist == 0.0 {
+                    continue;
+                }
+                let jv = (h * k * (d - dist) / dist) * (p - q);
+                imp[a][v as usize] += jv;
+                if b < imp.len() {
+                    for (n, &c) in tri.iter().enumerate() {
+                        imp[b][c as usize] -= w[n] * jv;
+                    }
+                }
+                rep.pairs += 1;
             }
         }
     }
@@ -336,10 +452,7 @@ impl DeformableWorld {
             .map(|d| d.x.clone())
             .chain(self.obstacles.iter().map(|o| o.mesh.vertices().to_vec()))
             .collect();
-        let now = Sweep {
-            x0: x.clone(),
-            x1: x,
-        };
+        let now = Sweep::new(self, x.clone(), x);
         let d = self.params.thickness;
         self.tracker = collide::retain(&self.objects(&now), active, d, report);
     }

@@ -271,6 +271,7 @@ impl PenaltyWorld {
                 closed: b.mesh().is_closed(),
                 is_static: b.state.is_static,
                 self_collide: false,
+                edge_normals: None,
             })
             .collect()
     }

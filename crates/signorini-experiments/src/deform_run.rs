@@ -1,0 +1,239 @@
+//! Running a [`DeformableWorld`] experiment and writing its outputs, shared by `cloth-tori`,
+//! `rings` and `chain` (CPF paper §4–5).
+//!
+//! Owns: [`DeformTrace`] (per-step series), [`trace`], [`DeformSummary`] (the fixed
+//! `summary.json` fields of issue 8), [`summarize`] and [`write_outputs`].
+//!
+//! **Penetration statistics** per step are model-independent: the (edge, triangle) pairs
+//! crossing at the end of the step and their largest depth ([`crate::crossings`]), so that
+//! continuous and discrete forces are measured the same way. The stepper's own count of
+//! tracked pairs with real interpenetration is kept too (`tracked_penetrating` column).
+//!
+//! **Jitter** (one definition for all deformable experiments): [`jitter`] of the total
+//! contact-force series `F_n = Σ |J|/h` over the final half of the run, i.e.
+//! `mean |F_{n+1} − F_n| / mean F` — the relative step-to-step change of the contact force
+//! once the bodies should have settled (0 if no contact force at all).
+
+use crate::ExperimentError;
+use crate::crossings::{MeshView, crossings};
+use crate::penalty_out::{jitter, plot, write_csv, write_json};
+use serde::Serialize;
+use signorini_math::Real;
+use signorini_world::penalty::DeformableWorld;
+use std::path::Path;
+use std::time::Instant;
+
+pub use signorini_penalty::ForceModel;
+
+/// Per-step series of one run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeformTrace {
+    /// Time at the end of each step (s).
+    pub t: Vec<Real>,
+    /// Total contact-force magnitude `Σ |J| / h` (N).
+    pub force: Vec<Real>,
+    /// Pairs evaluated by the stepper.
+    pub pairs: Vec<usize>,
+    /// Edge–triangle pairs crossing at the end of the step.
+    pub crossing_pairs: Vec<usize>,
+    /// Their largest depth (m).
+    pub crossing_depth: Vec<Real>,
+    /// Tracked pairs really interpenetrating at the end of the step (stepper's report).
+    pub tracked_penetrating: Vec<usize>,
+    /// Root-mean-square vertex speed of the deformables (m/s).
+    pub rms_speed: Vec<Real>,
+    /// Wall-clock milliseconds per step (the step only, not the measurements).
+    pub ms_per_step: Real,
+}
+
+/// Crossings among all deformables and obstacles of `w` at their current positions.
+pub fn world_crossings(w: &DeformableWorld) -> crate::crossings::Crossings {
+    let d_edges: Vec<Vec<[u32; 2]>> = w.deformables.iter().map(|d| d.mesh().edges()).collect();
+    let o_edges: Vec<Vec<[u32; 2]>> = w.obstacles.iter().map(|o| o.mesh().edges()).collect();
+    let mut views: Vec<MeshView<'_>> = w
+        .deformables
+        .iter()
+        .zip(&d_edges)
+        .map(|(d, e)| MeshView {
+            x: &d.x,
+            triangles: d.triangles(),
+            edges: e,
+            self_check: w.self_collision,
+            is_static: false,
+        })
+        .collect();
+    views.extend(w.obstacles.iter().zip(&o_edges).map(|(o, e)| MeshView {
+        x: o.mesh().vertices(),
+        triangles: o.mesh().triangles(),
+        edges: e,
+        self_check: false,
+        is_static: true,
+    }));
+    crossings(&views)
+}
+
+fn rms_speed(w: &DeformableWorld) -> Real {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for d in &w.deformables {
+        for (i, v) in d.v.iter().enumerate() {
+            if !d.is_pinned(i) {
+                sum += v.norm_squared();
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        0.0
+    } else {
+        (sum / n as Real).sqrt()
+    }
+}
+
+/// Run `steps` steps, measuring crossings every `measure_every` steps (1 = every step; the
+/// other entries repeat the last measurement) and always after the last step.
+pub fn trace(w: &mut DeformableWorld, steps: usize, measure_every: usize) -> DeformTrace {
+    let mut tr = DeformTrace::default();
+    let mut busy = 0.0;
+    let mut last = crate::crossings::Crossings::default();
+    for n in 0..steps {
+        let start = Instant::now();
+        let rep = w.step();
+        busy += start.elapsed().as_secs_f64();
+        if n % measure_every.max(1) == 0 || n + 1 == steps {
+            last = world_crossings(w);
+        }
+        tr.t.push(w.time());
+        tr.force.push(rep.contact_force);
+        tr.pairs.push(rep.pairs);
+        tr.crossing_pairs.push(last.pairs);
+        tr.crossing_depth.push(last.max_depth);
+        tr.tracked_penetrating.push(rep.penetrating_pairs);
+        tr.rms_speed.push(rms_speed(w));
+    }
+    tr.ms_per_step = busy * 1e3 / steps.max(1) as Real;
+    tr
+}
+
+/// `DIR/summary.json` of a deformable experiment (fields fixed by issue 8).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeformSummary {
+    /// Force model (`cpf`, `dpf`, `dpf_ccd`).
+    pub model: String,
+    /// Step (s).
+    pub dt: Real,
+    /// Steps run.
+    pub steps: usize,
+    /// Triangles of all deformables and obstacles.
+    pub triangles: usize,
+    /// Edge–triangle pairs crossing at the end of the last step.
+    pub pairs_penetrating_at_end: usize,
+    /// Their largest depth (m).
+    pub max_depth: Real,
+    /// Jitter over the final half of the run (module docs).
+    pub jitter: Real,
+    /// Wall-clock milliseconds per step.
+    pub ms_per_step: Real,
+}
+
+/// Figures of a trace beyond the summary (printed and written to `details.csv`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extra {
+    /// Largest number of crossing pairs at the end of any step.
+    pub peak_pairs: usize,
+    /// Largest crossing depth at the end of any step (m).
+    pub peak_depth: Real,
+    /// Steps that ended with at least one crossing.
+    pub steps_with_crossings: usize,
+    /// Mean RMS vertex speed over the final half (m/s).
+    pub final_rms_speed: Real,
+}
+
+/// Summary and extra figures of a trace.
+pub fn summarize(
+    tr: &DeformTrace,
+    model: &str,
+    dt: Real,
+    triangles: usize,
+) -> (DeformSummary, Extra) {
+    let n = tr.t.len();
+    let half = n / 2;
+    let s = DeformSummary {
+        model: model.to_string(),
+        dt,
+        steps: n,
+        triangles,
+        pairs_penetrating_at_end: tr.crossing_pairs.last().copied().unwrap_or(0),
+        max_depth: tr.crossing_depth.last().copied().unwrap_or(0.0),
+        jitter: jitter(&tr.force[half..]),
+        ms_per_step: tr.ms_per_step,
+    };
+    let tail = &tr.rms_speed[half..];
+    let e = Extra {
+        peak_pairs: tr.crossing_pairs.iter().copied().max().unwrap_or(0),
+        peak_depth: tr.crossing_depth.iter().copied().fold(0.0, Real::max),
+        steps_with_crossings: tr.crossing_pairs.iter().filter(|&&c| c > 0).count(),
+        final_rms_speed: tail.iter().sum::<Real>() / tail.len().max(1) as Real,
+    };
+    (s, e)
+}
+
+/// Write `DIR/<name>_<model>.csv`, `force.svg`, `penetration.svg`, `details.csv` and
+/// `summary.json`.
+///
+/// # Errors
+/// [`ExperimentError`] if a file cannot be written.
+pub fn write_outputs(
+    out: &Path,
+    name: &str,
+    tr: &DeformTrace,
+    s: &DeformSummary,
+    e: &Extra,
+) -> Result<(), ExperimentError> {
+    std::fs::create_dir_all(out).map_err(|err| ExperimentError::io(out, err))?;
+    write_trace(&out.join(format!("{name}_{}.csv", s.model)), tr)?;
+    let title = format!("{name} ({}, Δt = {} s)", s.model, s.dt);
+    plot(
+        &out.join("force.svg"),
+        &format!("{title}: total contact force"),
+        "t (s)",
+        "force (N)",
+        &[(&s.model, &tr.t, &tr.force)],
+    )?;
+    let count: Vec<Real> = tr.crossing_pairs.iter().map(|&c| c as Real).collect();
+    plot(
+        &out.join("penetration.svg"),
+        &format!("{title}: edge-triangle pairs crossing at step end"),
+        "t (s)",
+        "pairs",
+        &[(&s.model, &tr.t, &count)],
+    )?;
+    write_json(&out.join("summary.json"), s)?;
+    write_csv(
+        &out.join("details.csv"),
+        "model,peak_pairs,peak_depth,steps_with_crossings,final_rms_speed",
+        [format!(
+            "{},{},{:e},{},{:e}",
+            s.model, e.peak_pairs, e.peak_depth, e.steps_with_crossings, e.final_rms_speed
+        )],
+    )
+}
+
+/// Per-step CSV of a trace.
+pub fn write_trace(path: &Path, tr: &DeformTrace) -> Result<(), ExperimentError> {
+    write_csv(
+        path,
+        "t,contact_force,pairs,crossing_pairs,crossing_max_depth,tracked_penetrating,rms_speed",
+        (0..tr.t.len()).map(|i| {
+            format!(
+                "{},{},{},{},{},{},{}",
+                tr.t[i],
+                tr.force[i],
+                tr.pairs[i],
+                tr.crossing_pairs[i],
+                tr.crossing_depth[i],
+                tr.tracked_penetrating[i],
+                tr.rms_speed[i]
+            )
+        }),
+    )
+}

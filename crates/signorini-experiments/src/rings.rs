@@ -1,0 +1,294 @@
+//! The Rings benchmark (CPF paper Figs. 1b, 15, 16): stiff rings fall on a static base with
+//! thin vertical pins; contact force under a sweep of stiffness (Fig. 15, Δt = 1/30 s) and of
+//! the step (Fig. 16, k = 8000 N/m).
+//!
+//! Owns: [`RingsParams`] ([`RingsParams::small`], [`RingsParams::full`]), [`build`], [`run`]
+//! and the sweep rows [`SweepRow`]. The rings are stiff pressurised shells (tori) whose springs
+//! are sub-stepped; base and pins are static obstacles. Scaling (docs/deformable.md,
+//! "Experiments"): the paper's Δt and stiffness are kept, vertex masses are chosen so that
+//! `k Δt² / m ≈ 0.02` per pair (an explicit penalty contact is unstable above
+//! `k Δt²/m ≈ 2` per vertex, and a ring vertex carries many pairs), and gravity is 0.981 mm/s²
+//! with the rings thrown down at 2 cm/s (the resting depth of a penalty contact is
+//! `m g / (k q)` for `q` pairs per vertex: it must stay inside the 2 mm tolerance).
+
+use crate::ExperimentError;
+use crate::deform_run::{DeformSummary, Extra, summarize, trace, write_outputs};
+use crate::penalty_out::{plot, write_csv};
+use rayon::prelude::*;
+use signorini_deformable::{Deformable, Material};
+use signorini_geometry::mesh::shapes;
+use signorini_math::{Quat, Real, Vec3};
+use signorini_penalty::{ForceModel, Friction};
+use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
+use std::path::Path;
+
+/// Parameters of the rings scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RingsParams {
+    /// Force model.
+    pub model: ForceModel,
+    /// Step (s).
+    pub dt: Real,
+    /// Penalty stiffness per pair (N/m).
+    pub stiffness: Real,
+    /// Contact thickness (collision tolerance) (m).
+    pub tolerance: Real,
+    /// Friction.
+    pub friction: Friction,
+    /// Simulated time (s).
+    pub duration: Real,
+    /// Pins (and rings) per side of the square grid.
+    pub per_side: usize,
+    /// Ring resolution: segments around and around the tube.
+    pub ring_segments: (usize, usize),
+    /// Gravity (m/s², downwards).
+    pub gravity: Real,
+    /// Sub-steps of the ring springs per contact step.
+    pub substeps: usize,
+    /// Run the stiffness and step sweep (Figs. 15–16) besides the main run.
+    pub sweep: bool,
+    /// Initial downward speed of the rings (m/s).
+    pub drop_speed: Real,
+}
+
+impl RingsParams {
+    /// Small default: 2 × 2 pins and rings of 384 triangles (1676 triangles), 10 s, with sweep.
+    pub fn small(model: ForceModel) -> Self {
+        RingsParams {
+            model,
+            dt: 1.0 / 30.0,
+            stiffness: 8000.0,
+            tolerance: 2e-3,
+            friction: Friction {
+                mu: 0.5,
+                viscous: 0.0,
+            },
+            duration: 10.0,
+            per_side: 2,
+            ring_segments: (24, 8),
+            gravity: 9.81e-4,
+            substeps: 12,
+            sweep: true,
+            drop_speed: 0.02,
+        }
+    }
+
+    /// Full size: 4 × 4 pins and rings of 384 triangles (6668 triangles; the paper: 7.4k).
+    pub fn full(model: ForceModel) -> Self {
+        RingsParams {
+            per_side: 4,
+            ..Self::small(model)
+        }
+    }
+}
+
+/// Ring shell: stiff springs and pressure; ≈ 410 kg per vertex (see the module docs).
+pub const RING: Material = Material {
+    areal_density: 4e6,
+    stretch: 4e6,
+    shear: 1.2e6,
+    bend: 6e5,
+    damping: 4000.0,
+    pressure: 1.2e8,
+    drag: 0.1,
+};
+
+fn arg(e: &dyn std::fmt::Display) -> ExperimentError {
+    ExperimentError::Argument(e.to_string())
+}
+
+/// The world: a 0.2 m × 0.2 m per pin base slab (top at z = 0) with pins of radius 4 mm and
+/// height 6 cm; one ring (centre-line radius 5 cm, tube radius 1 cm) per pin, starting 2 cm
+/// (plus 1 cm per ring) above the pin tops, tilted, every other one offset so that its tube
+/// lands on the pin.
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn build(p: &RingsParams) -> Result<DeformableWorld, ExperimentError> {
+    let n = p.per_side.max(1);
+    let pitch = 0.2;
+    let half = 0.5 * pitch * n as Real + 0.05;
+    let base = shapes::cuboid(Vec3::new(half, half, 0.02))
+        .and_then(|m| m.map(|v| v + Vec3::new(0.0, 0.0, -0.02)))
+        .map_err(|e| arg(&e))?;
+    let mut obstacles = vec![Obstacle::new(base)];
+    let (pin_len, big, small) = (0.06, 0.05, 0.01);
+    let pin = shapes::cylinder(0.004, pin_len, 8).map_err(|e| arg(&e))?;
+    let ring =
+        shapes::torus(big, small, p.ring_segments.0, p.ring_segments.1).map_err(|e| arg(&e))?;
+    let mut rings = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let k = i * n + j;
+            let c = Vec3::new(
+                pitch * (i as Real - 0.5 * (n - 1) as Real),
+                pitch * (j as Real - 0.5 * (n - 1) as Real),
+                0.0,
+            );
+            let m = pin
+                .map(|v| v + c + Vec3::new(0.0, 0.0, 0.5 * pin_len))
+                .map_err(|e| arg(&e))?;
+            obstacles.push(Obstacle::new(m));
+            let tilt = Quat::from_euler_angles(0.25 * (k % 3) as Real, 0.15, 0.0);
+            let off = if k % 2 == 1 { 0.9 * big } else { 0.1 * big };
+            let at = c + Vec3::new(off, 0.0, pin_len + 0.02 + 0.01 * k as Real);
+            let m = ring.map(|v| tilt * v + at).map_err(|e| arg(&e))?;
+            let mut d = Deformable::new(m, RING).map_err(|e| arg(&e))?;
+            d.gravity = Vec3::new(0.0, 0.0, -p.gravity);
+            d.v.iter_mut()
+                .for_each(|v| *v = Vec3::new(0.0, 0.0, -p.drop_speed));
+            rings.push(d);
+        }
+    }
+    let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
+    params.friction = p.friction;
+    params.thickness = p.tolerance;
+    let mut w = DeformableWorld::new(rings, obstacles, params).map_err(|e| arg(&e))?;
+    w.substeps = p.substeps;
+    Ok(w)
+}
+
+/// One run of the sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRow {
+    /// Stiffness (N/m).
+    pub stiffness: Real,
+    /// Step (s).
+    pub dt: Real,
+    /// Its summary.
+    pub summary: DeformSummary,
+    /// Its extra figures.
+    pub extra: Extra,
+}
+
+/// What [`run`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RingsResult {
+    /// The main run (`summary.json`).
+    pub summary: DeformSummary,
+    /// Its extra figures.
+    pub extra: Extra,
+    /// The sweep (empty unless [`RingsParams::sweep`]).
+    pub sweep: Vec<SweepRow>,
+}
+
+fn one(
+    p: &RingsParams,
+) -> Result<(crate::deform_run::DeformTrace, DeformSummary, Extra), ExperimentError> {
+    let mut w = build(p)?;
+    let steps = (p.duration / p.dt).round().max(1.0) as usize;
+    let tr = trace(&mut w, steps, 1);
+    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
+    Ok((tr, s, e))
+}
+
+/// Run the main scene (outputs as every deformable experiment) and, if asked, the sweep:
+/// stiffness ×¼, ×1, ×4 at the main step (`force_stiffness.svg`) and steps ×1, ×⅓, ×⅒ at the
+/// main stiffness (`force_dt.svg`), rows in `sweep.csv`. Sweep runs go in parallel (their
+/// `ms_per_step` is not a clean timing; the main run's is).
+///
+/// # Errors
+/// [`ExperimentError`] for invalid parameters or unwritable files.
+pub fn run(p: &RingsParams, out: &Path) -> Result<RingsResult, ExperimentError> {
+    let (tr, s, e) = one(p)?;
+    write_outputs(out, "rings", &tr, &s, &e)?;
+    if !p.sweep {
+        return Ok(RingsResult {
+            summary: s,
+            extra: e,
+            sweep: vec![],
+        });
+    }
+    let variants: Vec<RingsParams> = [(0.25, 1.0), (4.0, 1.0), (1.0, 1.0 / 3.0), (1.0, 0.1)]
+        .iter()
+        .map(|&(ks, hs)| RingsParams {
+            stiffness: p.stiffness * ks,
+            dt: p.dt * hs,
+            ..*p
+        })
+        .collect();
+    let runs: Vec<_> = variants
+        .par_iter()
+        .map(one)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut all = vec![(*p, tr, s.clone(), e)];
+    all.extend(
+        variants
+            .into_iter()
+            .zip(runs)
+            .map(|(v, (t, s, e))| (v, t, s, e)),
+    );
+    let label = |v: &RingsParams| format!("k = {} N/m, Δt = {:.5} s", v.stiffness, v.dt);
+    let pick = |f: &dyn Fn(&RingsParams) -> bool| -> Vec<(String, &[Real], &[Real])> {
+        let mut v: Vec<_> = all
+            .iter()
+            .filter(|(q, ..)| f(q))
+            .map(|(q, t, ..)| (label(q), t.t.as_slice(), t.force.as_slice()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    let by_k = pick(&|q| q.dt == p.dt);
+    let by_dt = pick(&|q| q.stiffness == p.stiffness);
+    let refs = |v: &[(String, &[Real], &[Real])]| -> Vec<(String, Vec<Real>, Vec<Real>)> {
+        v.iter()
+            .map(|(n, x, y)| (n.clone(), x.to_vec(), y.to_vec()))
+            .collect()
+    };
+    for (file, title, series) in [
+        (
+            "force_stiffness.svg",
+            "contact force vs stiffness (Fig. 15)",
+            refs(&by_k),
+        ),
+        (
+            "force_dt.svg",
+            "contact force vs step (Fig. 16)",
+            refs(&by_dt),
+        ),
+    ] {
+        let s: Vec<(&str, &[Real], &[Real])> = series
+            .iter()
+            .map(|(n, x, y)| (n.as_str(), x.as_slice(), y.as_slice()))
+            .collect();
+        plot(
+            &out.join(file),
+            &format!("rings ({}): {title}", p.model.name()),
+            "t (s)",
+            "force (N)",
+            &s,
+        )?;
+    }
+    let sweep: Vec<SweepRow> = all
+        .into_iter()
+        .map(|(q, _, s, e)| SweepRow {
+            stiffness: q.stiffness,
+            dt: q.dt,
+            summary: s,
+            extra: e,
+        })
+        .collect();
+    write_csv(
+        &out.join("sweep.csv"),
+        "model,stiffness,dt,steps,jitter,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth",
+        sweep.iter().map(|r| {
+            format!(
+                "{},{},{},{},{:e},{},{:e},{},{:e}",
+                r.summary.model,
+                r.stiffness,
+                r.dt,
+                r.summary.steps,
+                r.summary.jitter,
+                r.summary.pairs_penetrating_at_end,
+                r.summary.max_depth,
+                r.extra.peak_pairs,
+                r.extra.peak_depth
+            )
+        }),
+    )?;
+    Ok(RingsResult {
+        summary: s,
+        extra: e,
+        sweep,
+    })
+}

@@ -1,0 +1,166 @@
+//! The deformable experiments on tiny meshes: CPF leaves no edge through a triangle at the end
+//! of a cloth-and-torus run while discrete forces let the torus through the cloth, runs are
+//! deterministic, `summary.json` has exactly the issue's fields, crossing depths are right.
+
+use signorini_experiments::cloth_tori::{self, ClothToriParams};
+use signorini_experiments::crossings::segment_triangle;
+use signorini_experiments::deform_run::{DeformSummary, ForceModel};
+use signorini_experiments::rings::{self, RingsParams};
+use signorini_math::Vec3;
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("signorini-def-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// One torus (96 triangles) 1 cm above a 6 × 6-cell cloth (72 triangles), 3 s at Δt = 1/30 s.
+fn tiny_cloth(model: ForceModel) -> ClothToriParams {
+    ClothToriParams {
+        cloth_cells: 6,
+        tori_per_side: 1,
+        layers: 1,
+        torus_segments: (12, 4),
+        drop: 0.045,
+        duration: 3.0,
+        ..ClothToriParams::small(model)
+    }
+}
+
+/// Everything but the wall-clock timing.
+fn strip(s: &DeformSummary) -> DeformSummary {
+    DeformSummary {
+        ms_per_step: 0.0,
+        ..s.clone()
+    }
+}
+
+#[test]
+fn cpf_leaves_no_crossing_on_the_tiny_cloth_and_is_deterministic() {
+    let dir = tmp("ct-a");
+    let (a, ea) = cloth_tori::run(&tiny_cloth(ForceModel::Cpf), &dir).unwrap();
+    let (b, _) = cloth_tori::run(&tiny_cloth(ForceModel::Cpf), &tmp("ct-b")).unwrap();
+    assert_eq!(strip(&a), strip(&b), "two runs differ");
+    assert_eq!(a.steps, 90);
+    assert_eq!(a.triangles, 72 + 96);
+    assert_eq!(a.pairs_penetrating_at_end, 0, "{a:?}");
+    assert_eq!(
+        ea.peak_pairs, 0,
+        "CPF let an edge through a triangle: {ea:?}"
+    );
+    let csv = std::fs::read_to_string(dir.join("cloth-tori_cpf.csv")).unwrap();
+    let last: Vec<f64> = csv
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(last[1] > 0.0, "the torus never reached the cloth: {last:?}");
+}
+
+#[test]
+fn discrete_forces_let_the_torus_through_the_tiny_cloth() {
+    let (s, e) = cloth_tori::run(&tiny_cloth(ForceModel::Dpf), &tmp("ct-dpf")).unwrap();
+    assert!(e.peak_pairs > 0, "DPF kept the torus out: {s:?} {e:?}");
+}
+
+#[test]
+fn summary_json_has_exactly_the_issue_fields() {
+    let dir = tmp("ct-json");
+    cloth_tori::run(
+        &ClothToriParams {
+            duration: 0.2,
+            ..tiny_cloth(ForceModel::Cpf)
+        },
+        &dir,
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "dt",
+            "jitter",
+            "max_depth",
+            "model",
+            "ms_per_step",
+            "pairs_penetrating_at_end",
+            "steps",
+            "triangles"
+        ]
+    );
+    assert_eq!(v["model"], "cpf");
+    for f in [
+        "force.svg",
+        "penetration.svg",
+        "details.csv",
+        "cloth-tori_cpf.csv",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+}
+
+#[test]
+fn tiny_rings_run_is_deterministic() {
+    let p = RingsParams {
+        per_side: 1,
+        ring_segments: (12, 4),
+        duration: 1.0,
+        sweep: false,
+        ..RingsParams::small(ForceModel::Cpf)
+    };
+    let a = rings::run(&p, &tmp("r-a")).unwrap();
+    let b = rings::run(&p, &tmp("r-b")).unwrap();
+    assert_eq!(strip(&a.summary), strip(&b.summary));
+    assert_eq!(a.summary.steps, 30);
+}
+
+#[test]
+fn segment_triangle_depth_is_the_shorter_piece() {
+    let (a, b, c) = (
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+    );
+    let d = segment_triangle(
+        &Vec3::new(0.2, 0.2, -0.3),
+        &Vec3::new(0.2, 0.2, 0.5),
+        &a,
+        &b,
+        &c,
+    );
+    assert!((d.unwrap() - 0.2).abs() < 1e-12, "{d:?}");
+    let d = segment_triangle(
+        &Vec3::new(0.3, 0.3, -0.1),
+        &Vec3::new(0.3, 0.3, 0.5),
+        &a,
+        &b,
+        &c,
+    );
+    assert!((d.unwrap() - 0.1).abs() < 1e-12, "{d:?}");
+    // Beside the triangle, or not reaching its plane: no crossing.
+    assert!(
+        segment_triangle(
+            &Vec3::new(0.8, 0.8, -1.0),
+            &Vec3::new(0.8, 0.8, 1.0),
+            &a,
+            &b,
+            &c
+        )
+        .is_none()
+    );
+    assert!(
+        segment_triangle(
+            &Vec3::new(0.2, 0.2, 0.1),
+            &Vec3::new(0.2, 0.2, 0.5),
+            &a,
+            &b,
+            &c
+        )
+        .is_none()
+    );
+}
