@@ -118,15 +118,16 @@ fn bad_scenes_exit_2_naming_file_line_and_field() {
     std::fs::write(
         &bad,
         "dimension = 3\n[step]\nh = 0.01\nsteps = 10\n[contact]\nmodel = \"cpf\"\nstiffness = 1e4\n\
-         [[body]]\nshape = { type = \"primitive\", kind = \"sphere\", radius = 0.1 }\ndensity = 1.0\ndrop_time = 0.5\n",
+         [materials.soft]\nstiffness = 1e3\n[[body]]\nmaterial = \"soft\"\n\
+         shape = { type = \"primitive\", kind = \"sphere\", radius = 0.1 }\ndensity = 1.0\n",
     )
     .unwrap();
     let (code, _, err) = signorini(&["validate", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(
         err.contains("not yet supported")
-            && err.contains("bad.toml:11:")
-            && err.contains("drop_time"),
+            && err.contains("bad.toml:9:")
+            && err.contains("materials.soft.stiffness"),
         "{err}"
     );
     let (code, _, err) = signorini(&["run", "stick", "--model", "peg", "--steps", "1"]);

@@ -32,6 +32,7 @@ pub const SCENES: &[Builtin] = &[
     scene!("box_on_plane"),
     scene!("stick"),
     scene!("particle1d_cpf"),
+    scene!("tori_drop"),
 ];
 
 /// The `signorini experiment` subcommands, with one line each.

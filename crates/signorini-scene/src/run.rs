@@ -1,6 +1,8 @@
-//! Running a validated scene: build the [`World`], add bodies at their drop steps, step, record.
+//! Running a validated scene: build the world of its kind ([`World`] here; `World3` and
+//! `PenaltyWorld` in the child module `run3.rs`, which documents the 3D formats), add bodies at
+//! their drop steps (`Schedule`, shared), step, record.
 //!
-//! Outputs (in `out`, each written atomically, see `signorini_experiments::AtomicFile`):
+//! Outputs of 2D runs (in `out`, each written atomically, see `signorini_experiments::AtomicFile`):
 //! - `trajectories.csv`: `step,body,x,y,angle` after every recorded step for every dynamic
 //!   body already in the world (`body` = index among dynamic bodies in declaration order) —
 //!   the pour2d trajectory format;
@@ -99,7 +101,7 @@ pub struct RunSummary {
     pub max_overlap: f64,
     /// Median total overlap area (m²).
     pub median_overlap: f64,
-    /// Mean contacts per step.
+    /// Mean contacts per step (penalty scenes: evaluated feature pairs).
     pub mean_contacts: f64,
     /// Mean solver iterations per step with a solve.
     pub mean_iterations: f64,

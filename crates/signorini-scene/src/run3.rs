@@ -287,16 +287,22 @@ pub(super) fn run_meshes(
         .iter()
         .map(|m| m.build())
         .collect::<Result<Vec<_>, _>>()?;
-    let mut world = PenaltyWorld::new(bodies, penalty_params(scene, model, h))?;
+    let mut world = PenaltyWorld::new(Vec::new(), penalty_params(scene, model, h))?;
     let (planned, n) = planned_steps(scene, &opts, h);
-    let drops: Vec<(Drop, bool)> = scene
-        .meshes
-        .iter()
-        .map(|m| (Drop::Start, m.is_static))
-        .collect();
+    let drops: Vec<(Drop, bool)> = scene.meshes.iter().map(|m| (m.drop, m.is_static)).collect();
     let mut sched = Schedule::new(&drops, h);
-    sched.add_due(0, Ok)?;
-    let first_dynamic = sched.present.first().map(|&(_, wi)| wi);
+    // The penalty step works on `bodies` as they are at each step (pairs are keyed by body
+    // index), so a body dropped later is appended.
+    let mut pending: Vec<Option<MeshBody>> = bodies.into_iter().map(Some).collect();
+    let mut add = |world: &mut PenaltyWorld, k: usize| {
+        world
+            .bodies
+            .push(pending[k].take().expect("each body is added once"));
+        Ok(world.bodies.len() - 1)
+    };
+    sched.add_due(0, |k| add(&mut world, k))?;
+    // The trace follows the first dynamic body in declaration order, from when it enters.
+    let traced = sched.dyn_index.iter().position(|d| *d == Some(0));
     let out = opts.out.clone();
     let mut w = open_writers(
         scene,
@@ -311,10 +317,15 @@ pub(super) fn run_meshes(
     let mut taken = 0;
     let started = std::time::Instant::now();
     for s in 1..=n {
+        if s > 1 {
+            sched.add_due(s - 1, |k| add(&mut world, k))?;
+        }
         let rep = world.step();
         taken = s;
-        if let Some(d) = first_dynamic {
-            trace.record(&world, &rep, d);
+        if let Some(wi) = traced.map(|k| sched.world_of_scene[k])
+            && wi != usize::MAX
+        {
+            trace.record(&world, &rep, wi);
         }
         acc.add_penalty(&rep);
         if s % scene.record.every == 0 || s == n {
@@ -336,7 +347,7 @@ pub(super) fn run_meshes(
     summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.state.is_static).count();
     summary.energy_initial = k0 + p0;
     summary.energy_final = k1 + p1;
-    if let (Some(dir), Some(_)) = (out.as_deref(), first_dynamic)
+    if let (Some(dir), Some(_)) = (out.as_deref(), traced)
         && scene.record.trajectories
     {
         write_trace(&dir.join("trace.csv"), &trace)?;
@@ -347,23 +358,30 @@ pub(super) fn run_meshes(
         .iter()
         .enumerate()
         .map(|(k, m)| {
-            let b = &world.bodies[k];
-            let mesh = b.mesh();
-            // Initial pose: as built (the final world's mesh is the body-frame mesh).
-            let s0 = m
-                .build()
-                .map(|b| b.state)
-                .unwrap_or_else(|_| b.state.clone());
+            // The body as built: its mesh in the body frame and its initial pose.
+            let (verts, tris, s0) = match m.build() {
+                Ok(b) => (
+                    b.mesh().vertices().to_vec(),
+                    b.mesh().triangles().to_vec(),
+                    b.state.clone(),
+                ),
+                Err(_) => (
+                    Vec::new(),
+                    Vec::new(),
+                    signorini_dynamics::RigidBody3::fixed(),
+                ),
+            };
+            let wi = sched.world_of_scene[k];
             json!({
                 "name": m.name,
-                "world_index": k,
+                "world_index": (wi != usize::MAX).then_some(wi),
                 "dynamic_index": sched.dyn_index[k],
                 "is_static": m.is_static,
-                "vertices": mesh.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
-                "faces": mesh.triangles(),
+                "vertices": verts.iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
+                "faces": tris,
                 "position": [s0.position.x, s0.position.y, s0.position.z],
                 "orientation": quat(&s0.orientation),
-                "drop_step": 0,
+                "drop_step": sched.step[k],
                 "color": m.color,
             })
         })

@@ -1,8 +1,10 @@
 //! Raw scene → validated [`Scene`]: units and ranges checked, defaults filled in, bodies built.
 //!
-//! Every rule here has an error path tested with a bad snippet (`tests/it/errors.rs`). Rules
-//! that describe valid scenes this build cannot run yet (3D bodies, meshes, penalty models,
-//! per-material friction) are [`SceneError::Unsupported`].
+//! The scene's kind ([`SceneKind`]) follows from `dimension` and the contact model: 2D polygons
+//! here, 3D polyhedra and rigid triangle meshes in the child module `validate3.rs`. Every rule
+//! has an error path tested with a bad snippet (`tests/it/errors.rs`, `errors3.rs`). Rules that
+//! describe valid scenes this build cannot run yet (per-material friction or stiffness) are
+//! [`SceneError::Unsupported`].
 
 use crate::error::{FieldPath, SceneError};
 use crate::load::Locator;

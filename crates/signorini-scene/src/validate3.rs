@@ -52,6 +52,8 @@ pub struct SceneMesh {
     pub external_force: Vec3,
     /// Gravity (m/s²), added as m·g.
     pub gravity: Vec3,
+    /// When it enters the world.
+    pub drop: Drop,
     /// Display colour.
     pub color: Option<String>,
 }
@@ -785,18 +787,6 @@ pub(super) fn mesh_body(
     let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
     let material = material(cx, p, b, materials)?;
     no_2d_fields(cx, p, b)?;
-    for (field, given) in [
-        ("drop_time", b.drop_time.is_some()),
-        ("copies", b.copies.is_some()),
-        ("interval", b.interval.is_some()),
-    ] {
-        if given {
-            return Err(cx.unsupported(
-                &p.key(field),
-                "timed drops in penalty scenes (the penalty world's body list is fixed at the start)",
-            ));
-        }
-    }
     let is_static = b.is_static.unwrap_or(false);
     let parts = mesh_shape(cx, &p.key("shape"), &b.shape, true)?;
     let position = b
@@ -813,6 +803,10 @@ pub(super) fn mesh_body(
         .color
         .clone()
         .or_else(|| material.and_then(|m| m.color.clone()));
+    let drops = drops(cx, p, b)?;
+    if is_static && drops.len() > 1 {
+        return Err(cx.bad(&p.key("copies"), "a static body is added once"));
+    }
     let template = SceneMesh {
         name: name.clone(),
         mesh: parts[0].clone(),
@@ -824,6 +818,7 @@ pub(super) fn mesh_body(
         angular_velocity: Vec3::zeros(),
         external_force: Vec3::zeros(),
         gravity,
+        drop: drops[0],
         color,
     };
     if is_static {
@@ -897,5 +892,14 @@ pub(super) fn mesh_body(
     };
     out.build()
         .map_err(|e| cx.bad(&p.key("shape"), e.to_string()))?;
-    Ok(vec![out])
+    let n = drops.len();
+    Ok(drops
+        .into_iter()
+        .enumerate()
+        .map(|(i, drop)| SceneMesh {
+            name: named(&name, n, i),
+            drop,
+            ..out.clone()
+        })
+        .collect())
 }

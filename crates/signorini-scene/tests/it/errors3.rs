@@ -319,11 +319,11 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             "needs `mass` or `density`",
             "", // located at the `[[body]]` table (no unique marker for its line)
         ),
-        later(
-            prim("kind = \"box\", size = [0.1, 0.1, 0.1]", "drop_time = 0.5"),
-            "body[1].drop_time",
-            "timed drops in penalty scenes",
-            "drop_time =",
+        case(
+            format!("{STEP}{PENALTY}[[body]]\nstatic = true\nshape = {{ type = \"primitive\", kind = \"plane\", size = [1.0, 1.0] }}\ncopies = 2\ninterval = 0.1\n"),
+            "body[0].copies",
+            "a static body is added once",
+            "copies = 2",
         ),
         case(
             format!("{STEP}{PENALTY}[checks]\nmax_overlap = 0.0\n{PLANE}"),

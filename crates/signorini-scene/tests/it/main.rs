@@ -6,6 +6,7 @@ mod errors3;
 mod roundtrip;
 mod roundtrip3;
 mod runs;
+mod runs3;
 
 use std::path::PathBuf;
 
