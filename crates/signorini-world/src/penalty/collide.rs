@@ -10,6 +10,7 @@
 
 use super::PenaltyReport;
 use super::query;
+use rayon::prelude::*;
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_math::Vec3;
 use signorini_penalty::pair::{Kind, Trajectory, separation_coeffs};
@@ -129,8 +130,24 @@ pub fn gather(
     thickness: f64,
     report: &mut PenaltyReport,
 ) -> BTreeMap<PairKey, Tracked> {
+    let pairs = object_pairs(objs);
+    let mut needed = vec![false; objs.len()];
+    for &(i, j) in &pairs {
+        needed[i] = true;
+        needed[j] = true;
+    }
+    for (i, o) in objs.iter().enumerate() {
+        needed[i] |= o.self_collide && !o.is_static;
+    }
+    // One BVH per object per step (built in parallel), shared by all its pairs.
+    let bvhs: Vec<Option<(signorini_ccd::TriMesh, MeshBvh)>> = objs
+        .par_iter()
+        .zip(needed.par_iter())
+        .map(|(o, &n)| if n { o.bvh(thickness) } else { None })
+        .collect();
     let mut st = Gather {
         objs,
+        bvhs: &bvhs,
         thickness,
         active: tracker.iter().map(|(k, t)| (*k, *t)).collect(),
         claimed: BTreeSet::new(),
@@ -147,7 +164,7 @@ pub fn gather(
             st.self_collisions(i);
         }
     }
-    for (i, j) in object_pairs(objs) {
+    for (i, j) in pairs {
         st.between(i, j);
     }
     report.new_pairs += st.new_pairs;
@@ -156,6 +173,7 @@ pub fn gather(
 
 struct Gather<'a, 'o> {
     objs: &'a [Object<'o>],
+    bvhs: &'a [Option<(signorini_ccd::TriMesh, MeshBvh)>],
     thickness: f64,
     active: BTreeMap<PairKey, Tracked>,
     claimed: BTreeSet<((u32, u32), u32)>,
@@ -168,6 +186,9 @@ impl Gather<'_, '_> {
             return;
         }
         let traj = trajectory(self.objs, &key);
+        if stays_apart(&traj, self.thickness) {
+            return;
+        }
         let outside = outside.or_else(|| self.edge_outside(&key, &traj));
         let hit = detect(&traj, outside).filter(|c| touching(&traj, c));
         if let Some(c) = hit.or_else(|| self.near(&traj, outside)) {
@@ -231,10 +252,11 @@ impl Gather<'_, '_> {
 
     /// Pairs within one object (adjacent features are skipped by `self_pairs`).
     fn self_collisions(&mut self, i: usize) {
-        let Some((m, bvh)) = self.objs[i].bvh(self.thickness) else {
+        let bvhs = self.bvhs;
+        let Some((m, bvh)) = &bvhs[i] else {
             return;
         };
-        let cand = self_pairs(&m, &bvh);
+        let cand = self_pairs(m, bvh);
         let iu = i as u32;
         let out = self.outside_of(i);
         for &(v, t) in &cand.vertex_face {
@@ -249,12 +271,11 @@ impl Gather<'_, '_> {
 
     /// Pairs between two objects, then their initial penetrations.
     fn between(&mut self, i: usize, j: usize) {
-        let margin = self.thickness;
-        let (Some((_, bi)), Some((_, bj))) = (self.objs[i].bvh(margin), self.objs[j].bvh(margin))
-        else {
+        let bvhs = self.bvhs;
+        let (Some((_, bi)), Some((_, bj))) = (&bvhs[i], &bvhs[j]) else {
             return;
         };
-        let cand = mesh_pairs(&bi, &bj);
+        let cand = mesh_pairs(bi, bj);
         let (iu, ju) = (i as u32, j as u32);
         for &(v, t) in &cand.vertex_face_ab {
             self.consider(vf_key(iu, v, ju, t), self.outside_of(j));
@@ -361,6 +382,32 @@ fn nearly_parallel(traj: &Trajectory) -> bool {
         let (a, b) = (x[1] - x[0], x[3] - x[2]);
         a.cross(&b).norm() < PARALLEL_EDGE_SIN * a.norm() * b.norm()
     })
+}
+
+/// `true` if the pair provably stays farther apart than the thickness (plus the CCD contact
+/// distance) during the whole step, so CCD need not run: the distance of the closest points at
+/// `t = 0` minus the largest possible approach, `max |Δx|` over the first feature's vertices
+/// plus the same over the second's (every point of a feature is a convex combination of its
+/// vertices, so no pair of points closes in faster). A cheap exact exclusion that skips the
+/// many far, nearly coplanar pairs of a flat cloth whose certified CCD is expensive.
+fn stays_apart(traj: &Trajectory, thickness: f64) -> bool {
+    let c = weights_at(traj, 0.0);
+    let (p, q) = traj.points(&c, 0.0);
+    let mv = |i: usize| (traj.x1[i] - traj.x0[i]).norm();
+    let (a, b) = match traj.kind {
+        Kind::VertexFace => (mv(0), mv(1).max(mv(2)).max(mv(3))),
+        Kind::EdgeEdge => (mv(0).max(mv(1)), mv(2).max(mv(3))),
+    };
+    let x = &traj.x0;
+    let size = match traj.kind {
+        Kind::VertexFace => (x[1] - x[2])
+            .norm()
+            .max((x[2] - x[3]).norm())
+            .max((x[3] - x[1]).norm()),
+        Kind::EdgeEdge => (x[0] - x[1]).norm().max((x[2] - x[3]).norm()),
+    } + a
+        + b;
+    (p - q).norm() - (a + b) > thickness + 2.0 * CONTACT_DISTANCE_REL * size
 }
 
 /// Key of vertex `v` of object `body_v` against triangle `t` of object `body_t`.
