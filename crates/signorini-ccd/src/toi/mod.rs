@@ -12,7 +12,7 @@
 //! enclosure `[lo, hi]` contains a root of the exact coplanarity function `f`, or `f` is within
 //! its error bound `E` (see `cubic.rs`: `E ≤ 16u·M`, `u = 2⁻⁵³`, `M` the magnitude of the
 //! determinant terms) on it. Isolated roots are enclosed to width about
-//! `max(2⁻⁴⁴, 4E/|f'|)` (typically 1e-13 to 1e-11 on the benchmark), unresolved ones to
+//! `max(2⁻⁴⁴, 4–8E/|f'|)` (typically 1e-13 to 1e-11 on the benchmark), unresolved ones to
 //! `2⁻⁴⁶` (`search.rs`); coplanar stretches are reported whole. False positives come only from
 //! the inside test being undecided within floating-point error on such an enclosure, from
 //! degenerate features (zero-area triangle, parallel edges), from coplanar motion with grazing
