@@ -31,7 +31,7 @@ pub struct DeformArgs {
     /// The full-size variant (many more triangles; slow).
     #[arg(long)]
     full: bool,
-    /// Run cpf, dpf and dpf-ccd (ignores --model) into DIR/<model>/ and plot them together in
+    /// Run cpf, dpf and dpf-ccd (ignores --model) into `DIR/<model>/` and plot them together in
     /// DIR/force_compare.svg and DIR/crossings_compare.svg (rings: without the sweep).
     #[arg(long)]
     compare: bool,
