@@ -11,7 +11,9 @@
 //! springs are sub-stepped.
 
 use crate::ExperimentError;
-use crate::deform_run::{DeformSummary, Extra, summarize, trace, write_outputs};
+use crate::deform_run::{
+    DeformSummary, DeformTrace, Extra, summarize, trace, write_comparison, write_outputs,
+};
 use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
@@ -179,15 +181,48 @@ pub fn build(p: &ClothToriParams) -> Result<DeformableWorld, ExperimentError> {
     Ok(w)
 }
 
+/// Run the scene: the per-step trace, summary and extra figures (no files written).
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn simulate(
+    p: &ClothToriParams,
+) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError> {
+    let mut w = build(p)?;
+    let steps = (p.duration / p.dt).round().max(1.0) as usize;
+    let tr = trace(&mut w, steps, p.measure_every);
+    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
+    Ok((tr, s, e))
+}
+
 /// Run the scene and write the outputs (`cloth-tori_<model>.csv`, plots, `summary.json`).
 ///
 /// # Errors
 /// [`ExperimentError`] for invalid parameters or unwritable files.
 pub fn run(p: &ClothToriParams, out: &Path) -> Result<(DeformSummary, Extra), ExperimentError> {
-    let mut w = build(p)?;
-    let steps = (p.duration / p.dt).round().max(1.0) as usize;
-    let tr = trace(&mut w, steps, p.measure_every);
-    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
+    let (tr, s, e) = simulate(p)?;
     write_outputs(out, "cloth-tori", &tr, &s, &e)?;
     Ok((s, e))
+}
+
+/// Run `p` under each of `models` (one after the other, so timings are clean), each into
+/// `DIR/<model>/` as [`run`], and write the comparison plots into `DIR`
+/// ([`write_comparison`]).
+///
+/// # Errors
+/// [`ExperimentError`] for invalid parameters or unwritable files.
+pub fn compare(
+    p: &ClothToriParams,
+    models: &[ForceModel],
+    out: &Path,
+) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
+    let mut runs = Vec::new();
+    for &model in models {
+        let q = ClothToriParams { model, ..*p };
+        let (tr, s, e) = simulate(&q)?;
+        write_outputs(&out.join(model.name()), "cloth-tori", &tr, &s, &e)?;
+        runs.push((tr, s, e));
+    }
+    write_comparison(out, "cloth-tori", &runs)?;
+    Ok(runs.into_iter().map(|(_, s, e)| (s, e)).collect())
 }

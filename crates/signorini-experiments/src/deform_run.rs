@@ -237,3 +237,63 @@ pub fn write_trace(path: &Path, tr: &DeformTrace) -> Result<(), ExperimentError>
         }),
     )
 }
+
+/// Model comparison plots like the paper's force figures (Figs. 13, 15–16): every run's total
+/// contact force in `DIR/force_compare.svg` and its crossing count in
+/// `DIR/crossings_compare.svg`, plus `DIR/compare.csv` with one summary row per run.
+///
+/// # Errors
+/// [`ExperimentError`] if a file cannot be written.
+pub fn write_comparison(
+    out: &Path,
+    name: &str,
+    runs: &[(DeformTrace, DeformSummary, Extra)],
+) -> Result<(), ExperimentError> {
+    std::fs::create_dir_all(out).map_err(|err| ExperimentError::io(out, err))?;
+    let counts: Vec<Vec<Real>> = runs
+        .iter()
+        .map(|(t, ..)| t.crossing_pairs.iter().map(|&c| c as Real).collect())
+        .collect();
+    let force: Vec<(&str, &[Real], &[Real])> = runs
+        .iter()
+        .map(|(t, s, _)| (s.model.as_str(), t.t.as_slice(), t.force.as_slice()))
+        .collect();
+    let cross: Vec<(&str, &[Real], &[Real])> = runs
+        .iter()
+        .zip(&counts)
+        .map(|((t, s, _), c)| (s.model.as_str(), t.t.as_slice(), c.as_slice()))
+        .collect();
+    plot(
+        &out.join("force_compare.svg"),
+        &format!("{name}: total contact force per model"),
+        "t (s)",
+        "force (N)",
+        &force,
+    )?;
+    plot(
+        &out.join("crossings_compare.svg"),
+        &format!("{name}: edge-triangle pairs crossing at step end"),
+        "t (s)",
+        "pairs",
+        &cross,
+    )?;
+    write_csv(
+        &out.join("compare.csv"),
+        "model,dt,steps,triangles,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth,jitter,ms_per_step",
+        runs.iter().map(|(_, s, e)| {
+            format!(
+                "{},{},{},{},{},{:e},{},{:e},{:e},{}",
+                s.model,
+                s.dt,
+                s.steps,
+                s.triangles,
+                s.pairs_penetrating_at_end,
+                s.max_depth,
+                e.peak_pairs,
+                e.peak_depth,
+                s.jitter,
+                s.ms_per_step
+            )
+        }),
+    )
+}

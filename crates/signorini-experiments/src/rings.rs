@@ -12,7 +12,7 @@
 //! `m g / (k q)` for `q` pairs per vertex: it must stay inside the 2 mm tolerance).
 
 use crate::ExperimentError;
-use crate::deform_run::{DeformSummary, Extra, summarize, trace, write_outputs};
+use crate::deform_run::{DeformSummary, Extra, summarize, trace, write_comparison, write_outputs};
 use crate::penalty_out::{plot, write_csv};
 use rayon::prelude::*;
 use signorini_deformable::{Deformable, Material};
@@ -159,6 +159,31 @@ pub struct SweepRow {
     pub summary: DeformSummary,
     /// Its extra figures.
     pub extra: Extra,
+}
+
+/// Run `p` (without its sweep) under each of `models`, each into `DIR/<model>/`, and write
+/// the comparison plots into `DIR` ([`write_comparison`]).
+///
+/// # Errors
+/// [`ExperimentError`] for invalid parameters or unwritable files.
+pub fn compare(
+    p: &RingsParams,
+    models: &[ForceModel],
+    out: &Path,
+) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
+    let mut runs = Vec::new();
+    for &model in models {
+        let q = RingsParams {
+            model,
+            sweep: false,
+            ..*p
+        };
+        let (tr, s, e) = one(&q)?;
+        write_outputs(&out.join(model.name()), "rings", &tr, &s, &e)?;
+        runs.push((tr, s, e));
+    }
+    write_comparison(out, "rings", &runs)?;
+    Ok(runs.into_iter().map(|(_, s, e)| (s, e)).collect())
 }
 
 /// What [`run`] returns.

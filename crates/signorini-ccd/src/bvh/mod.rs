@@ -112,13 +112,16 @@ impl Bvh {
             .map(|b| [b.centroid(0), b.centroid(1), b.centroid(2)])
             .collect();
         if !boxes.is_empty() {
-            build_node(boxes, &centroids, &mut order, 0, &mut nodes);
+            build_node(&centroids, &mut order, 0, &mut nodes);
         }
-        Bvh {
+        let mut bvh = Bvh {
             nodes,
             order,
-            boxes: boxes.to_vec(),
-        }
+            boxes: Vec::new(),
+        };
+        // Node boxes bottom-up (O(n)) rather than merging every primitive at every level.
+        bvh.fit(boxes);
+        bvh
     }
 
     /// Recompute node boxes for moved primitives (same count and tree topology).
@@ -132,7 +135,13 @@ impl Bvh {
                 found: boxes.len(),
             });
         }
-        // Children always have larger indices than their parent: refit in reverse order.
+        self.fit(boxes);
+        Ok(())
+    }
+
+    /// Node boxes from the primitive boxes (children always have larger indices than their
+    /// parent, so in reverse order); keeps a copy of `boxes`.
+    fn fit(&mut self, boxes: &[Aabb]) {
         for i in (0..self.nodes.len()).rev() {
             let n = self.nodes[i];
             let mut b = Aabb::EMPTY;
@@ -148,7 +157,6 @@ impl Bvh {
         }
         self.boxes.clear();
         self.boxes.extend_from_slice(boxes);
-        Ok(())
     }
 
     /// Call `f` for every primitive whose box overlaps `q`.
@@ -187,22 +195,12 @@ impl Bvh {
     }
 }
 
-/// Build the subtree over `order[..]` (which starts at `offset` in the full order array);
-/// `cent` holds the box centroids.
-fn build_node(
-    boxes: &[Aabb],
-    cent: &[[f64; 3]],
-    order: &mut [u32],
-    offset: u32,
-    nodes: &mut Vec<Node>,
-) -> u32 {
+/// Build the topology of the subtree over `order[..]` (which starts at `offset` in the full
+/// order array); `cent` holds the box centroids. Node boxes are filled in afterwards.
+fn build_node(cent: &[[f64; 3]], order: &mut [u32], offset: u32, nodes: &mut Vec<Node>) -> u32 {
     let idx = nodes.len() as u32;
-    let mut aabb = Aabb::EMPTY;
-    for &p in order.iter() {
-        aabb.merge(&boxes[p as usize]);
-    }
     nodes.push(Node {
-        aabb,
+        aabb: Aabb::EMPTY,
         start: offset,
         count: order.len() as u32,
         left: 0,
@@ -231,8 +229,8 @@ fn build_node(
             .then(a.cmp(&b))
     });
     let (l, r) = order.split_at_mut(mid);
-    let left = build_node(boxes, cent, l, offset, nodes);
-    let right = build_node(boxes, cent, r, offset + mid as u32, nodes);
+    let left = build_node(cent, l, offset, nodes);
+    let right = build_node(cent, r, offset + mid as u32, nodes);
     let n = &mut nodes[idx as usize];
     n.count = 0;
     n.left = left;

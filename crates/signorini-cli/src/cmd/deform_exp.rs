@@ -31,7 +31,13 @@ pub struct DeformArgs {
     /// The full-size variant (many more triangles; slow).
     #[arg(long)]
     full: bool,
+    /// Run cpf, dpf and dpf-ccd (ignores --model) into DIR/<model>/ and plot them together in
+    /// DIR/force_compare.svg and DIR/crossings_compare.svg (rings: without the sweep).
+    #[arg(long)]
+    compare: bool,
 }
+
+const ALL: [ForceModel; 3] = [ForceModel::Cpf, ForceModel::Dpf, ForceModel::DpfCcd];
 
 fn model(s: &str) -> anyhow::Result<ForceModel> {
     match s {
@@ -94,6 +100,13 @@ pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
     p.dt = a.dt.unwrap_or(p.dt);
     p.stiffness = a.stiffness.unwrap_or(p.stiffness);
     p.duration = a.duration.unwrap_or(p.duration);
+    if a.compare {
+        let runs = cloth_tori::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
+        for (s, e) in &runs {
+            print("cloth-tori", s, e, &a.out.join(&s.model));
+        }
+        return Ok(Outcome::Success);
+    }
     let (s, e) = cloth_tori::run(&p, &a.out).map_err(anyhow::Error::from)?;
     print("cloth-tori", &s, &e, &a.out);
     Ok(Outcome::Success)
@@ -110,6 +123,13 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
     p.dt = a.dt.unwrap_or(p.dt);
     p.stiffness = a.stiffness.unwrap_or(p.stiffness);
     p.duration = a.duration.unwrap_or(p.duration);
+    if a.compare {
+        let runs = rings::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
+        for (s, e) in &runs {
+            print("rings", s, e, &a.out.join(&s.model));
+        }
+        return Ok(Outcome::Success);
+    }
     let r = rings::run(&p, &a.out).map_err(anyhow::Error::from)?;
     print("rings", &r.summary, &r.extra, &a.out);
     println!("  sweep (contact-force plots force_stiffness.svg, force_dt.svg):");

@@ -164,3 +164,25 @@ fn segment_triangle_depth_is_the_shorter_piece() {
         .is_none()
     );
 }
+
+#[test]
+fn comparison_writes_one_row_and_one_directory_per_model() {
+    let dir = tmp("ct-cmp");
+    let p = ClothToriParams {
+        duration: 0.2,
+        ..tiny_cloth(ForceModel::Cpf)
+    };
+    let runs = cloth_tori::compare(&p, &[ForceModel::Cpf, ForceModel::Dpf], &dir).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[1].0.model, "dpf");
+    let csv = std::fs::read_to_string(dir.join("compare.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    for f in [
+        "force_compare.svg",
+        "crossings_compare.svg",
+        "cpf/summary.json",
+        "dpf/summary.json",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+}
