@@ -35,6 +35,8 @@ pub enum ExperimentCommand {
     Rings(super::deform_exp::DeformArgs),
     /// CPF Figs. 1a, 8: a chain of linked rings swings against a static box.
     Chain(super::deform_exp::DeformArgs),
+    /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
+    Bucket(super::deform_exp::DeformArgs),
 }
 
 /// Options shared by the experiments.
@@ -121,6 +123,7 @@ pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
         ExperimentCommand::ClothTori(a) => super::deform_exp::cloth_tori(a),
         ExperimentCommand::Rings(a) => super::deform_exp::rings(a),
         ExperimentCommand::Chain(a) => super::deform_exp::chain(a),
+        ExperimentCommand::Bucket(a) => super::deform_exp::bucket(a),
     }
 }
 
