@@ -92,6 +92,7 @@ fn list_names_every_scene_and_experiment() {
         "triangle-drop",
         "cloth-tori",
         "rings",
+        "chain",
         "pour3d_icosahedra_h010",
         "pour3d_random_c0_h010",
         "box_on_plane",

@@ -33,6 +33,8 @@ pub enum ExperimentCommand {
     ClothTori(super::deform_exp::DeformArgs),
     /// CPF Figs. 15–16: stiff rings fall on a base with thin pins; stiffness and step sweep.
     Rings(super::deform_exp::DeformArgs),
+    /// CPF Figs. 1a, 8: a chain of linked rings swings against a static box.
+    Chain(super::deform_exp::DeformArgs),
 }
 
 /// Options shared by the experiments.
@@ -118,6 +120,7 @@ pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
         ExperimentCommand::Stick(a) => super::penalty_exp::stick(a),
         ExperimentCommand::ClothTori(a) => super::deform_exp::cloth_tori(a),
         ExperimentCommand::Rings(a) => super::deform_exp::rings(a),
+        ExperimentCommand::Chain(a) => super::deform_exp::chain(a),
     }
 }
 
