@@ -26,8 +26,8 @@ enum Command {
     /// Continuous collision detection: check benchmark query files.
     #[command(subcommand)]
     Ccd(cmd::ccd::CcdCommand),
-    /// The papers' experiments: PEG pouring (2D, 3D), triangle drop; CPF particle1d,
-    /// box-on-plane, stick; deformable cloth-tori, rings.
+    /// The papers' experiments (PEG: pour2d, pour3d, triangle-drop; CPF: particle1d,
+    /// box-on-plane, stick, cloth-tori, rings, chain).
     #[command(subcommand)]
     Experiment(cmd::experiment::ExperimentCommand),
     /// Run a scene file (TOML or JSON) or a built-in scene by name.

@@ -105,9 +105,10 @@ fn pick_models(a: &BenchArgs, scene: &Scene) -> Result<(Vec<Model>, usize), BadI
         None => models.len() - 1,
         Some(b) => {
             let b = parse_model(b)?;
-            models.iter().position(|&m| m == b).ok_or_else(|| {
-                anyhow!("--baseline: `{}` is not one of --models", b.name())
-            })?
+            models
+                .iter()
+                .position(|&m| m == b)
+                .ok_or_else(|| anyhow!("--baseline: `{}` is not one of --models", b.name()))?
         }
     };
     Ok((models, base))
@@ -143,7 +144,9 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
             model: Some(model),
             h: a.dt,
             max_steps: Some(a.steps),
-            progress: Some(Box::new(move |done, _| b.set_position(offset + done as u64))),
+            progress: Some(Box::new(move |done, _| {
+                b.set_position(offset + done as u64)
+            })),
             ..RunOptions::default()
         };
         let s = signorini_scene::run(&scene, opts)?.summary;
