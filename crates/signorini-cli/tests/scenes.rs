@@ -92,6 +92,7 @@ fn list_names_every_scene_and_experiment() {
         "triangle-drop",
         "cloth-tori",
         "rings",
+        "chain",
         "pour3d_icosahedra_h010",
         "pour3d_random_c0_h010",
         "box_on_plane",
@@ -297,5 +298,43 @@ fn report_of_a_3d_run_opens_in_headless_chromium() {
             colours > 50,
             "{scene}: screenshot looks blank: {colours} colours"
         );
+    }
+}
+
+#[test]
+fn bench_prints_finite_positive_ratios_as_json() {
+    for (scene, models, baseline) in [
+        ("demo", "peg,standard", "standard"),
+        ("box_on_plane", "cpf,dpf", "dpf"),
+    ] {
+        let (code, out, err) = signorini(&[
+            "bench", scene, "--models", models, "--steps", "5", "--format", "json",
+        ]);
+        assert_eq!(code, 0, "{scene}: stderr: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON report");
+        assert_eq!(v["scene"], scene);
+        assert_eq!(v["baseline"], baseline);
+        let rows = v["models"].as_array().expect("models array");
+        let names: Vec<&str> = rows.iter().map(|m| m["model"].as_str().unwrap()).collect();
+        assert_eq!(names.join(","), models);
+        for m in rows {
+            assert_eq!(m["steps"], 5, "{m}");
+            let ms = m["ms_per_step"].as_f64().expect("ms_per_step");
+            let ratio = m["ratio"].as_f64().expect("ratio");
+            assert!(ms.is_finite() && ms > 0.0, "{m}");
+            assert!(ratio.is_finite() && ratio > 0.0, "{m}");
+        }
+        let base = rows.iter().find(|m| m["model"] == baseline).unwrap();
+        assert_eq!(base["ratio"].as_f64(), Some(1.0));
+    }
+    // Bad input: a model of the other family, a baseline not timed, no such scene.
+    for args in [
+        &["bench", "demo", "--models", "peg,cpf"][..],
+        &["bench", "demo", "--models", "peg", "--baseline", "standard"][..],
+        &["bench", "no_such_scene"][..],
+    ] {
+        let (code, _, err) = signorini(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
     }
 }

@@ -69,6 +69,10 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
         "rings",
         "CPF Figs. 15-16: stiff rings fall on thin pins, stiffness and step sweep; no scene file yet (deformable)",
     ),
+    (
+        "chain",
+        "CPF Figs. 1a, 8: a chain of linked rings swings against a static box; no scene file yet (deformable)",
+    ),
 ];
 
 impl Builtin {

@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use signorini_experiments::deform_run::ForceModel;
 use signorini_experiments::deform_run::{DeformSummary, Extra};
-use signorini_experiments::{cloth_tori, rings};
+use signorini_experiments::{chain, cloth_tori, rings};
 use std::path::PathBuf;
 
 /// Options of the deformable experiments.
@@ -31,7 +31,7 @@ pub struct DeformArgs {
     /// The full-size variant (many more triangles; slow).
     #[arg(long)]
     full: bool,
-    /// Run cpf, dpf and dpf-ccd (ignores --model) into DIR/<model>/ and plot them together in
+    /// Run cpf, dpf and dpf-ccd (ignores --model) into `DIR/<model>/` and plot them together in
     /// DIR/force_compare.svg and DIR/crossings_compare.svg (rings: without the sweep).
     #[arg(long)]
     compare: bool,
@@ -144,5 +144,24 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
             row.extra.peak_depth
         );
     }
+    Ok(Outcome::Success)
+}
+
+/// Run `chain` (`--compare` is not supported: run it once per `--model`).
+pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
+    let m = check(&a)?;
+    if a.compare {
+        return Err(anyhow!("--compare: not available for chain; run once per --model").into());
+    }
+    let mut p = if a.full {
+        chain::ChainParams::full(m)
+    } else {
+        chain::ChainParams::small(m)
+    };
+    p.dt = a.dt.unwrap_or(p.dt);
+    p.stiffness = a.stiffness.unwrap_or(p.stiffness);
+    p.duration = a.duration.unwrap_or(p.duration);
+    let (s, e) = chain::run(&p, &a.out).map_err(anyhow::Error::from)?;
+    print("chain", &s, &e, &a.out);
     Ok(Outcome::Success)
 }

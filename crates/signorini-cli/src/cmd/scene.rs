@@ -69,7 +69,7 @@ pub struct ReportArgs {
 }
 
 /// A scene file path, or a built-in scene by name.
-fn resolve(scene: &str) -> Result<Scene, BadInput> {
+pub(crate) fn resolve(scene: &str) -> Result<Scene, BadInput> {
     let path = Path::new(scene);
     if path.exists() {
         return Ok(load_scene(path)?);

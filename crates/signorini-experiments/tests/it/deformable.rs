@@ -2,6 +2,7 @@
 //! of a cloth-and-torus run while discrete forces let the torus through the cloth, runs are
 //! deterministic, `summary.json` has exactly the fields, crossing depths are right.
 
+use signorini_experiments::chain::{self, ChainParams};
 use signorini_experiments::cloth_tori::{self, ClothToriParams};
 use signorini_experiments::crossings::segment_triangle;
 use signorini_experiments::deform_run::{DeformSummary, ForceModel};
@@ -185,4 +186,21 @@ fn comparison_writes_one_row_and_one_directory_per_model() {
     ] {
         assert!(dir.join(f).is_file(), "{f} missing");
     }
+}
+
+#[test]
+fn tiny_chain_run_is_deterministic_and_rejects_one_link() {
+    let p = ChainParams {
+        links: 3,
+        link_segments: (12, 4),
+        duration: 0.4,
+        ..ChainParams::small(ForceModel::Cpf)
+    };
+    let (a, _) = chain::run(&p, &tmp("ch-a")).unwrap();
+    let (b, _) = chain::run(&p, &tmp("ch-b")).unwrap();
+    assert_eq!(strip(&a), strip(&b));
+    assert_eq!(a.steps, 20);
+    assert_eq!(a.triangles, 3 * 96 + 12);
+    let one = ChainParams { links: 1, ..p };
+    assert!(chain::run(&one, &tmp("ch-c")).is_err());
 }
