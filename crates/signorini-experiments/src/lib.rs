@@ -20,6 +20,7 @@ pub mod bodyset;
 pub mod box_on_plane;
 pub mod bucket;
 pub mod chain;
+pub mod checks;
 pub mod cloth_tori;
 pub mod crossings;
 pub mod deform_run;
