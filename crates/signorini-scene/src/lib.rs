@@ -32,8 +32,8 @@ pub mod validate;
 
 pub use error::{FieldPath, Located, SceneError, Seg};
 pub use run::{
-    CheckResult, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome,
-    RunSummary, STEPS_HEADER, energy, run, world_params,
+    BeforeStep, CheckResult, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions,
+    RunOutcome, RunSummary, STEPS_HEADER, StepState, energy, run, world_params,
 };
 pub use validate::{Model, Scene, SceneBody3, SceneKind, SceneMesh};
 

@@ -137,6 +137,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
             }
             progress_bar.set_position(done as u64);
         })),
+        before_step: None,
     };
     let outcome = signorini_scene::run(&scene, opts)?;
     bar.finish_and_clear();
