@@ -20,6 +20,7 @@ pub mod box_on_plane;
 pub mod chain;
 pub mod cloth_tori;
 pub mod crossings;
+pub mod deform_build;
 pub mod deform_run;
 mod error;
 pub mod particle1d;
