@@ -26,11 +26,14 @@ enum Command {
     /// Continuous collision detection: check benchmark query files.
     #[command(subcommand)]
     Ccd(cmd::ccd::CcdCommand),
-    /// The PEG paper's 2D experiments: pouring polygons, triangle drop.
+    /// The papers' experiments (PEG: pour2d, pour3d, triangle-drop; CPF: particle1d,
+    /// box-on-plane, stick, cloth-tori, rings, chain).
     #[command(subcommand)]
     Experiment(cmd::experiment::ExperimentCommand),
     /// Run a scene file (TOML or JSON) or a built-in scene by name.
     Run(cmd::scene::RunArgs),
+    /// Time per step of several contact models on one scene, with ratios to a baseline.
+    Bench(cmd::bench::BenchArgs),
     /// List the built-in scenes and experiments, one line each.
     List,
     /// Check a scene file without running it.
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Ccd(c) => cmd::ccd::run(c),
         Command::Experiment(c) => cmd::experiment::run(c),
         Command::Run(a) => cmd::scene::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
         Command::List => cmd::scene::list(),
         Command::Validate(a) => cmd::scene::validate(a),
         Command::Report(a) => cmd::scene::report(a),

@@ -107,3 +107,15 @@ fn unknown_model_is_bad_input() {
     assert_eq!(code, 2);
     assert!(err.contains("bogus"), "{err}");
 }
+
+#[test]
+fn help_names_each_experiments_data_default() {
+    let (code, out, _) = signorini(&["experiment", "pour3d", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("default: ../shared/data/peg3d)"), "{out}");
+    assert!(!out.contains("data/peg2d"), "{out}");
+    let (_, out, _) = signorini(&["experiment", "pour2d", "--help"]);
+    assert!(out.contains("default: ../shared/data/peg2d)"), "{out}");
+    let (_, out, _) = signorini(&["--help"]);
+    assert!(out.contains("pour3d") && out.contains("bench"), "{out}");
+}

@@ -300,3 +300,67 @@ fn report_of_a_3d_run_opens_in_headless_chromium() {
         );
     }
 }
+
+#[test]
+fn bench_prints_finite_positive_ratios_as_json() {
+    for (scene, models, baseline) in [
+        ("demo", "peg,standard", "standard"),
+        ("box_on_plane", "cpf,dpf", "dpf"),
+    ] {
+        let (code, out, err) = signorini(&[
+            "bench", scene, "--models", models, "--steps", "5", "--format", "json",
+        ]);
+        assert_eq!(code, 0, "{scene}: stderr: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON report");
+        assert_eq!(v["scene"], scene);
+        assert_eq!(v["baseline"], baseline);
+        let rows = v["models"].as_array().expect("models array");
+        let names: Vec<&str> = rows.iter().map(|m| m["model"].as_str().unwrap()).collect();
+        assert_eq!(names.join(","), models);
+        for m in rows {
+            assert_eq!(m["steps"], 5, "{m}");
+            let ms = m["ms_per_step"].as_f64().expect("ms_per_step");
+            let ratio = m["ratio"].as_f64().expect("ratio");
+            assert!(ms.is_finite() && ms > 0.0, "{m}");
+            assert!(ratio.is_finite() && ratio > 0.0, "{m}");
+        }
+        let base = rows.iter().find(|m| m["model"] == baseline).unwrap();
+        assert_eq!(base["ratio"].as_f64(), Some(1.0));
+    }
+    // Same states: every model timed on clones of the first model's run.
+    let (code, out, err) = signorini(&[
+        "bench",
+        "demo",
+        "--models",
+        "peg,corrective",
+        "--steps",
+        "6",
+        "--same-states",
+        "--every",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON report");
+    assert_eq!(v["mode"], "same-states");
+    assert_eq!(v["trajectory"], "peg");
+    assert_eq!(v["baseline"], "corrective");
+    for m in v["models"].as_array().unwrap() {
+        assert_eq!(m["steps"], 3, "states 2, 4, 6: {m}");
+        let ratio = m["ratio"].as_f64().expect("ratio");
+        assert!(ratio.is_finite() && ratio > 0.0, "{m}");
+    }
+    // Bad input: a model of the other family, a baseline not timed, no such scene.
+    for args in [
+        &["bench", "demo", "--models", "peg,cpf"][..],
+        &["bench", "demo", "--models", "peg", "--baseline", "standard"][..],
+        &["bench", "no_such_scene"][..],
+        &["bench", "box_on_plane", "--same-states"][..],
+        &["bench", "demo", "--same-states", "--every", "0"][..],
+    ] {
+        let (code, _, err) = signorini(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}

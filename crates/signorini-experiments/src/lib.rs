@@ -18,6 +18,7 @@
 pub mod bodyset;
 pub mod box_on_plane;
 pub mod chain;
+pub mod checks;
 pub mod cloth_tori;
 pub mod crossings;
 pub mod deform_build;

@@ -13,6 +13,7 @@
 
 use crate::ExperimentError;
 use crate::bodyset::BodySet;
+use crate::checks::Checks;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
 use crate::svg::{Plot, Series};
 pub use crate::sweep::{Pooled, RunResult, SweepResult};
@@ -298,7 +299,7 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
             .find(|p| p.model == m && h_key(p.h) == h_key(h))
     };
     let mut s = String::new();
-    let mut ok = true;
+    let mut checks = Checks::new();
     let _ = writeln!(
         s,
         "{:>6} {:>5} {:>6} {:>11} {:>11} {:>11} {:>11} {:>11} {:>9} {:>9} {:>9}",
@@ -349,24 +350,41 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
                 _ => f64::NAN,
             }
         );
-        if let Some(p) = peg {
-            ok &= p.failed_runs == 0 && p.runs_with_failed_steps == 0 && p.max_run_max <= 1e-6;
-            if let Some(r) = r {
-                ok &= p.overlap.median <= r.median;
+        let at = |what: &str| format!("{what} (h = {h})");
+        match peg {
+            None => checks.check("PEG checks (no PEG run)", None),
+            Some(p) => {
+                let fine = p.failed_runs == 0 && p.runs_with_failed_steps == 0;
+                checks.check(&at("PEG: no failed run or step"), Some(fine));
+                let max = p.max_run_max <= 1e-6;
+                checks.check(&at("PEG max <= 1e-6 m^2"), Some(max));
+                let med = r.map(|r| p.overlap.median <= r.median);
+                let name = match med {
+                    None => "PEG median <= authors' median (no authors' median)".into(),
+                    Some(_) => at("PEG median <= authors' median"),
+                };
+                checks.check(&name, med);
             }
-            for q in [std, cor].into_iter().flatten() {
-                if h >= 0.005 - 1e-12 {
-                    ok &= q.overlap.median >= 100.0 * p.overlap.median;
-                }
+        }
+        if h >= 0.005 - 1e-12 {
+            for (label, q) in [("standard", std), ("corrective", cor)] {
+                let c = peg
+                    .zip(q)
+                    .map(|(p, q)| q.overlap.median >= 100.0 * p.overlap.median);
+                let name = match c {
+                    None => format!("{label} >= 100x PEG median (no {label} or PEG run)"),
+                    Some(_) => at(&format!("{label} >= 100x PEG median")),
+                };
+                checks.check(&name, c);
             }
         }
     }
     let _ = writeln!(
         s,
         "checks (PEG: no failed run or step, max <= 1e-6 m^2, median <= authors' median; std/corr >= 100x PEG median for h >= 0.005): {}",
-        if ok { "PASS" } else { "FAIL" }
+        checks.verdict()
     );
-    Ok((s, ok))
+    Ok((s, checks.ok()))
 }
 
 fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {

@@ -25,6 +25,7 @@
 //! Does not own: the physics.
 
 use crate::ExperimentError;
+use crate::checks::Checks;
 use crate::pour2d::{experiment_params, step_count};
 use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
 use crate::svg::{Plot, Series};
@@ -445,7 +446,7 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
         }
     };
     let mut s = String::new();
-    let mut ok = true;
+    let mut checks = Checks::new();
     let _ = writeln!(
         s,
         "pour3d {} (configs {:?}); overlap volume per step, m^3",
@@ -491,23 +492,38 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
                 _ => f64::NAN,
             }
         );
-        if let Some(p) = peg {
-            ok &= p.failed_runs == 0 && p.max_run_max <= MAX_OVERLAP;
-            if let Some(r) = r {
-                ok &= p.overlap.median <= r.median.max(MEDIAN_FLOOR);
+        let at = |what: &str| format!("{what} (h = {h})");
+        match peg {
+            None => checks.check("PEG checks (no PEG run)", None),
+            Some(p) => {
+                checks.check(&at("PEG: no failed run"), Some(p.failed_runs == 0));
+                let max = p.max_run_max <= MAX_OVERLAP;
+                checks.check(&at("PEG max <= 1e-6 m^3"), Some(max));
+                let med = r.map(|r| p.overlap.median <= r.median.max(MEDIAN_FLOOR));
+                let name = match med {
+                    None => "PEG median <= authors' median (no authors' median)".into(),
+                    Some(_) => at("PEG median <= max(authors' median, 1e-15)"),
+                };
+                checks.check(&name, med);
             }
-            if h >= 0.005 - 1e-12
-                && let Some(q) = std
-            {
-                ok &= q.overlap.median >= 100.0 * p.overlap.median;
-            }
+        }
+        if h >= 0.005 - 1e-12 {
+            let c = peg
+                .zip(std)
+                .map(|(p, q)| q.overlap.median >= 100.0 * p.overlap.median);
+            let name = match c {
+                None => "standard >= 100x PEG median (no standard or PEG run)".into(),
+                Some(_) => at("standard >= 100x PEG median"),
+            };
+            checks.check(&name, c);
         }
     }
     let _ = writeln!(
         s,
         "checks (PEG: no failed run, max <= 1e-6 m^3 in every run, median <= max(authors' median, 1e-15); standard >= 100x PEG median for h >= 0.005): {}",
-        if ok { "PASS" } else { "FAIL" }
+        checks.verdict()
     );
+    let ok = checks.ok();
     let _ = writeln!(
         s,
         "PEG per run: scene, h, max overlap (m^3), failed steps, max unknowns, slowest step (ms), steps at the solve budget"

@@ -21,7 +21,7 @@ use crate::reference::h_key;
 use crate::stats::quantile_sorted;
 use crate::writer::Csv;
 use signorini_complementarity::SolverKind;
-use signorini_world::{ContactModel, GenericWorld, Space};
+use signorini_world::{ContactModel, GenericWorld, Space, WorldParams};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -65,6 +65,19 @@ where
         p.mixed_fallback = false;
         p
     };
+    median_step_us_with(world, &params, repeats)
+}
+
+/// Median stepper time in µs (`StepReport::times`) of one step from the state of `world`
+/// under `params` (R ≥ 1 clones, each stepped once; `world` is not modified). Any dimension.
+pub fn median_step_us_with<S: Space<D>, const D: usize>(
+    world: &GenericWorld<S, D>,
+    params: &WorldParams,
+    repeats: usize,
+) -> f64
+where
+    GenericWorld<S, D>: Clone,
+{
     let mut t: Vec<f64> = (0..repeats.max(1))
         .map(|_| {
             let mut w = world.clone();

@@ -60,6 +60,32 @@ pub struct RunOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// Called after every step with (steps done, steps planned).
     pub progress: Option<Box<dyn FnMut(usize, usize)>>,
+    /// Called before every step with (step number, 1-based; the world it starts from), after
+    /// the bodies due at that step were added (e.g. to time other models on clones of the
+    /// same states: `signorini bench --same-states`).
+    pub before_step: Option<BeforeStep>,
+}
+
+/// The hook of [`RunOptions::before_step`]: (step number, the world the step starts from).
+pub type BeforeStep = Box<dyn FnMut(usize, StepState<'_>)>;
+
+/// The world a step starts from, by scene kind (see [`RunOptions::before_step`]).
+pub enum StepState<'a> {
+    /// 2D polygons.
+    Planar(&'a World),
+    /// 3D polyhedra.
+    Polyhedra(&'a World3),
+    /// 3D meshes under penalty contact.
+    Meshes(&'a PenaltyWorld),
+    /// Deformables under penalty contact.
+    Deformables(&'a signorini_world::penalty::DeformableWorld),
+}
+
+/// Call the `before_step` hook, if any.
+fn before(opts: &mut RunOptions, s: usize, state: StepState<'_>) {
+    if let Some(f) = opts.before_step.as_mut() {
+        f(s, state);
+    }
 }
 
 /// One pass/fail check.
@@ -441,6 +467,7 @@ fn run_planar(
         if s > 1 {
             sched.add_due(s - 1, |k| add(&mut world, k))?;
         }
+        before(&mut opts, s, StepState::Planar(&world));
         let rep = world.step();
         taken = s;
         let overlap = total_overlap(&world.bodies);

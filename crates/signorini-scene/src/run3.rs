@@ -164,6 +164,7 @@ pub(super) fn run_polyhedra(
         if s > 1 {
             sched.add_due(s - 1, |k| add(&mut world, k))?;
         }
+        super::before(&mut opts, s, super::StepState::Polyhedra(&world));
         let rep = world.step();
         taken = s;
         let overlap = total_overlap3(&world.bodies);
@@ -320,6 +321,7 @@ pub(super) fn run_meshes(
         if s > 1 {
             sched.add_due(s - 1, |k| add(&mut world, k))?;
         }
+        super::before(&mut opts, s, super::StepState::Meshes(&world));
         let rep = world.step();
         taken = s;
         if let Some(wi) = traced.map(|k| sched.world_of_scene[k])

@@ -11,7 +11,9 @@
 //! - `bodies.json` with `"dimension": 3`: the deformables (at their initial shape) and the
 //!   obstacles, all drawn as still meshes — the replay does not yet move deformable vertices.
 
-use super::{FinalWorld, RunOptions, RunOutcome, RunSummary, finish, planned_steps, tick};
+use super::{
+    FinalWorld, RunOptions, RunOutcome, RunSummary, StepState, before, finish, planned_steps, tick,
+};
 use crate::error::SceneError;
 use crate::validate::{Model, Scene};
 use serde_json::json;
@@ -82,6 +84,7 @@ pub(super) fn run_deformables(
     let (mut interrupted, mut taken, mut max_force) = (false, 0, 0.0 as Real);
     let mut pairs = 0usize;
     for s in 1..=n {
+        before(&mut opts, s, StepState::Deformables(&world));
         let rep = tracer.step(&mut world, s - 1, n, d.measure_every);
         taken = s;
         pairs += rep.pairs;

@@ -1,7 +1,8 @@
-//! `signorini experiment …`: the PEG paper's 2D experiments (pouring, triangle drop).
+//! `signorini experiment …`: the papers' experiments (PEG pouring in 2D and 3D, triangle drop;
+//! the CPF paper's rigid, penalty and deformable experiments in `penalty_exp` / `deform_exp`).
 //!
-//! Parses arguments, resolves the shared data directory (`../shared/data/peg2d` relative to
-//! the current directory unless `--data DIR`), runs the experiment in
+//! Parses arguments, resolves the shared data directory (`../shared/data/peg2d`, pour3d
+//! `../shared/data/peg3d`, relative to the current directory unless `--data DIR`), runs the experiment in
 //! `signorini-experiments`, prints its comparison report to stdout. Exit code 1 if a check
 //! of the report failed, 2 on bad input.
 
@@ -28,6 +29,7 @@ pub enum ExperimentCommand {
     /// CPF Fig. 9: a ball hits a tilted thin stick; rebound direction per force model.
     Stick(super::penalty_exp::StickArgs),
     /// Pour convex polyhedra into a box (paper Figs. 23–24; --data default ../shared/data/peg3d).
+    #[command(mut_arg("data", |a| a.help("Shared data directory (default: ../shared/data/peg3d)")))]
     Pour3d(Pour3Args),
     /// CPF Figs. 12–13: soft tori fall on a cloth pinned at its corners.
     ClothTori(super::deform_exp::DeformArgs),

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod ccd;
 pub mod deform_exp;
 pub mod experiment;

@@ -69,7 +69,7 @@ pub struct ReportArgs {
 }
 
 /// A scene file path, or a built-in scene by name.
-fn resolve(scene: &str) -> Result<Scene, BadInput> {
+pub(crate) fn resolve(scene: &str) -> Result<Scene, BadInput> {
     let path = Path::new(scene);
     if path.exists() {
         return Ok(load_scene(path)?);
@@ -137,6 +137,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
             }
             progress_bar.set_position(done as u64);
         })),
+        before_step: None,
     };
     let outcome = signorini_scene::run(&scene, opts)?;
     bar.finish_and_clear();

@@ -14,6 +14,10 @@
 //!    new ones, their collision weights fixed at the first time of contact. A vertex already
 //!    inside another closed body at `t = 0` and not tracked against it (initial penetration,
 //!    or a tracked pair that slid off its face) is attached to the closest face of that body.
+//!    **Corrective passes** ([`CORRECTIVE_PASSES`]): after the impulses of step 3, the collision
+//!    stage runs again on the sweep to the pose the corrected velocities reach; pairs that only
+//!    the impulses brought into contact (a torus pushed into the floor by the torus landing on
+//!    it) get their impulses on that sweep, until a pass finds nothing new.
 //! 3. **Impulses**: per pair, the model's impulse `J` (continuous, Eq. 8; or the discrete
 //!    variants: closest point at the current positions, i.e. symplectic Euler; CCD-tracked at
 //!    `t = 1`, Fig. 8b) plus friction (§3.6). For a rigid body the vertex impulses `cᵢ J` gather into a
@@ -117,6 +121,17 @@ pub struct PenaltyReport {
     pub contact_force: Real,
 }
 
+/// Most collision passes on the corrected sweep per step (after the pass on the predicted
+/// sweep). A pair's impulse pushes its bodies along a path the predicted sweep never saw: a
+/// torus resting on the floor and hit by a second one is pushed into the floor, but its floor
+/// pairs were computed (or found absent) on the motion without that push. Unseen, such a
+/// penetration is found only at the next step, up to `|Δv| h` deep, and its push back drives
+/// the torus into the upper one again, each step deeper (stacked tori: energy 1.8 J → 4e6 J
+/// with one pass, 0.77 J with corrective passes). Each corrective pass finds the pairs that
+/// the impulses so far bring into contact; a step with no such pair does one extra collision
+/// pass and changes nothing (box-on-plane and stick outputs are byte-identical).
+pub const CORRECTIVE_PASSES: usize = 4;
+
 /// Rigid mesh bodies under penalty contact.
 #[derive(Clone, Debug)]
 pub struct PenaltyWorld {
@@ -217,9 +232,10 @@ impl PenaltyWorld {
             }
             _ => {
                 let objs = self.objects(&sweep);
-                let active =
+                let mut active =
                     collide::gather(&objs, &self.tracker, self.params.thickness, &mut report);
                 self.continuous_impulses(&active, &sweep, &free, &mut acc);
+                self.corrective_passes(&mut active, &free, &mut acc, &mut report);
                 active
             }
         };
@@ -251,6 +267,56 @@ impl PenaltyWorld {
             let mut s: RigidBody3 = b.state.clone();
             s.set_velocity(nu);
             s.integrate_position(h);
+            x0.push(b.world_vertices());
+            x1.push(b.vertices_at(&s));
+        }
+        Sweep { x0, x1 }
+    }
+
+    /// Contacts caused by this step's own impulses (see [`CORRECTIVE_PASSES`]): the collision
+    /// stage runs again on the corrected sweep (to the pose reached with `ν* + M⁻¹ ΣI`); the
+    /// pairs it finds that are not active yet get their impulses on that sweep and join the
+    /// active set. Stops when a pass finds nothing new.
+    fn corrective_passes(
+        &self,
+        active: &mut BTreeMap<PairKey, Tracked>,
+        free: &[Vec6],
+        acc: &mut Acc,
+        report: &mut PenaltyReport,
+    ) {
+        let d = self.params.thickness;
+        for _ in 0..CORRECTIVE_PASSES {
+            let sweep = self.corrected_sweep(free, acc);
+            let mut known = Tracker::new();
+            for (k, t) in active.iter() {
+                known.insert(*k, *t);
+            }
+            let found = collide::gather(&self.objects(&sweep), &known, d, report);
+            let fresh: BTreeMap<PairKey, Tracked> = found
+                .into_iter()
+                .filter(|(k, _)| !active.contains_key(k))
+                .collect();
+            if fresh.is_empty() {
+                return;
+            }
+            self.continuous_impulses(&fresh, &sweep, free, acc);
+            active.extend(fresh);
+        }
+    }
+
+    /// The linear vertex sweep from the current pose to the pose reached with the predicted
+    /// velocities corrected by the impulses gathered so far.
+    fn corrected_sweep(&self, free: &[Vec6], acc: &Acc) -> Sweep {
+        let h = self.params.h;
+        let mut x0 = Vec::with_capacity(self.bodies.len());
+        let mut x1 = Vec::with_capacity(self.bodies.len());
+        for ((b, nu), (lin, ang)) in self.bodies.iter().zip(free).zip(acc) {
+            let mut s: RigidBody3 = b.state.clone();
+            if !s.is_static {
+                s.set_velocity(nu);
+                s.apply_impulse(lin, ang);
+                s.integrate_position(h);
+            }
             x0.push(b.world_vertices());
             x1.push(b.vertices_at(&s));
         }
