@@ -13,7 +13,7 @@
 use crate::ExperimentError;
 use crate::deform_build::{DeformSpec, WorldSpec, build_world, grid_corners, place};
 use crate::deform_run::{
-    DeformSummary, DeformTrace, Extra, summarize, trace, write_comparison, write_outputs,
+    DeformSummary, DeformTrace, Extra, compare_models, summarize, trace, write_outputs,
 };
 use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
@@ -224,7 +224,7 @@ pub fn run(p: &ClothToriParams, out: &Path) -> Result<(DeformSummary, Extra), Ex
 
 /// Run `p` under each of `models` (one after the other, so timings are clean), each into
 /// `DIR/<model>/` as [`run`], and write the comparison plots into `DIR`
-/// ([`write_comparison`]).
+/// ([`crate::deform_run::write_comparison`]).
 ///
 /// # Errors
 /// [`ExperimentError`] for invalid parameters or unwritable files.
@@ -233,13 +233,7 @@ pub fn compare(
     models: &[ForceModel],
     out: &Path,
 ) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
-    let mut runs = Vec::new();
-    for &model in models {
-        let q = ClothToriParams { model, ..*p };
-        let (tr, s, e) = simulate(&q)?;
-        write_outputs(&out.join(model.name()), "cloth-tori", &tr, &s, &e)?;
-        runs.push((tr, s, e));
-    }
-    write_comparison(out, "cloth-tori", &runs)?;
-    Ok(runs.into_iter().map(|(_, s, e)| (s, e)).collect())
+    compare_models(out, "cloth-tori", models, |model| {
+        simulate(&ClothToriParams { model, ..*p })
+    })
 }

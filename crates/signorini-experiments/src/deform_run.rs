@@ -1,8 +1,9 @@
 //! Running a [`DeformableWorld`] experiment and writing its outputs, shared by `cloth-tori`,
-//! `rings` and `chain` (CPF paper §4–5).
+//! `rings`, `chain` and `bucket` (CPF paper §4–5).
 //!
 //! Owns: [`DeformTrace`] (per-step series), [`Tracer`], [`trace`], [`DeformSummary`] (the fixed
-//! `summary.json` fields of issue 8), [`summarize`] and [`write_outputs`].
+//! `summary.json` fields of issue 8), [`summarize`], [`write_outputs`] and the model
+//! comparison ([`compare_models`], [`write_comparison`]).
 //!
 //! **Penetration statistics** per step are model-independent: the (edge, triangle) pairs
 //! crossing at the end of the step and their largest depth ([`crate::crossings`]), so that
@@ -330,4 +331,26 @@ pub fn write_comparison(
             )
         }),
     )
+}
+
+/// Run one scene under each of `models` (one after the other, so timings are clean) with
+/// `simulate(model)`, write each run's outputs into `DIR/<model>/` ([`write_outputs`]) and the
+/// comparison plots into `DIR` ([`write_comparison`]).
+///
+/// # Errors
+/// The first error of `simulate`, or [`ExperimentError`] if a file cannot be written.
+pub fn compare_models(
+    out: &Path,
+    name: &str,
+    models: &[ForceModel],
+    simulate: impl Fn(ForceModel) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError>,
+) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
+    let mut runs = Vec::new();
+    for &model in models {
+        let (tr, s, e) = simulate(model)?;
+        write_outputs(&out.join(model.name()), name, &tr, &s, &e)?;
+        runs.push((tr, s, e));
+    }
+    write_comparison(out, name, &runs)?;
+    Ok(runs.into_iter().map(|(_, s, e)| (s, e)).collect())
 }

@@ -1,7 +1,8 @@
 //! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D and 3D, and of the CPF
 //! paper (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at
 //! rest), [`stick`] (Fig. 9), and the deformable benchmarks [`cloth_tori`] (Figs. 12–13) and
-//! [`rings`] (Figs. 15–16), [`chain`] (Figs. 1a, 8) with their shared runner [`deform_run`].
+//! [`rings`] (Figs. 15–16), [`chain`] (Figs. 1a, 8), [`bucket`] (Fig. 14) with their shared
+//! runner [`deform_run`].
 //!
 //! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`,
 //! `../shared/data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
@@ -17,6 +18,7 @@
 
 pub mod bodyset;
 pub mod box_on_plane;
+pub mod bucket;
 pub mod chain;
 pub mod checks;
 pub mod cloth_tori;

@@ -74,6 +74,10 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
         "chain",
         "CPF Figs. 1a, 8: a chain of linked rings swings against a static box; no scene file yet (deformable)",
     ),
+    (
+        "bucket",
+        "CPF Fig. 14: soft bodies poured into an open bucket (--full: 40 bodies, 106k triangles); no scene file yet (deformable)",
+    ),
 ];
 
 impl Builtin {

@@ -1,5 +1,5 @@
-//! `signorini experiment cloth-tori | rings`: the CPF paper's deformable benchmarks
-//! (`signorini-experiments::{cloth_tori, rings}`). Each writes CSV, SVG and `DIR/summary.json`
+//! `signorini experiment cloth-tori | rings | chain | bucket`: the CPF paper's deformable
+//! benchmarks (`signorini-experiments::{cloth_tori, rings, chain, bucket}`). Each writes CSV, SVG and `DIR/summary.json`
 //! and prints the must-show figures. Exit code 2 on bad input.
 
 use crate::exit::{BadInput, Outcome};
@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use signorini_experiments::deform_run::ForceModel;
 use signorini_experiments::deform_run::{DeformSummary, Extra};
-use signorini_experiments::{chain, cloth_tori, rings};
+use signorini_experiments::{bucket, chain, cloth_tori, rings};
 use std::path::PathBuf;
 
 /// Options of the deformable experiments.
@@ -163,5 +163,28 @@ pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
     p.duration = a.duration.unwrap_or(p.duration);
     let (s, e) = chain::run(&p, &a.out).map_err(anyhow::Error::from)?;
     print("chain", &s, &e, &a.out);
+    Ok(Outcome::Success)
+}
+
+/// Run `bucket`.
+pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
+    let m = check(&a)?;
+    let mut p = if a.full {
+        bucket::BucketParams::full(m)
+    } else {
+        bucket::BucketParams::small(m)
+    };
+    p.dt = a.dt.unwrap_or(p.dt);
+    p.stiffness = a.stiffness.unwrap_or(p.stiffness);
+    p.duration = a.duration.unwrap_or(p.duration);
+    if a.compare {
+        let runs = bucket::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
+        for (s, e) in &runs {
+            print("bucket", s, e, &a.out.join(&s.model));
+        }
+        return Ok(Outcome::Success);
+    }
+    let (s, e) = bucket::run(&p, &a.out).map_err(anyhow::Error::from)?;
+    print("bucket", &s, &e, &a.out);
     Ok(Outcome::Success)
 }

@@ -37,6 +37,8 @@ pub enum ExperimentCommand {
     Rings(super::deform_exp::DeformArgs),
     /// CPF Figs. 1a, 8: a chain of linked rings swings against a static box.
     Chain(super::deform_exp::DeformArgs),
+    /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
+    Bucket(super::deform_exp::DeformArgs),
 }
 
 /// Options shared by the experiments.
@@ -123,6 +125,7 @@ pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
         ExperimentCommand::ClothTori(a) => super::deform_exp::cloth_tori(a),
         ExperimentCommand::Rings(a) => super::deform_exp::rings(a),
         ExperimentCommand::Chain(a) => super::deform_exp::chain(a),
+        ExperimentCommand::Bucket(a) => super::deform_exp::bucket(a),
     }
 }
 

@@ -4,6 +4,7 @@
 mod pour3d;
 mod regression;
 
+mod bucket;
 mod deformable;
 mod penalty;
 

@@ -4,7 +4,7 @@
 //! indices in range, no degenerate triangle, consistent orientation, outward orientation when
 //! closed), the OBJ and STL (ASCII and binary) readers and writers ([`io`]), the procedural
 //! shapes used by the penalty experiments ([`shapes`]: box, sphere, torus, cylinder, thin stick,
-//! cloth grid) and the mass properties of a closed mesh ([`mass`]).
+//! cloth grid, open bucket) and the mass properties of a closed mesh ([`mass`]).
 //! Does not own: moving meshes for CCD (`signorini-ccd::TriMesh` carries start and end
 //! positions), bodies (`signorini-dynamics`).
 //!

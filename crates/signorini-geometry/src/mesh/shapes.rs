@@ -1,7 +1,9 @@
-//! Procedural triangle meshes: box, UV sphere, torus, capped cylinder, thin stick, cloth grid.
+//! Procedural triangle meshes: box, UV sphere, torus, capped cylinder, thin stick, cloth grid,
+//! open bucket.
 //!
 //! Every closed shape is centred at the origin with outward counter-clockwise triangles, so
-//! [`TriMesh::new`] accepts it and its centre of mass is the origin. Resolutions are clamped to
+//! [`TriMesh::new`] accepts it and its centre of mass is the origin. The open shapes (grid,
+//! bucket) say where they sit and which way their normals point. Resolutions are clamped to
 //! the smallest valid values.
 
 use super::{MeshError, TriMesh};
@@ -152,6 +154,46 @@ pub fn grid(sx: Real, sy: Real, nx: usize, ny: usize) -> Result<TriMesh, MeshErr
         for i in 0..nx {
             t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
             t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+    }
+    TriMesh::new(v, t)
+}
+
+/// An open bucket (CPF Fig. 14): a single-sheet cylinder wall of radius `r` and height
+/// `height` on a flat disc bottom, open at the top; axis z, bottom at z = 0. The bottom is a
+/// centre fan plus `rings − 1` concentric bands, the wall `stacks` bands, each `segments` around,
+/// so all triangles have similar sizes. Normals point into the bucket (bottom +z, wall towards
+/// the axis). `segments + 2 segments (rings − 1) + 2 segments stacks` triangles; its only
+/// boundary is the rim.
+///
+/// # Errors
+/// [`MeshError`] for zero or non-finite dimensions.
+pub fn bucket(
+    r: Real,
+    height: Real,
+    segments: usize,
+    rings: usize,
+    stacks: usize,
+) -> Result<TriMesh, MeshError> {
+    let (n, nr, ns) = (segments.max(3), rings.max(1), stacks.max(1));
+    // Level L = 1 … nr + ns: radius r·min(L, nr)/nr, height h·max(L − nr, 0)/ns.
+    let mut v = vec![Vec3::zeros()];
+    for level in 1..=nr + ns {
+        let rho = r * level.min(nr) as Real / nr as Real;
+        let z = height * level.saturating_sub(nr) as Real / ns as Real;
+        for i in 0..n {
+            let th = TAU * i as Real / n as Real;
+            v.push(Vec3::new(rho * th.cos(), rho * th.sin(), z));
+        }
+    }
+    let id = |level: usize, i: usize| (1 + (level - 1) * n + i % n) as u32;
+    let mut t: Vec<[u32; 3]> = (0..n).map(|i| [0, id(1, i), id(1, i + 1)]).collect();
+    for level in 1..nr + ns {
+        for i in 0..n {
+            let (a, b) = (id(level, i), id(level, i + 1));
+            let (c, d) = (id(level + 1, i + 1), id(level + 1, i));
+            t.push([a, c, b]);
+            t.push([a, d, c]);
         }
     }
     TriMesh::new(v, t)

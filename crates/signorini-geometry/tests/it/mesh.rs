@@ -82,6 +82,55 @@ fn procedural_shapes_are_closed_and_outward() {
 }
 
 #[test]
+fn bucket_is_an_open_inward_cup() {
+    let (r, h, n, rings, stacks) = (0.4, 0.7, 16, 3, 5);
+    let b = shapes::bucket(r, h, n, rings, stacks).unwrap();
+    assert!(!b.is_closed());
+    assert_eq!(
+        b.triangles().len(),
+        n + 2 * n * (rings - 1) + 2 * n * stacks
+    );
+    // Every edge used once is on the rim (the only boundary), and there are `n` of them.
+    let mut uses = std::collections::BTreeMap::new();
+    for t in b.triangles() {
+        for k in 0..3 {
+            let (a, c) = (t[k], t[(k + 1) % 3]);
+            *uses.entry([a.min(c), a.max(c)]).or_insert(0) += 1;
+        }
+    }
+    let rim: Vec<_> = uses.iter().filter(|&(_, &u)| u == 1).collect();
+    assert_eq!(rim.len(), n);
+    for (e, _) in rim {
+        for &i in e {
+            assert!((b.vertices()[i as usize].z - h).abs() < 1e-12);
+        }
+    }
+    // Bottom normals +z, wall normals towards the axis; everything within the cylinder.
+    let mut area = 0.0;
+    for t in 0..b.triangles().len() {
+        let nrm = b.face_normal(t);
+        let c = b.corners(t).iter().fold(Vec3::zeros(), |s, p| s + p) / 3.0;
+        if b.corners(t).iter().all(|p| p.z == 0.0) {
+            assert!(
+                nrm.z > 0.0 && nrm.x.abs() + nrm.y.abs() < 1e-12,
+                "bottom {t}"
+            );
+        } else {
+            assert!(
+                nrm.z.abs() < 1e-12 && nrm.x * c.x + nrm.y * c.y < 0.0,
+                "wall {t}"
+            );
+        }
+        area += 0.5 * nrm.norm();
+    }
+    // Area tends to the disc plus the wall (inscribed polygon: a little less).
+    let exact = std::f64::consts::PI * r * r + std::f64::consts::TAU * r * h;
+    assert!(area < exact && area > 0.95 * exact, "{area} vs {exact}");
+    assert!(shapes::bucket(0.0, 1.0, 8, 2, 2).is_err());
+    assert!(shapes::bucket(f64::NAN, 1.0, 8, 2, 2).is_err());
+}
+
+#[test]
 fn box_mass_properties_are_analytic() {
     let (a, b, c) = (0.5, 1.0, 1.5);
     let m = shapes::cuboid(Vec3::new(a, b, c))

@@ -1,0 +1,240 @@
+//! The Dragons benchmark (CPF paper Fig. 14): soft bodies poured in batches into a rigid open
+//! bucket, with body–bucket, body–body and self-collisions.
+//!
+//! Owns: [`BucketParams`] ([`BucketParams::small`], [`BucketParams::full`]), [`build`],
+//! [`simulate`], [`run`] and [`compare`]; outputs, jitter and penetration statistics are the
+//! shared ones of [`crate::deform_run`].
+//!
+//! Departures from the paper (docs/deformable.md, "Experiments"): the forty dragons are
+//! pressurised mass-spring shells of three procedural shapes (UV spheres, tori and rounded
+//! boxes — spheres pushed out to `|x|⁴ + |y|⁴ + |z|⁴ = a⁴`), the bucket is the open single-sheet
+//! [`shapes::bucket`] (open like the paper's: no inside/outside information). The paper gives no
+//! settings for this scene, so the cloth-and-tori ones are kept: Δt = 1/30 s, k = 2 N/m per
+//! pair, Coulomb 0.8, viscous 0.005, a 2 mm tolerance, gravity 9.81 mm/s² (lengths read in
+//! millimetre units), air drag 0.5/s and ≈ 13.5 g per vertex whatever the resolution
+//! (`k Δt²/m ≈ 0.16` per pair), the shells' springs sub-stepped. The drag caps the fall at
+//! 2 cm/s: a single-sheet bottom hit much faster lets vertices through it (penetration
+//! `≈ v √(m/k)` per pair exceeds the tolerance), and the penalty then pushes them the wrong way. The bodies start in layers of `per_side²` above the rim,
+//! every other layer shifted and each body turned, moving down at `drop_speed`: they arrive in
+//! batches, layer after layer.
+
+use crate::ExperimentError;
+use crate::deform_run::{
+    DeformSummary, DeformTrace, Extra, compare_models, summarize, trace, write_outputs,
+};
+use signorini_deformable::{Deformable, Material};
+use signorini_geometry::mesh::{TriMesh, shapes};
+use signorini_math::{Quat, Real, Vec3};
+use signorini_penalty::{ForceModel, Friction};
+use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
+use std::path::Path;
+
+/// Parameters of the bucket scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BucketParams {
+    /// Force model.
+    pub model: ForceModel,
+    /// Step (s).
+    pub dt: Real,
+    /// Penalty stiffness per pair (N/m).
+    pub stiffness: Real,
+    /// Contact thickness (collision tolerance) (m).
+    pub tolerance: Real,
+    /// Friction (Coulomb and viscous).
+    pub friction: Friction,
+    /// Simulated time (s).
+    pub duration: Real,
+    /// Number of soft bodies (cycling sphere, torus, rounded box).
+    pub bodies: usize,
+    /// Bodies per side of each layer's square grid.
+    pub per_side: usize,
+    /// Body resolution `n`: spheres and boxes `n × n/2`, tori `n × n/2` segments.
+    pub body_segments: usize,
+    /// Bucket resolution: segments around, bands on the bottom, bands up the wall.
+    pub bucket_segments: (usize, usize, usize),
+    /// Mass per body vertex (kg); the areal density follows from each mesh's area.
+    pub vertex_mass: Real,
+    /// Gravity (m/s², downwards).
+    pub gravity: Real,
+    /// Initial downward speed of the bodies (m/s).
+    pub drop_speed: Real,
+    /// Sub-steps of the internal (spring, pressure) forces per contact step.
+    pub substeps: usize,
+    /// Measure crossings every this many steps (1 = every step).
+    pub measure_every: usize,
+    /// Body material (its `areal_density` is replaced, see [`BucketParams::vertex_mass`]).
+    pub material: Material,
+}
+
+impl BucketParams {
+    /// Small default: 8 bodies (2 layers of 2 × 2) of 224–256 triangles in a 736-triangle bucket
+    /// (2624 triangles in all), 30 s.
+    pub fn small(model: ForceModel) -> Self {
+        BucketParams {
+            model,
+            dt: 1.0 / 30.0,
+            stiffness: 2.0,
+            tolerance: 2e-3,
+            friction: Friction {
+                mu: 0.8,
+                viscous: 0.005,
+            },
+            duration: 30.0,
+            bodies: 8,
+            per_side: 2,
+            body_segments: 16,
+            bucket_segments: (32, 4, 8),
+            vertex_mass: 0.0135,
+            gravity: 9.81e-3,
+            drop_speed: 0.02,
+            substeps: 10,
+            measure_every: 1,
+            material: BODY,
+        }
+    }
+
+    /// Full size (the paper: 40 dragons, 103k triangles): 40 bodies (5 layers of up to 3 × 3)
+    /// of 2600–2704 triangles in a 3008-triangle bucket, 108 360 triangles in all, 60 s.
+    pub fn full(model: ForceModel) -> Self {
+        BucketParams {
+            bodies: 40,
+            per_side: 3,
+            body_segments: 52,
+            bucket_segments: (64, 8, 16),
+            measure_every: 10,
+            duration: 60.0,
+            ..Self::small(model)
+        }
+    }
+}
+
+/// Soft body shell (the cloth-and-tori torus' springs, a stiffer pressure); the areal density is
+/// set per mesh from [`BucketParams::vertex_mass`].
+pub const BODY: Material = Material {
+    areal_density: 1.0,
+    stretch: 125.0,
+    shear: 50.0,
+    bend: 10.0,
+    damping: 0.1,
+    pressure: 200.0,
+    drag: 0.5,
+};
+
+/// Bucket radius and height (m).
+pub const BUCKET: (Real, Real) = (0.4, 0.4);
+/// Body size: sphere radius, torus radii, rounded-box half size (m).
+const SIZE: Real = 0.075;
+
+fn arg(e: &dyn std::fmt::Display) -> ExperimentError {
+    ExperimentError::Argument(e.to_string())
+}
+
+/// The three body shapes, centred at the origin.
+fn shapes_for(n: usize) -> Result<[TriMesh; 3], ExperimentError> {
+    let (n, half) = (n.max(4), (n / 2).max(2));
+    let sphere = shapes::sphere(SIZE, n, half).map_err(|e| arg(&e))?;
+    let torus = shapes::torus(0.65 * SIZE, 0.35 * SIZE, n, half).map_err(|e| arg(&e))?;
+    let rounded = sphere
+        .map(|v| {
+            let q = v.map(|c| c.powi(4)).sum().powf(0.25);
+            v * (0.9 * SIZE / q)
+        })
+        .map_err(|e| arg(&e))?;
+    Ok([sphere, torus, rounded])
+}
+
+fn surface_area(m: &TriMesh) -> Real {
+    (0..m.triangles().len())
+        .map(|t| 0.5 * m.face_normal(t).norm())
+        .sum()
+}
+
+/// The world: the bucket (obstacle 0, bottom at z = 0) and the bodies in layers above its rim.
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
+    if p.bodies == 0 || p.per_side == 0 {
+        return Err(ExperimentError::Argument(
+            "bodies and per_side must be ≥ 1".into(),
+        ));
+    }
+    if !(p.vertex_mass.is_finite() && p.vertex_mass > 0.0) {
+        return Err(ExperimentError::Argument(format!(
+            "vertex_mass must be > 0, got {}",
+            p.vertex_mass
+        )));
+    }
+    let (radius, height) = BUCKET;
+    let (bs, br, bz) = p.bucket_segments;
+    let bucket = shapes::bucket(radius, height, bs, br, bz).map_err(|e| arg(&e))?;
+    let kinds = shapes_for(p.body_segments)?;
+    let g = Vec3::new(0.0, 0.0, -p.gravity);
+    let per_layer = p.per_side * p.per_side;
+    let pitch = 2.4 * SIZE;
+    let mut bodies = Vec::with_capacity(p.bodies);
+    for k in 0..p.bodies {
+        let (layer, slot) = (k / per_layer, k % per_layer);
+        let (i, j) = (slot / p.per_side, slot % p.per_side);
+        let shift = if layer % 2 == 1 { 0.25 * pitch } else { 0.0 };
+        let mid = 0.5 * (p.per_side - 1) as Real;
+        let c = Vec3::new(
+            pitch * (i as Real - mid) + shift,
+            pitch * (j as Real - mid) - shift,
+            height + 1.5 * SIZE + pitch * layer as Real,
+        );
+        let turn = Quat::from_euler_angles(0.7 * k as Real, 0.4 * (k % 5) as Real, 0.3 * k as Real);
+        let mesh = kinds[k % 3].map(|v| turn * v + c).map_err(|e| arg(&e))?;
+        let mut m = p.material;
+        m.areal_density = p.vertex_mass * mesh.vertices().len() as Real / surface_area(&mesh);
+        let mut d = Deformable::new(mesh, m).map_err(|e| arg(&e))?;
+        d.gravity = g;
+        d.v.iter_mut()
+            .for_each(|v| *v = Vec3::new(0.0, 0.0, -p.drop_speed));
+        bodies.push(d);
+    }
+    let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
+    params.friction = p.friction;
+    params.thickness = p.tolerance;
+    let mut w =
+        DeformableWorld::new(bodies, vec![Obstacle::new(bucket)], params).map_err(|e| arg(&e))?;
+    w.substeps = p.substeps;
+    Ok(w)
+}
+
+/// Run the scene: the per-step trace, summary and extra figures (no files written).
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn simulate(p: &BucketParams) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError> {
+    let mut w = build(p)?;
+    let steps = (p.duration / p.dt).round().max(1.0) as usize;
+    let tr = trace(&mut w, steps, p.measure_every);
+    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
+    Ok((tr, s, e))
+}
+
+/// Run the scene and write the outputs (`bucket_<model>.csv`, plots, `summary.json`).
+///
+/// # Errors
+/// [`ExperimentError`] for invalid parameters or unwritable files.
+pub fn run(p: &BucketParams, out: &Path) -> Result<(DeformSummary, Extra), ExperimentError> {
+    let (tr, s, e) = simulate(p)?;
+    write_outputs(out, "bucket", &tr, &s, &e)?;
+    Ok((s, e))
+}
+
+/// Run `p` under each of `models` into `DIR/<model>/` and plot them together in `DIR`
+/// ([`compare_models`]).
+///
+/// # Errors
+/// [`ExperimentError`] for invalid parameters or unwritable files.
+pub fn compare(
+    p: &BucketParams,
+    models: &[ForceModel],
+    out: &Path,
+) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
+    compare_models(out, "bucket", models, |model| {
+        simulate(&BucketParams { model, ..*p })
+    })
+}
