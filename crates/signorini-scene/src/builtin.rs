@@ -34,6 +34,7 @@ pub const SCENES: &[Builtin] = &[
     scene!("particle1d_cpf"),
     scene!("tori_drop"),
     scene!("cloth_tori"),
+    scene!("rings"),
 ];
 
 /// The `signorini experiment` subcommands, with one line each.
@@ -68,7 +69,7 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     ),
     (
         "rings",
-        "CPF Figs. 15-16: stiff rings fall on thin pins, stiffness and step sweep; no scene file yet (deformable)",
+        "CPF Figs. 15-16: stiff rings fall on thin pins, stiffness and step sweep; scene: rings (small variant, no sweep)",
     ),
     (
         "chain",

@@ -45,3 +45,32 @@ fn cloth_tori_scene_is_the_small_experiment_and_traces_identically() {
         assert_eq!(o.world.deformables().unwrap().deformables.len(), 9);
     }
 }
+
+#[test]
+fn rings_scene_is_the_small_experiment_and_traces_identically() {
+    use signorini_experiments::deform_run::trace;
+    use signorini_experiments::rings::{RingsParams, build, spec as rings_spec};
+    let s = load_scene(&repo().join("scenes/rings.toml")).unwrap();
+    let small = RingsParams::small(ForceModel::Cpf);
+    assert_eq!(
+        s.deformables.as_ref().unwrap().spec,
+        rings_spec(&small).unwrap(),
+        "same world description"
+    );
+    assert_eq!(s.length, Length::Steps(300), "10 s as the small variant");
+    let n = 4;
+    let dir = tmp("rings-scene");
+    run(
+        &s,
+        RunOptions {
+            max_steps: Some(n),
+            out: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let mut w = build(&small).unwrap();
+    write_trace(&dir.join("experiment.csv"), &trace(&mut w, n, 1)).unwrap();
+    let ours = std::fs::read(dir.join("trace.csv")).unwrap();
+    assert_eq!(ours, std::fs::read(dir.join("experiment.csv")).unwrap());
+}
