@@ -184,14 +184,14 @@ fn bodies_json(scene: &Scene, h: Real, world: &DeformableWorld) -> serde_json::V
     let d = scene.deformables.as_ref().expect("a deformable scene");
     let mut bodies = Vec::new();
     for (k, b) in d.spec.bodies.iter().enumerate() {
-        bodies.push(still(&d.names[k], &b.mesh, d.colors[k].as_deref(), false));
+        // Drawn as still meshes (the replay moves only rigid poses): `is_static` for the viewer.
+        bodies.push(still(&d.names[k], &b.mesh, d.colors[k].as_deref()));
     }
     for (k, o) in world.obstacles.iter().enumerate() {
         bodies.push(still(
             &d.obstacle_names[k],
             o.mesh(),
             d.obstacle_colors[k].as_deref(),
-            true,
         ));
     }
     json!({ "scene": scene.name, "h": h, "dimension": 3, "bodies": bodies })
@@ -201,13 +201,12 @@ fn still(
     name: &str,
     m: &signorini_geometry::mesh::TriMesh,
     color: Option<&str>,
-    is_static: bool,
 ) -> serde_json::Value {
     json!({
         "name": name,
         "world_index": null,
         "dynamic_index": null,
-        "is_static": is_static,
+        "is_static": true,
         "vertices": m.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
         "faces": m.triangles(),
         "position": [0.0, 0.0, 0.0],
