@@ -2,7 +2,7 @@
 //! corners, with torus–cloth, torus–torus and cloth self-collisions.
 //!
 //! Owns: [`ClothToriParams`] (with [`ClothToriParams::small`] and [`ClothToriParams::full`]),
-//! [`build`] and [`run`]. Settings and why they are scaled: `docs/deformable.md`
+//! [`spec`] (the world as a [`WorldSpec`], shared with scene files), [`build`] and [`run`]. Settings and why they are scaled: `docs/deformable.md`
 //! ("Experiments"). In short: the paper's Δt = 1/30 s, k = 2 N/m per pair, tolerance 0.2 mm,
 //! Coulomb 0.8 and viscous friction 0.005 are kept; gravity is 9.81 mm/s² (the scene is read in
 //! millimetre units), because an explicit penalty contact at step `h` rests at a depth of at
@@ -11,14 +11,15 @@
 //! springs are sub-stepped.
 
 use crate::ExperimentError;
+use crate::deform_build::{DeformSpec, WorldSpec, build_world, grid_corners, place};
 use crate::deform_run::{
     DeformSummary, DeformTrace, Extra, compare_models, summarize, trace, write_outputs,
 };
-use signorini_deformable::{Deformable, Material};
+use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DeformableWorld, PenaltyParams};
+use signorini_world::penalty::DeformableWorld;
 use std::path::Path;
 
 /// Parameters of the cloth-and-tori scene.
@@ -130,11 +131,12 @@ fn arg(e: &dyn std::fmt::Display) -> ExperimentError {
     ExperimentError::Argument(e.to_string())
 }
 
-/// The world: cloth (deformable 0) pinned at its four corners at z = 0, tori above it.
+/// The world's description: cloth (deformable 0) pinned at its four corners at z = 0, tori
+/// above it (built by [`build`]; a scene file states the same description).
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn build(p: &ClothToriParams) -> Result<DeformableWorld, ExperimentError> {
+pub fn spec(p: &ClothToriParams) -> Result<WorldSpec, ExperimentError> {
     if p.cloth_cells == 0 || p.tori_per_side == 0 || p.layers == 0 {
         return Err(ExperimentError::Argument(
             "cloth cells, tori per side and layers must be ≥ 1".into(),
@@ -142,14 +144,14 @@ pub fn build(p: &ClothToriParams) -> Result<DeformableWorld, ExperimentError> {
     }
     let n = p.cloth_cells;
     let size = n as Real * p.cell;
-    let g = Vec3::new(0.0, 0.0, -p.gravity);
-    let mesh = shapes::grid(size, size, n, n).map_err(|e| arg(&e))?;
-    let mut cloth = Deformable::new(mesh, p.cloth).map_err(|e| arg(&e))?;
-    cloth.gravity = g;
-    cloth
-        .pin(&[0, n, n * (n + 1), (n + 1) * (n + 1) - 1])
-        .map_err(|e| arg(&e))?;
-    let mut bodies = vec![cloth];
+    let gravity = Vec3::new(0.0, 0.0, -p.gravity);
+    let mut bodies = vec![DeformSpec {
+        mesh: shapes::grid(size, size, n, n).map_err(|e| arg(&e))?,
+        material: p.cloth,
+        gravity,
+        pins: grid_corners(n, n).to_vec(),
+        velocity: None,
+    }];
     let (big, small) = (0.1, 0.035);
     let torus =
         shapes::torus(big, small, p.torus_segments.0, p.torus_segments.1).map_err(|e| arg(&e))?;
@@ -165,20 +167,35 @@ pub fn build(p: &ClothToriParams) -> Result<DeformableWorld, ExperimentError> {
                     -0.5 * size + spacing * (j as Real + 0.5) + 0.5 * shift,
                     z,
                 );
-                let m = torus.map(|v| tilt * v + c).map_err(|e| arg(&e))?;
-                let mut d = Deformable::new(m, p.torus).map_err(|e| arg(&e))?;
-                d.gravity = g;
-                bodies.push(d);
+                bodies.push(DeformSpec {
+                    mesh: place(&torus, Some(tilt), c).map_err(|e| arg(&e))?,
+                    material: p.torus,
+                    gravity,
+                    pins: vec![],
+                    velocity: None,
+                });
             }
         }
     }
-    let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
-    params.friction = p.friction;
-    params.thickness = p.tolerance;
-    let mut w = DeformableWorld::new(bodies, vec![], params).map_err(|e| arg(&e))?;
-    w.substeps = p.substeps;
-    w.self_collision = !p.self_collision_off;
-    Ok(w)
+    Ok(WorldSpec {
+        bodies,
+        obstacles: vec![],
+        model: p.model,
+        dt: p.dt,
+        stiffness: p.stiffness,
+        thickness: p.tolerance,
+        friction: p.friction,
+        substeps: p.substeps,
+        self_collision: !p.self_collision_off,
+    })
+}
+
+/// The world of [`spec`].
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn build(p: &ClothToriParams) -> Result<DeformableWorld, ExperimentError> {
+    build_world(&spec(p)?).map_err(|e| arg(&e))
 }
 
 /// Run the scene: the per-step trace, summary and extra figures (no files written).

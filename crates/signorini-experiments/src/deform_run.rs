@@ -1,7 +1,7 @@
 //! Running a [`DeformableWorld`] experiment and writing its outputs, shared by `cloth-tori`,
 //! `rings`, `chain` and `bucket` (CPF paper §4–5).
 //!
-//! Owns: [`DeformTrace`] (per-step series), [`trace`], [`DeformSummary`] (the fixed
+//! Owns: [`DeformTrace`] (per-step series), [`Tracer`], [`trace`], [`DeformSummary`] (the fixed
 //! `summary.json` fields of issue 8), [`summarize`], [`write_outputs`] and the model
 //! comparison ([`compare_models`], [`write_comparison`]).
 //!
@@ -20,7 +20,7 @@ use crate::crossings::{MeshView, crossings};
 use crate::penalty_out::{jitter, plot, write_csv, write_json};
 use serde::Serialize;
 use signorini_math::Real;
-use signorini_world::penalty::DeformableWorld;
+use signorini_world::penalty::{DeformableWorld, PenaltyReport};
 use std::path::Path;
 use std::time::Instant;
 
@@ -90,29 +90,63 @@ fn rms_speed(w: &DeformableWorld) -> Real {
     }
 }
 
-/// Run `steps` steps, measuring crossings every `measure_every` steps (1 = every step; the
-/// other entries repeat the last measurement) and always after the last step.
-pub fn trace(w: &mut DeformableWorld, steps: usize, measure_every: usize) -> DeformTrace {
-    let mut tr = DeformTrace::default();
-    let mut busy = 0.0;
-    let mut last = crate::crossings::Crossings::default();
-    for n in 0..steps {
+/// A trace being recorded one step at a time (the loop of [`trace`], also driven by
+/// deformable scene runs so that both write the same per-step series).
+#[derive(Clone, Debug, Default)]
+pub struct Tracer {
+    /// The series so far (`ms_per_step` is set by [`Tracer::finish`]).
+    pub trace: DeformTrace,
+    busy: Real,
+    last: crate::crossings::Crossings,
+}
+
+impl Tracer {
+    /// Step `w` once as step `n` of `steps`, measuring crossings if `n` is a multiple of
+    /// `measure_every` or the last step; returns the step's report.
+    pub fn step(
+        &mut self,
+        w: &mut DeformableWorld,
+        n: usize,
+        steps: usize,
+        measure_every: usize,
+    ) -> PenaltyReport {
         let start = Instant::now();
         let rep = w.step();
-        busy += start.elapsed().as_secs_f64();
-        if n % measure_every.max(1) == 0 || n + 1 == steps {
-            last = world_crossings(w);
+        self.busy += start.elapsed().as_secs_f64();
+        if n.is_multiple_of(measure_every.max(1)) || n + 1 == steps {
+            self.last = world_crossings(w);
         }
+        let tr = &mut self.trace;
         tr.t.push(w.time());
         tr.force.push(rep.contact_force);
         tr.pairs.push(rep.pairs);
-        tr.crossing_pairs.push(last.pairs);
-        tr.crossing_depth.push(last.max_depth);
+        tr.crossing_pairs.push(self.last.pairs);
+        tr.crossing_depth.push(self.last.max_depth);
         tr.tracked_penetrating.push(rep.penetrating_pairs);
         tr.rms_speed.push(rms_speed(w));
+        rep
     }
-    tr.ms_per_step = busy * 1e3 / steps.max(1) as Real;
-    tr
+
+    /// Crossings measured at the last measured step.
+    pub fn last_crossings(&self) -> &crate::crossings::Crossings {
+        &self.last
+    }
+
+    /// The trace, with the mean wall-clock time per step taken.
+    pub fn finish(mut self) -> DeformTrace {
+        self.trace.ms_per_step = self.busy * 1e3 / self.trace.t.len().max(1) as Real;
+        self.trace
+    }
+}
+
+/// Run `steps` steps, measuring crossings every `measure_every` steps (1 = every step; the
+/// other entries repeat the last measurement) and always after the last step.
+pub fn trace(w: &mut DeformableWorld, steps: usize, measure_every: usize) -> DeformTrace {
+    let mut tr = Tracer::default();
+    for n in 0..steps {
+        tr.step(w, n, steps, measure_every);
+    }
+    tr.finish()
 }
 
 /// `DIR/summary.json` of a deformable experiment (fields fixed by issue 8).

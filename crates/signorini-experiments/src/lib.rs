@@ -23,6 +23,7 @@ pub mod chain;
 pub mod checks;
 pub mod cloth_tori;
 pub mod crossings;
+pub mod deform_build;
 pub mod deform_run;
 mod error;
 pub mod particle1d;

@@ -12,14 +12,15 @@
 //! `m g / (k q)` for `q` pairs per vertex: it must stay inside the 2 mm tolerance).
 
 use crate::ExperimentError;
+use crate::deform_build::{DeformSpec, WorldSpec, build_world, place};
 use crate::deform_run::{DeformSummary, Extra, summarize, trace, write_comparison, write_outputs};
 use crate::penalty_out::{plot, write_csv};
 use rayon::prelude::*;
-use signorini_deformable::{Deformable, Material};
+use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
+use signorini_world::penalty::DeformableWorld;
 use std::path::Path;
 
 /// Parameters of the rings scene.
@@ -104,14 +105,14 @@ fn arg(e: &dyn std::fmt::Display) -> ExperimentError {
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn build(p: &RingsParams) -> Result<DeformableWorld, ExperimentError> {
+pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
     let n = p.per_side.max(1);
     let pitch = 0.2;
     let half = 0.5 * pitch * n as Real + 0.05;
     let base = shapes::cuboid(Vec3::new(half, half, 0.02))
         .and_then(|m| m.map(|v| v + Vec3::new(0.0, 0.0, -0.02)))
         .map_err(|e| arg(&e))?;
-    let mut obstacles = vec![Obstacle::new(base)];
+    let mut obstacles = vec![base];
     let (pin_len, big, small) = (0.06, 0.05, 0.01);
     let pin = shapes::cylinder(0.004, pin_len, 8).map_err(|e| arg(&e))?;
     let ring =
@@ -128,24 +129,38 @@ pub fn build(p: &RingsParams) -> Result<DeformableWorld, ExperimentError> {
             let m = pin
                 .map(|v| v + c + Vec3::new(0.0, 0.0, 0.5 * pin_len))
                 .map_err(|e| arg(&e))?;
-            obstacles.push(Obstacle::new(m));
+            obstacles.push(m);
             let tilt = Quat::from_euler_angles(0.25 * (k % 3) as Real, 0.15, 0.0);
             let off = if k % 2 == 1 { 0.9 * big } else { 0.1 * big };
             let at = c + Vec3::new(off, 0.0, pin_len + 0.02 + 0.01 * k as Real);
-            let m = ring.map(|v| tilt * v + at).map_err(|e| arg(&e))?;
-            let mut d = Deformable::new(m, RING).map_err(|e| arg(&e))?;
-            d.gravity = Vec3::new(0.0, 0.0, -p.gravity);
-            d.v.iter_mut()
-                .for_each(|v| *v = Vec3::new(0.0, 0.0, -p.drop_speed));
-            rings.push(d);
+            rings.push(DeformSpec {
+                mesh: place(&ring, Some(tilt), at).map_err(|e| arg(&e))?,
+                material: RING,
+                gravity: Vec3::new(0.0, 0.0, -p.gravity),
+                pins: vec![],
+                velocity: Some(Vec3::new(0.0, 0.0, -p.drop_speed)),
+            });
         }
     }
-    let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
-    params.friction = p.friction;
-    params.thickness = p.tolerance;
-    let mut w = DeformableWorld::new(rings, obstacles, params).map_err(|e| arg(&e))?;
-    w.substeps = p.substeps;
-    Ok(w)
+    Ok(WorldSpec {
+        bodies: rings,
+        obstacles,
+        model: p.model,
+        dt: p.dt,
+        stiffness: p.stiffness,
+        thickness: p.tolerance,
+        friction: p.friction,
+        substeps: p.substeps,
+        self_collision: true,
+    })
+}
+
+/// The world of [`spec`].
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn build(p: &RingsParams) -> Result<DeformableWorld, ExperimentError> {
+    build_world(&spec(p)?).map_err(|e| arg(&e))
 }
 
 /// One run of the sweep.

@@ -33,6 +33,8 @@ pub const SCENES: &[Builtin] = &[
     scene!("stick"),
     scene!("particle1d_cpf"),
     scene!("tori_drop"),
+    scene!("cloth_tori"),
+    scene!("rings"),
 ];
 
 /// The `signorini experiment` subcommands, with one line each.
@@ -63,11 +65,11 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     ),
     (
         "cloth-tori",
-        "CPF Figs. 12-13: soft tori fall on a pinned cloth (--full: 65k triangles); no scene file yet (deformable)",
+        "CPF Figs. 12-13: soft tori fall on a pinned cloth (--full: 65k triangles); scene: cloth_tori (small variant)",
     ),
     (
         "rings",
-        "CPF Figs. 15-16: stiff rings fall on thin pins, stiffness and step sweep; no scene file yet (deformable)",
+        "CPF Figs. 15-16: stiff rings fall on thin pins, stiffness and step sweep; scene: rings (small variant, no sweep)",
     ),
     (
         "chain",

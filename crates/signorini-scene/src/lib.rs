@@ -5,7 +5,8 @@
 //! ```text
 //! file ──load::parse──▶ RawScene (serde, deny_unknown_fields; errors at file:line:col + field)
 //!      ──validate────▶ Scene (units, ranges, defaults; bodies built; located errors)
-//!      ──run─────────▶ World (2D polygons), World3 (3D polyhedra) or PenaltyWorld (3D meshes)
+//!      ──run─────────▶ World (2D polygons), World3 (3D polyhedra), PenaltyWorld (3D meshes)
+//!                      or DeformableWorld (cloth, soft shells)
 //!                      stepped with timed drops ─▶ trajectories.csv, steps.csv, contacts.csv,
 //!                      bodies.json, summary.json (+ trace.csv for meshes; all atomic)
 //!      ──report──────▶ report.html (inline SVG plots + canvas replay) and *.svg
@@ -26,16 +27,18 @@ pub mod builtin;
 mod error;
 pub mod load;
 pub mod raw;
+pub mod raw_deform;
 pub mod report;
 mod run;
 pub mod validate;
 
 pub use error::{FieldPath, Located, SceneError, Seg};
 pub use run::{
-    BeforeStep, CheckResult, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions,
-    RunOutcome, RunSummary, STEPS_HEADER, StepState, energy, run, world_params,
+    BeforeStep, CheckResult, DEFORM_STEPS_HEADER, DRAW_CONTACT_DISTANCE, FinalWorld,
+    PENALTY_STEPS_HEADER, RunOptions, RunOutcome, RunSummary, STEPS_HEADER, StepState,
+    deform_energy, energy, run, world_params,
 };
-pub use validate::{Model, Scene, SceneBody3, SceneKind, SceneMesh};
+pub use validate::{Model, Scene, SceneBody3, SceneDeformables, SceneKind, SceneMesh};
 
 use std::path::Path;
 

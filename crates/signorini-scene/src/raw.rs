@@ -38,6 +38,11 @@ pub struct RawScene {
     /// Body-set files (the PEG paper's JSON format), dropped at regular intervals.
     #[serde(default)]
     pub body_set: Vec<RawBodySet>,
+    /// Settings of the deformable world (scenes with `[[deformable]]` only).
+    pub deformables: Option<crate::raw_deform::RawDeformables>,
+    /// Deformable bodies (cloth, pressurised shells), in order.
+    #[serde(default)]
+    pub deformable: Vec<crate::raw_deform::RawDeformable>,
 }
 
 /// `[step]`.
@@ -78,6 +83,8 @@ pub struct RawContact {
     pub stiffness: Option<f64>,
     /// Penalty contact thickness / activation distance (m), penalty models only.
     pub thickness: Option<f64>,
+    /// Viscous friction coefficient (deformable scenes only; default 0).
+    pub viscous_friction: Option<f64>,
 }
 
 /// `[record]`.
@@ -234,6 +241,13 @@ pub enum RawShape {
         segments: Option<usize>,
         /// Rings (sphere: parallels, default 12; torus: around the tube, default 16).
         rings: Option<usize>,
+    },
+    /// Open rectangular grid in the plane z = 0, centred (cloth; `[[deformable]]` only).
+    Grid {
+        /// Side lengths `[x, y]` (m).
+        size: Vec<f64>,
+        /// Cells along x and y `[nx, ny]`.
+        cells: Vec<usize>,
     },
     /// Several convex parts moving together (static bodies only).
     Compound {

@@ -27,8 +27,11 @@ use signorini_math::Real;
 use signorini_world::penalty::PenaltyWorld;
 use signorini_world::{StepReport, World, World3, WorldParams};
 
+#[path = "run_deform.rs"]
+mod deform;
 #[path = "run3.rs"]
 mod three;
+pub use deform::{DEFORM_STEPS_HEADER, deform_energy};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -74,6 +77,8 @@ pub enum StepState<'a> {
     Polyhedra(&'a World3),
     /// 3D meshes under penalty contact.
     Meshes(&'a PenaltyWorld),
+    /// Deformables under penalty contact.
+    Deformables(&'a signorini_world::penalty::DeformableWorld),
 }
 
 /// Call the `before_step` hook, if any.
@@ -168,6 +173,8 @@ pub enum FinalWorld {
     Polyhedra(World3),
     /// 3D meshes under penalty contact.
     Meshes(PenaltyWorld),
+    /// Deformables and obstacles under penalty contact.
+    Deformables(Box<signorini_world::penalty::DeformableWorld>),
 }
 
 impl FinalWorld {
@@ -189,6 +196,13 @@ impl FinalWorld {
     pub fn meshes(&self) -> Option<&PenaltyWorld> {
         match self {
             FinalWorld::Meshes(w) => Some(w),
+            _ => None,
+        }
+    }
+    /// The deformable world, if the scene held deformables.
+    pub fn deformables(&self) -> Option<&signorini_world::penalty::DeformableWorld> {
+        match self {
+            FinalWorld::Deformables(w) => Some(w),
             _ => None,
         }
     }
@@ -252,13 +266,15 @@ struct Writers {
 pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
     let model = opts.model.unwrap_or(scene.contact.model);
     let h = opts.h.unwrap_or(scene.h);
-    if model.is_penalty() != (scene.kind == SceneKind::Meshes) {
+    let penalty_scene = matches!(scene.kind, SceneKind::Meshes | SceneKind::Deformables);
+    if model.is_penalty() != penalty_scene {
         return Err(wrong_family(scene, model));
     }
     match scene.kind {
         SceneKind::Planar => run_planar(scene, opts, model, h),
         SceneKind::Polyhedra => three::run_polyhedra(scene, opts, model, h),
         SceneKind::Meshes => three::run_meshes(scene, opts, model, h),
+        SceneKind::Deformables => deform::run_deformables(scene, opts, model, h),
     }
 }
 
@@ -278,6 +294,11 @@ fn wrong_family(scene: &Scene, model: Model) -> SceneError {
         SceneKind::Meshes => format!(
             "`{}` needs convex polygons or polyhedra; this scene has triangle meshes (cpf, dpf, \
              dpf-ccd)",
+            model.name()
+        ),
+        SceneKind::Deformables => format!(
+            "`{}` needs rigid convex polygons or polyhedra; this scene has deformables (cpf, \
+             dpf, dpf-ccd)",
             model.name()
         ),
     };
@@ -673,6 +694,7 @@ impl Acc {
                 SceneKind::Planar => "planar",
                 SceneKind::Polyhedra => "polyhedra",
                 SceneKind::Meshes => "meshes",
+                SceneKind::Deformables => "deformables",
             }
             .into(),
             max_penetration: 0.0,

@@ -17,8 +17,11 @@ use signorini_math::{Real, Vec2, Vec3};
 use signorini_penalty::ForceModel;
 use signorini_world::ContactModel;
 
+#[path = "validate_deform.rs"]
+mod deform;
 #[path = "validate3.rs"]
 mod three;
+pub use deform::SceneDeformables;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 pub use three::{SceneBody3, SceneMesh};
@@ -127,6 +130,9 @@ pub enum SceneKind {
     Polyhedra,
     /// 3D rigid triangle meshes, `PenaltyWorld` (CPF / DPF / DPF-CCD).
     Meshes,
+    /// 3D deformables (cloth, soft shells) with static obstacle meshes, `DeformableWorld`
+    /// (CPF / DPF / DPF-CCD).
+    Deformables,
 }
 
 /// How long a run is.
@@ -240,6 +246,8 @@ pub struct Scene {
     pub bodies3: Vec<SceneBody3>,
     /// Triangle-mesh bodies in declaration order; empty unless `kind` is `Meshes`.
     pub meshes: Vec<SceneMesh>,
+    /// The deformable world; `Some` exactly when `kind` is `Deformables`.
+    pub deformables: Option<SceneDeformables>,
 }
 
 impl Scene {
@@ -261,6 +269,12 @@ impl Scene {
                 self.meshes.len(),
                 self.meshes.iter().filter(|b| !b.is_static).count(),
             ),
+            SceneKind::Deformables => self.deformables.as_ref().map_or((0, 0), |d| {
+                (
+                    d.spec.bodies.len() + d.spec.obstacles.len(),
+                    d.spec.bodies.len(),
+                )
+            }),
         }
     }
 }
@@ -344,13 +358,31 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
     let record = record(&cx, raw)?;
     let materials = materials(&cx, raw)?;
     let kind = match (dimension, contact.model.is_penalty()) {
+        _ if !raw.deformable.is_empty() => {
+            if dimension != 3 {
+                return Err(cx.bad(
+                    &root.key("deformable"),
+                    "deformables are 3D triangle meshes: set `dimension = 3`",
+                ));
+            }
+            SceneKind::Deformables
+        }
         (2, _) => SceneKind::Planar,
         (_, false) => SceneKind::Polyhedra,
         (_, true) => SceneKind::Meshes,
     };
     let checks = checks(&cx, raw, kind)?;
     let (mut bodies, mut bodies3, mut meshes) = (Vec::new(), Vec::new(), Vec::new());
+    let mut deformables = None;
+    if kind != SceneKind::Deformables {
+        deform::no_deformable_fields(&cx, raw)?;
+    }
     match kind {
+        SceneKind::Deformables => {
+            deformables = Some(deform::deformable_scene(
+                &cx, raw, gravity, &contact, h, &materials,
+            )?);
+        }
         SceneKind::Planar => {
             let g2 = Vec2::new(gravity.x, gravity.y);
             for (k, b) in raw.body.iter().enumerate() {
@@ -378,7 +410,7 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
             }
         }
     }
-    if bodies.is_empty() && bodies3.is_empty() && meshes.is_empty() {
+    if bodies.is_empty() && bodies3.is_empty() && meshes.is_empty() && deformables.is_none() {
         return Err(cx.bad(
             &root,
             "the scene has no bodies (`[[body]]` or `[[body_set]]`)",
@@ -386,6 +418,9 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
     }
     let friction = friction(&cx, raw, &contact, &materials)?;
     let stiffness = three::stiffness(&cx, raw, &contact, &materials)?;
+    if let (Some(d), Some(k)) = (deformables.as_mut(), stiffness) {
+        d.spec.stiffness = k;
+    }
     let name = raw.name.clone().unwrap_or_else(|| {
         file.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -411,6 +446,7 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         bodies,
         bodies3,
         meshes,
+        deformables,
     })
 }
 
@@ -538,13 +574,14 @@ fn record(cx: &Ctx, raw: &RawScene) -> Res<Record> {
 fn checks(cx: &Ctx, raw: &RawScene, kind: SceneKind) -> Res<Checks> {
     let p = FieldPath::default().key("checks");
     let c = &raw.checks;
-    if kind == SceneKind::Meshes && c.max_overlap.is_some() {
+    let penalty = matches!(kind, SceneKind::Meshes | SceneKind::Deformables);
+    if penalty && c.max_overlap.is_some() {
         return Err(cx.bad(
             &p.key("max_overlap"),
             "penalty scenes measure penetration depth: use `max_penetration` (m)",
         ));
     }
-    if kind != SceneKind::Meshes && c.max_penetration.is_some() {
+    if !penalty && c.max_penetration.is_some() {
         return Err(cx.bad(
             &p.key("max_penetration"),
             "only for penalty scenes; polygons and polyhedra use `max_overlap`",
@@ -705,6 +742,7 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
             }
             Ok(out)
         }
+        RawShape::Grid { .. } => Err(three::grid_not_here(cx, p)),
     }
 }
 

@@ -87,7 +87,7 @@ fn add_gravity3(f: &mut Vec3, mass: Real, g: Vec3) {
 }
 
 impl Ctx<'_, '_> {
-    fn vec3(&self, p: &FieldPath, v: &[Real]) -> Res<Vec3> {
+    pub(super) fn vec3(&self, p: &FieldPath, v: &[Real]) -> Res<Vec3> {
         let v = self.vector(p, v, 3)?;
         Ok(Vec3::new(v[0], v[1], v[2]))
     }
@@ -99,7 +99,7 @@ impl Ctx<'_, '_> {
             .collect()
     }
 
-    fn rotation(&self, p: &FieldPath, r: &RawRotation) -> Res<Quat> {
+    pub(super) fn rotation(&self, p: &FieldPath, r: &RawRotation) -> Res<Quat> {
         match r {
             RawRotation::Vector(v) => {
                 let v = self.vec3(p, v)?;
@@ -127,7 +127,7 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn opt_vec3(&self, p: &FieldPath, v: &Option<Vec<Real>>) -> Res<Vec3> {
+    pub(super) fn opt_vec3(&self, p: &FieldPath, v: &Option<Vec<Real>>) -> Res<Vec3> {
         v.as_ref().map_or(Ok(Vec3::zeros()), |v| self.vec3(p, v))
     }
 }
@@ -342,6 +342,7 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
                 "a 2D shape in a 3D scene (use box, polyhedron, convex_hull or compound)",
             ))
         }
+        RawShape::Grid { .. } => Err(grid_not_here(cx, p)),
     }
 }
 
@@ -575,7 +576,7 @@ pub(super) fn body_sets3(cx: &Ctx, raw: &RawScene, gravity: Vec3) -> Res<Vec<Sce
 }
 
 /// A triangle mesh from a shape (penalty scenes), in the body frame.
-fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<TriMesh>> {
+pub(super) fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<TriMesh>> {
     let bad_mesh = |at: &FieldPath, e: &dyn std::fmt::Display| cx.bad(at, format!("mesh: {e}"));
     match s {
         RawShape::Box { size, center } => {
@@ -628,7 +629,16 @@ fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<TriMe
         RawShape::Polygon { .. } | RawShape::Rectangle { .. } | RawShape::RegularPolygon { .. } => {
             Err(cx.bad(&p.key("type"), "a 2D shape in a 3D scene"))
         }
+        RawShape::Grid { .. } => Err(grid_not_here(cx, p)),
     }
+}
+
+/// A `grid` outside `[[deformable]]`.
+pub(super) fn grid_not_here(cx: &Ctx, p: &FieldPath) -> crate::error::SceneError {
+    cx.bad(
+        &p.key("type"),
+        "a grid is a cloth: only for `[[deformable]]` bodies",
+    )
 }
 
 /// A procedural mesh (`signorini_geometry::mesh::shapes`).

@@ -184,6 +184,7 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
             SceneKind::Planar => "planar",
             SceneKind::Polyhedra => "polyhedra",
             SceneKind::Meshes => "meshes",
+            SceneKind::Deformables => "deformables",
         },
         h,
         mode: if a.same_states {
@@ -268,7 +269,7 @@ fn same_states(
             acc.0[k] += match state {
                 StepState::Planar(w) => median_step_us_with(w, p, repeats),
                 StepState::Polyhedra(w) => median_step_us_with(w, p, repeats),
-                StepState::Meshes(_) => return,
+                StepState::Meshes(_) | StepState::Deformables(_) => return,
             };
         }
         acc.1 += 1;

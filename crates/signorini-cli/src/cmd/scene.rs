@@ -170,7 +170,12 @@ fn print_summary(s: &RunSummary, out: &Path) {
         "{}: {} steps of h = {} s with {} ({} dynamic bodies), {} failed",
         s.scene, s.steps, s.h, s.model, s.dynamic_bodies, s.failed_steps
     );
-    if s.kind == "meshes" {
+    if s.kind == "deformables" {
+        println!(
+            "deepest edge-triangle crossing {:.3e} m; mean feature pairs/step {:.2}",
+            s.max_penetration, s.mean_contacts
+        );
+    } else if s.kind == "meshes" {
         println!(
             "max penetration {:.3e} m; mean feature pairs/step {:.2}",
             s.max_penetration, s.mean_contacts
@@ -230,6 +235,7 @@ pub fn validate(a: ValidateArgs) -> Result<Outcome, BadInput> {
         SceneKind::Planar => "2D polygons",
         SceneKind::Polyhedra => "3D polyhedra",
         SceneKind::Meshes => "3D meshes",
+        SceneKind::Deformables => "3D deformables",
     };
     match a.format {
         Format::Json => println!(

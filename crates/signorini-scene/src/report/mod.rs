@@ -95,7 +95,8 @@ fn r5(v: f64) -> Value {
     }
 }
 
-/// Build the plots from `steps.csv` for a run of `kind` (`planar`, `polyhedra`, `meshes`).
+/// Build the plots from `steps.csv` for a run of `kind` (`planar`, `polyhedra`, `meshes`,
+/// `deformables`).
 fn plots(steps: &Table, kind: &str) -> Vec<(&'static str, TimePlot)> {
     let t = steps.col("time");
     let line = |name: &str, color: &str, col: &str| Line {
@@ -123,6 +124,64 @@ fn plots(steps: &Table, kind: &str) -> Vec<(&'static str, TimePlot)> {
             ],
         ),
     );
+    if kind == "deformables" {
+        return vec![
+            (
+                "penetration",
+                plot(
+                    "Deepest edge-triangle crossing after each step",
+                    "depth (m)",
+                    false,
+                    vec![line("crossing depth", "#d62728", "crossing_max_depth")],
+                ),
+            ),
+            (
+                "pairs",
+                plot(
+                    "Penalty pairs and crossings per step",
+                    "count",
+                    false,
+                    vec![
+                        line("evaluated", "#7f7f7f", "pairs"),
+                        line("new (CCD hits)", "#1f77b4", "new_pairs"),
+                        line("tracked penetrating", "#ff7f0e", "tracked_penetrating"),
+                        line("edge-triangle crossings", "#d62728", "crossing_pairs"),
+                    ],
+                ),
+            ),
+            (
+                "contact_force",
+                plot(
+                    "Total contact force",
+                    "force (N)",
+                    false,
+                    vec![line("contact force", "#17becf", "contact_force")],
+                ),
+            ),
+            (
+                "speed",
+                plot(
+                    "RMS vertex speed of the deformables",
+                    "speed (m/s)",
+                    true,
+                    vec![line("RMS vertex speed", "#8c564b", "rms_speed")],
+                ),
+            ),
+            (
+                "energy",
+                plot(
+                    "Energy of the deformables (kinetic + springs, pressure and gravity)",
+                    "energy (J)",
+                    false,
+                    vec![
+                        line("kinetic", "#ff7f0e", "kinetic_energy"),
+                        line("potential", "#2ca02c", "potential_energy"),
+                        line("total", "#000000", "energy"),
+                    ],
+                ),
+            ),
+        ];
+    }
     if kind == "meshes" {
         return vec![
             (

@@ -3,8 +3,10 @@
 
 mod errors;
 mod errors3;
+mod errors_deform;
 mod roundtrip;
 mod roundtrip3;
+mod roundtrip_deform;
 mod runs;
 mod runs3;
 

@@ -1,0 +1,99 @@
+//! Building a [`DeformableWorld`] from a plain description, shared by the deformable
+//! experiments (`cloth-tori`, `rings`) and by deformable scene files (`signorini-scene`), so
+//! that a scene and the experiment it mirrors construct the very same world.
+//!
+//! Owns: [`DeformSpec`] (one deformable), [`WorldSpec`] (the world), [`build_world`],
+//! [`place`] and [`grid_corners`].
+
+use signorini_deformable::{Deformable, Material};
+use signorini_geometry::mesh::TriMesh;
+use signorini_math::{Quat, Real, Vec3};
+use signorini_penalty::{ForceModel, Friction};
+use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
+
+/// One deformable: its mesh in the world frame, material, gravity, pins, initial velocity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeformSpec {
+    /// Mesh, already placed in the world frame ([`place`]).
+    pub mesh: TriMesh,
+    /// Material.
+    pub material: Material,
+    /// Gravity (m/s²).
+    pub gravity: Vec3,
+    /// Pinned vertex indices.
+    pub pins: Vec<usize>,
+    /// Uniform initial velocity of the free vertices (m/s); `None` leaves them at rest.
+    pub velocity: Option<Vec3>,
+}
+
+/// A whole deformable world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldSpec {
+    /// Deformables (object ids `0 … n−1`).
+    pub bodies: Vec<DeformSpec>,
+    /// Static obstacle meshes in the world frame.
+    pub obstacles: Vec<TriMesh>,
+    /// Force model.
+    pub model: ForceModel,
+    /// Step (s).
+    pub dt: Real,
+    /// Penalty stiffness per pair (N/m).
+    pub stiffness: Real,
+    /// Contact thickness (collision tolerance) (m).
+    pub thickness: Real,
+    /// Friction (Coulomb and viscous).
+    pub friction: Friction,
+    /// Sub-steps of the internal forces per contact step (≥ 1).
+    pub substeps: usize,
+    /// Deformable self-collision.
+    pub self_collision: bool,
+}
+
+/// `mesh` rotated by `rotation` (if any) and then moved by `at`: `x ↦ R x + at`.
+///
+/// # Errors
+/// The mesh error of an invalid result (non-finite coordinates).
+pub fn place(mesh: &TriMesh, rotation: Option<Quat>, at: Vec3) -> Result<TriMesh, String> {
+    match rotation {
+        Some(r) => mesh.map(|v| r * v + at),
+        None => mesh.map(|v| v + at),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// The four corner vertices of `shapes::grid(…, nx, ny)`.
+pub fn grid_corners(nx: usize, ny: usize) -> [usize; 4] {
+    [0, nx, ny * (nx + 1), (nx + 1) * (ny + 1) - 1]
+}
+
+/// Make the world.
+///
+/// # Errors
+/// A message naming the deformable (`deformable k: …`) or the world's parameter error.
+pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
+    let mut bodies = Vec::with_capacity(spec.bodies.len());
+    for (k, b) in spec.bodies.iter().enumerate() {
+        let at = |e: &dyn std::fmt::Display| format!("deformable {k}: {e}");
+        let mut d = Deformable::new(b.mesh.clone(), b.material).map_err(|e| at(&e))?;
+        d.gravity = b.gravity;
+        if !b.pins.is_empty() {
+            d.pin(&b.pins).map_err(|e| at(&e))?;
+        }
+        if let Some(v0) = b.velocity {
+            for i in 0..d.v.len() {
+                if !d.is_pinned(i) {
+                    d.v[i] = v0;
+                }
+            }
+        }
+        bodies.push(d);
+    }
+    let obstacles = spec.obstacles.iter().cloned().map(Obstacle::new).collect();
+    let mut params = PenaltyParams::new(spec.model, spec.dt, spec.stiffness);
+    params.friction = spec.friction;
+    params.thickness = spec.thickness;
+    let mut w = DeformableWorld::new(bodies, obstacles, params).map_err(|e| e.to_string())?;
+    w.substeps = spec.substeps;
+    w.self_collision = spec.self_collision;
+    Ok(w)
+}

@@ -1,0 +1,284 @@
+//! Deformable scenes: `[[deformable]]` cloth and soft shells, static `[[body]]` meshes as
+//! obstacles, run by `DeformableWorld` (CPF / DPF / DPF-CCD). A child module of `validate`
+//! sharing its located-error context. The result is a `signorini_experiments::deform_build`
+//! [`WorldSpec`], the same description the `cloth-tori` and `rings` experiments build from.
+
+use super::{Ctx, Res};
+use crate::error::FieldPath;
+use crate::raw::{RawScene, RawShape};
+use crate::raw_deform::{RawDeformMaterial, RawDeformable, RawPins};
+use signorini_deformable::Material;
+use signorini_experiments::deform_build::{
+    DeformSpec, WorldSpec, build_world, grid_corners, place,
+};
+use signorini_geometry::mesh::{TriMesh, shapes};
+use signorini_math::{Real, Vec3};
+use signorini_penalty::Friction;
+
+/// A validated deformable scene: the world description plus names and colours.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneDeformables {
+    /// The world (model and step are the scene's; a run may override them).
+    pub spec: WorldSpec,
+    /// Names of the deformables, in order.
+    pub names: Vec<String>,
+    /// Display colours of the deformables.
+    pub colors: Vec<Option<String>>,
+    /// Names of the obstacles (static `[[body]]` entries, compound parts split).
+    pub obstacle_names: Vec<String>,
+    /// Display colours of the obstacles.
+    pub obstacle_colors: Vec<Option<String>>,
+    /// Measure crossings every this many steps (1 = every step).
+    pub measure_every: usize,
+}
+
+/// Reject deformable-only fields in a scene without `[[deformable]]`.
+pub(super) fn no_deformable_fields(cx: &Ctx, raw: &RawScene) -> Res<()> {
+    let root = FieldPath::default();
+    if raw.deformables.is_some() {
+        return Err(cx.bad(
+            &root.key("deformables"),
+            "only for scenes with `[[deformable]]` bodies",
+        ));
+    }
+    if raw.contact.viscous_friction.is_some() {
+        return Err(cx.bad(
+            &root.key("contact").key("viscous_friction"),
+            "only for scenes with `[[deformable]]` bodies (DeformableWorld)",
+        ));
+    }
+    Ok(())
+}
+
+/// The deformable world of a scene with `[[deformable]]` entries.
+pub(super) fn deformable_scene(
+    cx: &Ctx,
+    raw: &RawScene,
+    gravity: Vec3,
+    contact: &super::ContactSettings,
+    h: Real,
+    materials: &std::collections::BTreeMap<String, crate::raw::RawMaterial>,
+) -> Res<SceneDeformables> {
+    let root = FieldPath::default();
+    let Some(model) = contact.model.force_model() else {
+        return Err(cx.bad(
+            &root.key("contact").key("model"),
+            format!(
+                "deformables need a penalty model (cpf, dpf, dpf-ccd), not `{}`",
+                contact.model.name()
+            ),
+        ));
+    };
+    if !raw.body_set.is_empty() {
+        return Err(cx.bad(
+            &root.key("body_set"),
+            "body sets are rigid polygons or polyhedra: not in a deformable scene",
+        ));
+    }
+    let mut out = SceneDeformables {
+        spec: WorldSpec {
+            bodies: Vec::new(),
+            obstacles: Vec::new(),
+            model,
+            dt: h,
+            stiffness: contact.stiffness.unwrap_or(1.0),
+            thickness: contact.thickness.unwrap_or(0.0),
+            friction: Friction {
+                mu: 0.0,
+                viscous: 0.0,
+            },
+            substeps: 1,
+            self_collision: true,
+        },
+        names: Vec::new(),
+        colors: Vec::new(),
+        obstacle_names: Vec::new(),
+        obstacle_colors: Vec::new(),
+        measure_every: 1,
+    };
+    for (k, b) in raw.body.iter().enumerate() {
+        let p = root.key("body").index(k);
+        if !b.is_static.unwrap_or(false) {
+            return Err(cx.bad(
+                &p.key("static"),
+                "in a deformable scene `[[body]]` entries are static obstacles (the deformable \
+                 world has no rigid bodies): set `static = true`",
+            ));
+        }
+        for m in super::three::mesh_body(cx, &p, k, b, materials, gravity)? {
+            out.spec.obstacles.push(m.mesh);
+            out.obstacle_names.push(m.name);
+            out.obstacle_colors.push(m.color);
+        }
+    }
+    for (k, d) in raw.deformable.iter().enumerate() {
+        let p = root.key("deformable").index(k);
+        out.spec.bodies.push(deformable(cx, &p, d, gravity)?);
+        out.names
+            .push(d.name.clone().unwrap_or_else(|| format!("deformable{k}")));
+        out.colors.push(d.color.clone());
+    }
+    settings(cx, raw, &mut out)?;
+    build_world(&out.spec).map_err(|e| cx.bad(&root.key("deformable"), e))?;
+    Ok(out)
+}
+
+/// `[deformables]` and the contact fields of the deformable world.
+fn settings(cx: &Ctx, raw: &RawScene, out: &mut SceneDeformables) -> Res<()> {
+    let p = FieldPath::default().key("deformables");
+    let s = raw.deformables.clone().unwrap_or_default();
+    if let Some(n) = s.substeps {
+        if n == 0 {
+            return Err(cx.bad(&p.key("substeps"), "must be >= 1"));
+        }
+        out.spec.substeps = n;
+    }
+    if let Some(n) = s.measure_every {
+        if n == 0 {
+            return Err(cx.bad(&p.key("measure_every"), "must be >= 1"));
+        }
+        out.measure_every = n;
+    }
+    out.spec.self_collision = s.self_collision.unwrap_or(true);
+    let c = FieldPath::default().key("contact");
+    out.spec.friction.mu = raw.contact.friction.unwrap_or(0.0);
+    if let Some(v) = raw.contact.viscous_friction {
+        out.spec.friction.viscous = cx.non_negative(&c.key("viscous_friction"), v)?;
+    }
+    Ok(())
+}
+
+/// Sum of the triangle areas (m²).
+fn area(m: &TriMesh) -> Real {
+    let x = m.vertices();
+    m.triangles()
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| x[i as usize]);
+            0.5 * (b - a).cross(&(c - a)).norm()
+        })
+        .sum()
+}
+
+/// The mesh of a deformable (before placement) and, for grids, its cell counts.
+fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<(TriMesh, Option<(usize, usize)>)> {
+    match s {
+        RawShape::Grid { size, cells } => {
+            let v = cx.vector(&p.key("size"), size, 2)?;
+            for (k, x) in v.iter().enumerate() {
+                cx.positive(&p.key("size").index(k), *x, "m")?;
+            }
+            if cells.len() != 2 {
+                return Err(cx.bad(
+                    &p.key("cells"),
+                    format!("expected 2 cell counts [nx, ny], got {}", cells.len()),
+                ));
+            }
+            if let Some(k) = cells.iter().position(|&n| n == 0) {
+                return Err(cx.bad(&p.key("cells").index(k), "must be >= 1"));
+            }
+            let m = shapes::grid(v[0], v[1], cells[0], cells[1])
+                .map_err(|e| cx.bad(p, format!("mesh: {e}")))?;
+            Ok((m, Some((cells[0], cells[1]))))
+        }
+        RawShape::Compound { .. } => {
+            Err(cx.bad(&p.key("type"), "a deformable is one mesh: no compounds"))
+        }
+        other => {
+            let m = super::three::mesh_shape(cx, p, other, false)?;
+            Ok((m.into_iter().next().expect("one mesh"), None))
+        }
+    }
+}
+
+fn material(cx: &Ctx, p: &FieldPath, m: &RawDeformMaterial, mesh: &TriMesh) -> Res<Material> {
+    let p = p.key("material");
+    let areal_density = match (m.areal_density, m.mass) {
+        (Some(_), Some(_)) => {
+            return Err(cx.bad(&p.key("mass"), "give `mass` or `areal_density`, not both"));
+        }
+        (Some(d), None) => cx.positive(&p.key("areal_density"), d, "kg/m²")?,
+        (None, Some(mass)) => cx.positive(&p.key("mass"), mass, "kg")? / area(mesh),
+        (None, None) => {
+            return Err(cx.bad(&p, "needs `areal_density` (kg/m²) or `mass` (kg)"));
+        }
+    };
+    let stretch = m
+        .stretch
+        .ok_or_else(|| cx.bad(&p, "needs `stretch` (spring stiffness, N/m)"))?;
+    let opt = |name: &str, v: Option<Real>| -> Res<Real> {
+        v.map_or(Ok(0.0), |v| cx.non_negative(&p.key(name), v))
+    };
+    let pressure = opt("pressure", m.pressure)?;
+    if pressure > 0.0 && !mesh.is_closed() {
+        return Err(cx.bad(
+            &p.key("pressure"),
+            "pressure needs a closed mesh (a shell), not an open one (cloth)",
+        ));
+    }
+    Ok(Material {
+        areal_density,
+        stretch: cx.non_negative(&p.key("stretch"), stretch)?,
+        shear: opt("shear", m.shear)?,
+        bend: opt("bend", m.bend)?,
+        damping: opt("damping", m.damping)?,
+        pressure,
+        drag: opt("drag", m.drag)?,
+    })
+}
+
+fn pins(
+    cx: &Ctx,
+    p: &FieldPath,
+    pins: &Option<RawPins>,
+    n: usize,
+    grid: Option<(usize, usize)>,
+) -> Res<Vec<usize>> {
+    let p = p.key("pins");
+    match pins {
+        None => Ok(Vec::new()),
+        Some(RawPins::Indices(v)) => {
+            if let Some(k) = v.iter().position(|&i| i >= n) {
+                return Err(cx.bad(
+                    &p.index(k),
+                    format!("vertex {} out of range: the mesh has {n} vertices", v[k]),
+                ));
+            }
+            Ok(v.clone())
+        }
+        Some(RawPins::Named(s)) => match (s.as_str(), grid) {
+            ("corners", Some((nx, ny))) => Ok(grid_corners(nx, ny).to_vec()),
+            ("corners", None) => Err(cx.bad(&p, "`corners` is for `grid` shapes only")),
+            ("all", _) => Ok((0..n).collect()),
+            _ => Err(cx.bad(
+                &p,
+                format!("unknown `{s}`: vertex indices, \"corners\" or \"all\""),
+            )),
+        },
+    }
+}
+
+fn deformable(cx: &Ctx, p: &FieldPath, d: &RawDeformable, gravity: Vec3) -> Res<DeformSpec> {
+    let (mesh, grid) = shape(cx, &p.key("shape"), &d.shape)?;
+    let material = material(cx, p, &d.material, &mesh)?;
+    let rotation = d
+        .rotation
+        .as_ref()
+        .map(|r| cx.rotation(&p.key("rotation"), r))
+        .transpose()?;
+    let at = cx.opt_vec3(&p.key("position"), &d.position)?;
+    let mesh = place(&mesh, rotation, at).map_err(|e| cx.bad(p, format!("mesh: {e}")))?;
+    let pins = pins(cx, p, &d.pins, mesh.vertices().len(), grid)?;
+    let velocity = d
+        .velocity
+        .as_ref()
+        .map(|v| cx.vec3(&p.key("velocity"), v))
+        .transpose()?;
+    Ok(DeformSpec {
+        mesh,
+        material,
+        gravity,
+        pins,
+        velocity,
+    })
+}

@@ -1,0 +1,346 @@
+//! Validation errors of deformable scenes (`[[deformable]]`, `[deformables]`,
+//! `contact.viscous_friction`), each with a bad snippet naming file:line:column, field and
+//! reason.
+
+use crate::errors::{Case, case, check};
+
+const STEP: &str = "dimension = 3\n[step]\nh = 0.01\nsteps = 10\n";
+const PENALTY: &str = "[contact]\nmodel = \"cpf\"\nstiffness = 10.0\n";
+const GRID: &str = "shape = { type = \"grid\", size = [0.2, 0.2], cells = [2, 2] }";
+const TORUS: &str = "shape = { type = \"primitive\", kind = \"torus\", radius = 0.1, tube_radius = 0.03, segments = 8, rings = 4 }";
+
+/// A deformable scene: one deformable with `shape`, material lines `mat` and `extra` lines.
+fn deform(shape: &str, mat: &str, extra: &str) -> String {
+    format!("{STEP}{PENALTY}[[deformable]]\n{shape}\n{extra}\n[deformable.material]\n{mat}\n")
+}
+
+/// A cloth with extra lines.
+fn cloth(extra: &str) -> String {
+    deform(GRID, "areal_density = 1.0\nstretch = 10.0", extra)
+}
+
+/// A cloth with material lines.
+fn cloth_mat(mat: &str) -> String {
+    deform(GRID, mat, "")
+}
+
+fn cases() -> Vec<Case> {
+    let ok_mat = "areal_density = 1.0\nstretch = 10.0";
+    vec![
+        case(
+            cloth("stifness = 2.0"),
+            "deformable[0].stifness",
+            "unknown field `stifness`",
+            "stifness = 2.0",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nstretch = 10.0\nbend_stiffness = 1.0"),
+            "deformable[0].material.bend_stiffness",
+            "unknown field `bend_stiffness`",
+            "bend_stiffness",
+        ),
+        case(
+            cloth("").replace("dimension = 3\n", ""),
+            "contact.model",
+            "set `dimension = 3`",
+            "model = \"cpf\"",
+        ),
+        case(
+            cloth("").replace("model = \"cpf\"\nstiffness = 10.0", "model = \"peg\""),
+            "contact.model",
+            "need a penalty model",
+            "model = \"peg\"",
+        ),
+        case(
+            cloth("").replace("stiffness = 10.0\n", ""),
+            "contact.stiffness",
+            "needs a stiffness",
+            "",
+        ),
+        case(
+            cloth("").replace("stiffness = 10.0\n", "stiffness = 10.0\nviscous_friction = -1.0\n"),
+            "contact.viscous_friction",
+            "must be finite and >= 0",
+            "viscous_friction",
+        ),
+        case(
+            cloth("").replace("stiffness = 10.0\n", "stiffness = 10.0\nthickness = -0.1\n"),
+            "contact.thickness",
+            "must be finite and >= 0",
+            "thickness",
+        ),
+        case(
+            format!("[step]\nh = 0.01\nsteps = 10\n[[deformable]]\n{GRID}\nmaterial = {{ areal_density = 1.0, stretch = 1.0 }}\n"),
+            "deformable",
+            "set `dimension = 3`",
+            "",
+        ),
+        // Shapes.
+        case(
+            deform("shape = { type = \"grid\", size = [0.2], cells = [2, 2] }", ok_mat, ""),
+            "deformable[0].shape.size",
+            "expected 2 numbers",
+            "type = \"grid\"",
+        ),
+        case(
+            deform("shape = { type = \"grid\", size = [0.2, -0.2], cells = [2, 2] }", ok_mat, ""),
+            "deformable[0].shape.size[1]",
+            "must be finite and > 0",
+            "type = \"grid\"",
+        ),
+        case(
+            deform("shape = { type = \"grid\", size = [0.2, 0.2], cells = [2, 0] }", ok_mat, ""),
+            "deformable[0].shape.cells[1]",
+            "must be >= 1",
+            "type = \"grid\"",
+        ),
+        case(
+            deform("shape = { type = \"grid\", size = [0.2, 0.2], cells = [2] }", ok_mat, ""),
+            "deformable[0].shape.cells",
+            "expected 2 cell counts",
+            "type = \"grid\"",
+        ),
+        case(
+            deform("shape = { type = \"polyhedron\", vertices = [[0.0, 0.0, 0.0]] }", ok_mat, ""),
+            "deformable[0].shape.type",
+            "penalty models act on triangle meshes",
+            "type = \"polyhedron\"",
+        ),
+        case(
+            deform("shape = { type = \"compound\", parts = [] }", ok_mat, ""),
+            "deformable[0].shape.type",
+            "no compounds",
+            "type = \"compound\"",
+        ),
+        case(
+            deform("shape = { type = \"primitive\", kind = \"torus\", radius = 0.1 }", ok_mat, ""),
+            "deformable[0].shape",
+            "needs `tube_radius`",
+            "kind = \"torus\"",
+        ),
+        case(
+            format!("{STEP}{PENALTY}[[body]]\nstatic = true\n{GRID}\n[[deformable]]\n{GRID}\nmaterial = {{ areal_density = 1.0, stretch = 1.0 }}\n"),
+            "body[0].shape.type",
+            "a grid is a cloth",
+            "type = \"grid\"",
+        ),
+        case(
+            format!("{STEP}{PENALTY}[[body]]\n{GRID}\nmass = 1.0\n"),
+            "body[0].shape.type",
+            "a grid is a cloth",
+            "type = \"grid\"",
+        ),
+        // Material.
+        case(
+            cloth_mat("stretch = 10.0"),
+            "deformable[0].material",
+            "needs `areal_density` (kg/m²) or `mass` (kg)",
+            "",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nmass = 1.0\nstretch = 10.0"),
+            "deformable[0].material.mass",
+            "not both",
+            "mass = 1.0",
+        ),
+        case(
+            cloth_mat("areal_density = 0.0\nstretch = 10.0"),
+            "deformable[0].material.areal_density",
+            "must be finite and > 0",
+            "areal_density = 0.0",
+        ),
+        case(
+            cloth_mat("mass = -2.0\nstretch = 10.0"),
+            "deformable[0].material.mass",
+            "must be finite and > 0",
+            "mass = -2.0",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0"),
+            "deformable[0].material",
+            "needs `stretch`",
+            "",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nstretch = -10.0"),
+            "deformable[0].material.stretch",
+            "must be finite and >= 0",
+            "stretch = -10.0",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nstretch = 10.0\nshear = -1.0"),
+            "deformable[0].material.shear",
+            "must be finite and >= 0",
+            "shear = -1.0",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nstretch = 10.0\nbend = nan"),
+            "deformable[0].material.bend",
+            "must be finite and >= 0",
+            "bend = nan",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nstretch = 10.0\ndamping = -0.5"),
+            "deformable[0].material.damping",
+            "must be finite and >= 0",
+            "damping = -0.5",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nstretch = 10.0\ndrag = -0.5"),
+            "deformable[0].material.drag",
+            "must be finite and >= 0",
+            "drag = -0.5",
+        ),
+        case(
+            cloth_mat("areal_density = 1.0\nstretch = 10.0\npressure = 5.0"),
+            "deformable[0].material.pressure",
+            "needs a closed mesh",
+            "pressure = 5.0",
+        ),
+        case(
+            deform(TORUS, "areal_density = 1.0\nstretch = 10.0\npressure = -5.0", ""),
+            "deformable[0].material.pressure",
+            "must be finite and >= 0",
+            "pressure = -5.0",
+        ),
+        // Pins, pose, velocity.
+        case(
+            cloth("pins = [0, 9]"),
+            "deformable[0].pins[1]",
+            "vertex 9 out of range: the mesh has 9 vertices",
+            "pins = [0, 9]",
+        ),
+        case(
+            cloth("pins = \"edges\""),
+            "deformable[0].pins",
+            "unknown `edges`",
+            "pins = \"edges\"",
+        ),
+        case(
+            deform(TORUS, ok_mat, "pins = \"corners\""),
+            "deformable[0].pins",
+            "for `grid` shapes only",
+            "pins = \"corners\"",
+        ),
+        case(
+            cloth("position = [0.0, 1.0]"),
+            "deformable[0].position",
+            "expected 3 numbers",
+            "position = [0.0, 1.0]",
+        ),
+        case(
+            cloth("rotation = { axis = [0.0, 0.0, 0.0], angle = 1.0 }"),
+            "deformable[0].rotation.axis",
+            "must not be zero",
+            "rotation =",
+        ),
+        case(
+            cloth("velocity = [0.0, inf, 0.0]"),
+            "deformable[0].velocity[1]",
+            "must be finite",
+            "velocity =",
+        ),
+        // `[deformables]`, obstacles, other bodies.
+        case(
+            cloth("").replace("[[deformable]]", "[deformables]\nsubsteps = 0\n[[deformable]]"),
+            "deformables.substeps",
+            "must be >= 1",
+            "substeps = 0",
+        ),
+        case(
+            cloth("").replace("[[deformable]]", "[deformables]\nmeasure_every = 0\n[[deformable]]"),
+            "deformables.measure_every",
+            "must be >= 1",
+            "measure_every = 0",
+        ),
+        case(
+            cloth("").replace("[[deformable]]", "[deformables]\nsubsteps = 2\nselfcollision = false\n[[deformable]]"),
+            "deformables.selfcollision",
+            "unknown field `selfcollision`",
+            "selfcollision",
+        ),
+        case(
+            cloth("").replace("[[deformable]]", "[[body]]\nshape = { type = \"primitive\", kind = \"box\", size = [0.1, 0.1, 0.1] }\ndensity = 1000.0\n[[deformable]]"),
+            "body[0].static",
+            "static obstacles",
+            "",
+        ),
+        case(
+            format!("{STEP}{PENALTY}[deformables]\nsubsteps = 2\n[[body]]\nstatic = true\nshape = {{ type = \"box\", size = [1.0, 1.0, 1.0] }}\n"),
+            "deformables",
+            "only for scenes with `[[deformable]]`",
+            "[deformables]",
+        ),
+        case(
+            format!("{STEP}{PENALTY}viscous_friction = 0.1\n[[body]]\nstatic = true\nshape = {{ type = \"box\", size = [1.0, 1.0, 1.0] }}\n"),
+            "contact.viscous_friction",
+            "only for scenes with `[[deformable]]`",
+            "viscous_friction",
+        ),
+        case(
+            cloth("").replace("[checks]", "") + "[checks]\nmax_overlap = 0.1\n",
+            "checks.max_overlap",
+            "use `max_penetration`",
+            "max_overlap",
+        ),
+    ]
+}
+
+#[test]
+fn every_bad_deformable_snippet_is_rejected_with_field_reason_and_line() {
+    let all = cases();
+    assert!(all.len() >= 40, "only {} cases", all.len());
+    let bad: Vec<String> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| check(k, c).err())
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "{} failing cases:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn a_valid_cloth_and_shell_scene_runs_and_writes_its_outputs() {
+    let text = format!(
+        "{STEP}{PENALTY}[[deformable]]\n{GRID}\npins = \"corners\"\n[deformable.material]\nareal_density = 1.0\nstretch = 10.0\n\
+         [[deformable]]\n{TORUS}\nposition = [0.0, 0.0, 0.05]\nvelocity = [0.0, 0.0, -0.1]\n[deformable.material]\nmass = 0.2\nstretch = 50.0\npressure = 10.0\n"
+    );
+    let s = signorini_scene::load_str(std::path::Path::new("ok.toml"), &text).unwrap();
+    let d = s.deformables.as_ref().unwrap();
+    assert_eq!(d.spec.bodies[0].pins, vec![0, 2, 6, 8]);
+    assert_eq!(
+        d.spec.bodies[1].velocity,
+        Some(signorini_math::Vec3::new(0.0, 0.0, -0.1))
+    );
+    let dir = crate::tmp("deform-ok");
+    let o = signorini_scene::run(
+        &s,
+        signorini_scene::RunOptions {
+            out: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(o.summary.steps, 10);
+    assert_eq!(o.summary.kind, "deformables");
+    // Total mass from `mass`: the torus's vertex masses add up to 0.2 kg.
+    let w = o.world.deformables().unwrap();
+    let m: f64 = w.deformables[1].masses().iter().sum();
+    assert!((m - 0.2).abs() < 1e-12, "{m}");
+    let steps = std::fs::read_to_string(dir.join("steps.csv")).unwrap();
+    assert_eq!(steps.lines().count(), 11);
+    assert!(steps.starts_with(signorini_scene::DEFORM_STEPS_HEADER));
+    let trace = std::fs::read_to_string(dir.join("trace.csv")).unwrap();
+    assert_eq!(trace.lines().count(), 11);
+    let files = signorini_scene::report::write_report(&dir).unwrap();
+    let html = std::fs::read_to_string(&files.html).unwrap();
+    assert!(html.contains("plot-energy"), "energy plot in the report");
+    assert!(
+        html.contains("plot-penetration"),
+        "penetration plot in the report"
+    );
+}

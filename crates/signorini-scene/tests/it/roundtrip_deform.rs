@@ -1,0 +1,76 @@
+//! Deformable built-in scenes against the deformable experiments: the scene describes the very
+//! world the experiment builds (equal `WorldSpec`s), and a few steps of the scene's run write
+//! the experiment's per-step CSV byte for byte.
+
+use crate::{repo, tmp};
+use signorini_experiments::cloth_tori::{ClothToriParams, simulate, spec};
+use signorini_experiments::deform_run::write_trace;
+use signorini_penalty::ForceModel;
+use signorini_scene::validate::Length;
+use signorini_scene::{Model, RunOptions, SceneKind, load_scene, run};
+
+#[test]
+fn cloth_tori_scene_is_the_small_experiment_and_traces_identically() {
+    let s = load_scene(&repo().join("scenes/cloth_tori.toml")).unwrap();
+    assert_eq!(s.kind, SceneKind::Deformables);
+    let d = s.deformables.as_ref().unwrap();
+    let small = ClothToriParams::small(ForceModel::Cpf);
+    assert_eq!(d.spec, spec(&small).unwrap(), "same world description");
+    assert_eq!(s.length, Length::Steps(360), "12 s as the small variant");
+    for (model, fm, n) in [
+        (Model::Cpf, ForceModel::Cpf, 6),
+        (Model::Dpf, ForceModel::Dpf, 3),
+    ] {
+        let dir = tmp(&format!("cloth-tori-{}", model.name()));
+        let o = run(
+            &s,
+            RunOptions {
+                model: Some(model),
+                max_steps: Some(n),
+                out: Some(dir.clone()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(o.summary.steps, n);
+        let p = ClothToriParams {
+            duration: n as f64 * small.dt,
+            ..ClothToriParams::small(fm)
+        };
+        let (tr, ..) = simulate(&p).unwrap();
+        assert_eq!(tr.t.len(), n);
+        write_trace(&dir.join("experiment.csv"), &tr).unwrap();
+        let ours = std::fs::read(dir.join("trace.csv")).unwrap();
+        assert_eq!(ours, std::fs::read(dir.join("experiment.csv")).unwrap());
+        assert_eq!(o.world.deformables().unwrap().deformables.len(), 9);
+    }
+}
+
+#[test]
+fn rings_scene_is_the_small_experiment_and_traces_identically() {
+    use signorini_experiments::deform_run::trace;
+    use signorini_experiments::rings::{RingsParams, build, spec as rings_spec};
+    let s = load_scene(&repo().join("scenes/rings.toml")).unwrap();
+    let small = RingsParams::small(ForceModel::Cpf);
+    assert_eq!(
+        s.deformables.as_ref().unwrap().spec,
+        rings_spec(&small).unwrap(),
+        "same world description"
+    );
+    assert_eq!(s.length, Length::Steps(300), "10 s as the small variant");
+    let n = 4;
+    let dir = tmp("rings-scene");
+    run(
+        &s,
+        RunOptions {
+            max_steps: Some(n),
+            out: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let mut w = build(&small).unwrap();
+    write_trace(&dir.join("experiment.csv"), &trace(&mut w, n, 1)).unwrap();
+    let ours = std::fs::read(dir.join("trace.csv")).unwrap();
+    assert_eq!(ours, std::fs::read(dir.join("experiment.csv")).unwrap());
+}
