@@ -20,7 +20,7 @@
 
 use crate::ExperimentError;
 use crate::deform_run::{
-    DeformSummary, DeformTrace, Extra, compare_models, summarize, trace, write_outputs,
+    DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
 };
 use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::{TriMesh, shapes};
@@ -208,10 +208,13 @@ pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
 /// [`ExperimentError::Argument`] for invalid parameters.
 pub fn simulate(p: &BucketParams) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError> {
     let mut w = build(p)?;
-    let steps = (p.duration / p.dt).round().max(1.0) as usize;
-    let tr = trace(&mut w, steps, p.measure_every);
-    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
-    Ok((tr, s, e))
+    Ok(simulate_world(
+        &mut w,
+        p.model,
+        p.dt,
+        p.duration,
+        p.measure_every,
+    ))
 }
 
 /// Run the scene and write the outputs (`bucket_<model>.csv`, plots, `summary.json`).

@@ -10,7 +10,7 @@
 //! paper's 0.4 mm is below our resting depth) — see docs/deformable.md.
 
 use crate::ExperimentError;
-use crate::deform_run::{DeformSummary, Extra, summarize, trace, write_outputs};
+use crate::deform_run::{DeformSummary, Extra, simulate_world, write_outputs};
 use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
@@ -147,9 +147,7 @@ pub fn build(p: &ChainParams) -> Result<DeformableWorld, ExperimentError> {
 /// [`ExperimentError`] for invalid parameters or unwritable files.
 pub fn run(p: &ChainParams, out: &Path) -> Result<(DeformSummary, Extra), ExperimentError> {
     let mut w = build(p)?;
-    let steps = (p.duration / p.dt).round().max(1.0) as usize;
-    let tr = trace(&mut w, steps, 1);
-    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
+    let (tr, s, e) = simulate_world(&mut w, p.model, p.dt, p.duration, 1);
     write_outputs(out, "chain", &tr, &s, &e)?;
     Ok((s, e))
 }

@@ -183,6 +183,21 @@ pub struct Extra {
     pub final_rms_speed: Real,
 }
 
+/// Step `w` for `round(duration / dt)` steps (at least one) with [`trace`] and summarise
+/// the run under `model`'s name: the run-and-summarise block every deformable experiment shares.
+pub fn simulate_world(
+    w: &mut DeformableWorld,
+    model: ForceModel,
+    dt: Real,
+    duration: Real,
+    measure_every: usize,
+) -> (DeformTrace, DeformSummary, Extra) {
+    let steps = (duration / dt).round().max(1.0) as usize;
+    let tr = trace(w, steps, measure_every);
+    let (s, e) = summarize(&tr, model.name(), dt, w.triangle_count());
+    (tr, s, e)
+}
+
 /// Summary and extra figures of a trace.
 pub fn summarize(
     tr: &DeformTrace,

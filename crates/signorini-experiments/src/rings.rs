@@ -13,7 +13,7 @@
 
 use crate::ExperimentError;
 use crate::deform_build::{DeformSpec, WorldSpec, build_world, place};
-use crate::deform_run::{DeformSummary, Extra, summarize, trace, write_comparison, write_outputs};
+use crate::deform_run::{DeformSummary, Extra, simulate_world, write_comparison, write_outputs};
 use crate::penalty_out::{plot, write_csv};
 use rayon::prelude::*;
 use signorini_deformable::Material;
@@ -216,10 +216,7 @@ fn one(
     p: &RingsParams,
 ) -> Result<(crate::deform_run::DeformTrace, DeformSummary, Extra), ExperimentError> {
     let mut w = build(p)?;
-    let steps = (p.duration / p.dt).round().max(1.0) as usize;
-    let tr = trace(&mut w, steps, 1);
-    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
-    Ok((tr, s, e))
+    Ok(simulate_world(&mut w, p.model, p.dt, p.duration, 1))
 }
 
 /// Run the main scene (outputs as every deformable experiment) and, if asked, the sweep:
