@@ -534,6 +534,41 @@ fn open_writers(
     })
 }
 
+/// One `steps.csv` row ([`STEPS_HEADER`]) of a complementarity step, 2D or 3D: step `s`,
+/// the step report, the total overlap and the (kinetic, potential) energy after the step.
+pub(crate) fn steps_line(
+    s: usize,
+    h: Real,
+    bodies: usize,
+    rep: &StepReport,
+    overlap: Real,
+    (kin, pot): (Real, Real),
+) -> String {
+    let c = rep.counts;
+    let solver = rep
+        .solver
+        .map(|k| format!("{k:?}").to_lowercase())
+        .unwrap_or_else(|| "none".into());
+    debug_assert_eq!(STEPS_HEADER.split(',').count(), 20);
+    format!(
+        "{s},{},{bodies},{},{},{},{},{},{},{solver},{},{},{},{},{overlap},{},{},{kin},{pot},{}",
+        s as f64 * h,
+        rep.pairs,
+        c.contacts,
+        c.unilateral,
+        c.inter,
+        c.cross,
+        rep.unknowns,
+        rep.iterations,
+        rep.residual,
+        rep.corrections,
+        rep.failed as u8,
+        rep.normal_impulse,
+        rep.normal_impulse / h,
+        kin + pot
+    )
+}
+
 fn record_step(
     w: &mut Writers,
     world: &World,
@@ -549,30 +584,9 @@ fn record_step(
         }
     }
     if let Some(f) = w.steps.as_mut() {
-        let c = rep.counts;
-        let solver = rep
-            .solver
-            .map(|k| format!("{k:?}").to_lowercase())
-            .unwrap_or_else(|| "none".into());
         let (kin, pot) = energy(world);
-        f.line(&format!(
-            "{s},{},{},{},{},{},{},{},{},{solver},{},{},{},{},{overlap},{},{},{kin},{pot},{}",
-            s as f64 * h,
-            world.bodies.len(),
-            rep.pairs,
-            c.contacts,
-            c.unilateral,
-            c.inter,
-            c.cross,
-            rep.unknowns,
-            rep.iterations,
-            rep.residual,
-            rep.corrections,
-            rep.failed as u8,
-            rep.normal_impulse,
-            rep.normal_impulse / h,
-            kin + pot
-        ))?;
+        let line = steps_line(s, h, world.bodies.len(), rep, overlap, (kin, pot));
+        f.line(&line)?;
     }
     if let Some(f) = w.contacts.as_mut() {
         for c in draw_contacts(world) {

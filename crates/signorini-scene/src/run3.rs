@@ -12,8 +12,8 @@
 //! - `bodies.json` with `"dimension": 3`: vertices, faces, initial pose of every body.
 
 use super::{
-    Acc, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome,
-    STEPS_HEADER, Schedule, Writers, finish, open_writers, planned_steps, tick, world_params,
+    Acc, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome, Schedule,
+    Writers, finish, open_writers, planned_steps, steps_line, tick, world_params,
 };
 use crate::error::SceneError;
 use crate::validate::{Drop, Model, Scene};
@@ -227,31 +227,8 @@ fn record3(
         }
     }
     if let Some(f) = w.steps.as_mut() {
-        let c = rep.counts;
-        let solver = rep
-            .solver
-            .map(|k| format!("{k:?}").to_lowercase())
-            .unwrap_or_else(|| "none".into());
-        let (kin, pot) = energy3(world.bodies.iter().map(|b| &b.state));
-        debug_assert_eq!(STEPS_HEADER.split(',').count(), 20);
-        f.line(&format!(
-            "{s},{},{},{},{},{},{},{},{},{solver},{},{},{},{},{overlap},{},{},{kin},{pot},{}",
-            s as f64 * h,
-            world.bodies.len(),
-            rep.pairs,
-            c.contacts,
-            c.unilateral,
-            c.inter,
-            c.cross,
-            rep.unknowns,
-            rep.iterations,
-            rep.residual,
-            rep.corrections,
-            rep.failed as u8,
-            rep.normal_impulse,
-            rep.normal_impulse / h,
-            kin + pot
-        ))?;
+        let energy = energy3(world.bodies.iter().map(|b| &b.state));
+        f.line(&steps_line(s, h, world.bodies.len(), rep, overlap, energy))?;
     }
     if w.contacts.is_some() {
         write_touches(w, s, &touches_polyhedra(world))?;
