@@ -654,6 +654,28 @@ fn friction(
 }
 
 /// The convex parts of a 2D shape (one, or several for a compound).
+/// The convex parts of a compound static body (`[body.shape] type = "compound"`), each read by
+/// `part` (the 2D or 3D shape reader); compounds cannot be nested and need a part.
+fn compound<T>(
+    cx: &Ctx,
+    p: &FieldPath,
+    parts: &[RawShape],
+    top: bool,
+    part: fn(&Ctx, &FieldPath, &RawShape, bool) -> Res<Vec<T>>,
+) -> Res<Vec<T>> {
+    if !top {
+        return Err(cx.bad(&p.key("parts"), "compounds cannot be nested"));
+    }
+    if parts.is_empty() {
+        return Err(cx.bad(&p.key("parts"), "needs at least one part"));
+    }
+    let mut out = Vec::new();
+    for (k, s) in parts.iter().enumerate() {
+        out.extend(part(cx, &p.key("parts").index(k), s, false)?);
+    }
+    Ok(out)
+}
+
 fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPolygon>> {
     let poly =
         |v: Vec<Vec2>, at: &FieldPath| ConvexPolygon::new(v).map_err(|e| cx.bad(at, e.to_string()));
@@ -729,19 +751,7 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
         RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(three_d(
             "triangle meshes (with a penalty model: cpf, dpf, dpf-ccd)",
         )),
-        RawShape::Compound { parts } => {
-            if !top {
-                return Err(cx.bad(&p.key("parts"), "compounds cannot be nested"));
-            }
-            if parts.is_empty() {
-                return Err(cx.bad(&p.key("parts"), "needs at least one part"));
-            }
-            let mut out = Vec::new();
-            for (k, part) in parts.iter().enumerate() {
-                out.extend(shape(cx, &p.key("parts").index(k), part, false)?);
-            }
-            Ok(out)
-        }
+        RawShape::Compound { parts } => compound(cx, p, parts, top, shape),
         RawShape::Grid { .. } => Err(three::grid_not_here(cx, p)),
     }
 }

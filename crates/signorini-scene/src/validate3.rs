@@ -2,7 +2,7 @@
 //! triangle meshes for `PenaltyWorld` (CPF / DPF / DPF-CCD). A child module of `validate`, so
 //! it shares its located-error context and the 2D rules for names, materials and drops.
 
-use super::{Ctx, Drop, Model, Res, drops};
+use super::{Ctx, Drop, Model, Res, compound, drops};
 use crate::error::FieldPath;
 use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
 use signorini_experiments::pour3d::{Bodies, hull_body};
@@ -318,19 +318,7 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
                 ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?,
             ])
         }
-        RawShape::Compound { parts } => {
-            if !top {
-                return Err(cx.bad(&p.key("parts"), "compounds cannot be nested"));
-            }
-            if parts.is_empty() {
-                return Err(cx.bad(&p.key("parts"), "needs at least one part"));
-            }
-            let mut out = Vec::new();
-            for (k, part) in parts.iter().enumerate() {
-                out.extend(shape3(cx, &p.key("parts").index(k), part, false)?);
-            }
-            Ok(out)
-        }
+        RawShape::Compound { parts } => compound(cx, p, parts, top, shape3),
         RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(cx.bad(
             &p.key("type"),
             "triangle meshes need a penalty model (`contact.model` = cpf, dpf or dpf-ccd); \
