@@ -26,7 +26,9 @@ use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
+use signorini_world::penalty::{
+    DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld, Obstacle, PenaltyParams,
+};
 use std::path::Path;
 
 /// Parameters of the bucket scene.
@@ -40,6 +42,9 @@ pub struct BucketParams {
     pub stiffness: Real,
     /// Contact thickness (collision tolerance) (m).
     pub tolerance: Real,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
+    /// the paper's plain accumulation).
+    pub vertex_stiffness_limit: Real,
     /// Friction (Coulomb and viscous).
     pub friction: Friction,
     /// Simulated time (s).
@@ -75,6 +80,7 @@ impl BucketParams {
             dt: 1.0 / 30.0,
             stiffness: 2.0,
             tolerance: 2e-3,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
                 mu: 0.8,
                 viscous: 0.005,
@@ -196,6 +202,7 @@ pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
     let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
     params.friction = p.friction;
     params.thickness = p.tolerance;
+    params.vertex_stiffness_limit = p.vertex_stiffness_limit;
     let mut w =
         DeformableWorld::new(bodies, vec![Obstacle::new(bucket)], params).map_err(|e| arg(&e))?;
     w.substeps = p.substeps;

@@ -15,7 +15,9 @@ use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
+use signorini_world::penalty::{
+    DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld, Obstacle, PenaltyParams,
+};
 use std::path::Path;
 
 /// Parameters of the chain scene.
@@ -29,6 +31,9 @@ pub struct ChainParams {
     pub stiffness: Real,
     /// Contact thickness (collision tolerance) (m).
     pub tolerance: Real,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
+    /// the paper's plain accumulation).
+    pub vertex_stiffness_limit: Real,
     /// Friction.
     pub friction: Friction,
     /// Simulated time (s).
@@ -53,6 +58,7 @@ impl ChainParams {
             dt: 0.02,
             stiffness: 10.0,
             tolerance: 2e-3,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
                 mu: 0.3,
                 viscous: 0.0,
@@ -135,6 +141,7 @@ pub fn build(p: &ChainParams) -> Result<DeformableWorld, ExperimentError> {
     let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
     params.friction = p.friction;
     params.thickness = p.tolerance;
+    params.vertex_stiffness_limit = p.vertex_stiffness_limit;
     let mut w =
         DeformableWorld::new(links, vec![Obstacle::new(block)], params).map_err(|e| arg(&e))?;
     w.substeps = p.substeps;
