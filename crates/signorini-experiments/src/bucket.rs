@@ -1,13 +1,14 @@
 //! The Dragons benchmark (CPF paper Fig. 14): soft bodies poured in batches into a rigid open
 //! bucket, with body–bucket, body–body and self-collisions.
 //!
-//! Owns: [`BucketParams`] ([`BucketParams::small`], [`BucketParams::full`]), [`build`],
+//! Owns: [`BucketParams`] ([`BucketParams::small`], [`BucketParams::full`]), [`spec`] (the
+//! world as a [`WorldSpec`], shared with `scenes/bucket.toml`), [`build`],
 //! [`simulate`], [`run`] and [`compare`]; outputs, jitter and penetration statistics are the
 //! shared ones of [`crate::deform_run`].
 //!
 //! Departures from the paper (docs/deformable.md, "Experiments"): the forty dragons are
 //! pressurised mass-spring shells of three procedural shapes (UV spheres, tori and rounded
-//! boxes — spheres pushed out to `|x|⁴ + |y|⁴ + |z|⁴ = a⁴`), the bucket is the open single-sheet
+//! boxes — spheres pushed out to `|x|⁴ + |y|⁴ + |z|⁴ = a⁴`, [`shapes::rounded_box`]), the bucket is the open single-sheet
 //! [`shapes::bucket`] (open like the paper's: no inside/outside information). The paper gives no
 //! settings for this scene, so the cloth-and-tori ones are kept: Δt = 1/30 s, k = 2 N/m per
 //! pair, Coulomb 0.8, viscous 0.005, a 2 mm tolerance, gravity 9.81 mm/s² (lengths read in
@@ -19,16 +20,15 @@
 //! batches, layer after layer.
 
 use crate::ExperimentError;
+use crate::deform_build::{DeformSpec, WorldSpec, build_world, place, surface_area};
 use crate::deform_run::{
     DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
 };
-use signorini_deformable::{Deformable, Material};
+use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{
-    DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld, Obstacle, PenaltyParams,
-};
+use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
 use std::path::Path;
 
 /// Parameters of the bucket scene.
@@ -140,26 +140,16 @@ fn shapes_for(n: usize) -> Result<[TriMesh; 3], ExperimentError> {
     let (n, half) = (n.max(4), (n / 2).max(2));
     let sphere = shapes::sphere(SIZE, n, half).map_err(|e| arg(&e))?;
     let torus = shapes::torus(0.65 * SIZE, 0.35 * SIZE, n, half).map_err(|e| arg(&e))?;
-    let rounded = sphere
-        .map(|v| {
-            let q = v.map(|c| c.powi(4)).sum().powf(0.25);
-            v * (0.9 * SIZE / q)
-        })
-        .map_err(|e| arg(&e))?;
+    let rounded = shapes::rounded_box(SIZE, n, half).map_err(|e| arg(&e))?;
     Ok([sphere, torus, rounded])
 }
 
-fn surface_area(m: &TriMesh) -> Real {
-    (0..m.triangles().len())
-        .map(|t| 0.5 * m.face_normal(t).norm())
-        .sum()
-}
-
-/// The world: the bucket (obstacle 0, bottom at z = 0) and the bodies in layers above its rim.
+/// The world's description: the bucket (obstacle 0, bottom at z = 0) and the bodies in layers
+/// above its rim (built by [`build`]; `scenes/bucket.toml` states the same).
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
+pub fn spec(p: &BucketParams) -> Result<WorldSpec, ExperimentError> {
     if p.bodies == 0 || p.per_side == 0 {
         return Err(ExperimentError::Argument(
             "bodies and per_side must be ≥ 1".into(),
@@ -190,23 +180,39 @@ pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
             height + 1.5 * SIZE + pitch * layer as Real,
         );
         let turn = Quat::from_euler_angles(0.7 * k as Real, 0.4 * (k % 5) as Real, 0.3 * k as Real);
-        let mesh = kinds[k % 3].map(|v| turn * v + c).map_err(|e| arg(&e))?;
-        let mut m = p.material;
-        m.areal_density = p.vertex_mass * mesh.vertices().len() as Real / surface_area(&mesh);
-        let mut d = Deformable::new(mesh, m).map_err(|e| arg(&e))?;
-        d.gravity = g;
-        d.v.iter_mut()
-            .for_each(|v| *v = Vec3::new(0.0, 0.0, -p.drop_speed));
-        bodies.push(d);
+        let mesh = place(&kinds[k % 3], Some(turn), c).map_err(|e| arg(&e))?;
+        let mut material = p.material;
+        material.areal_density =
+            p.vertex_mass * mesh.vertices().len() as Real / surface_area(&mesh);
+        bodies.push(DeformSpec {
+            mesh,
+            material,
+            gravity: g,
+            pins: Vec::new(),
+            velocity: Some(Vec3::new(0.0, 0.0, -p.drop_speed)),
+            velocity_gradient: None,
+        });
     }
-    let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
-    params.friction = p.friction;
-    params.thickness = p.tolerance;
-    params.vertex_stiffness_limit = p.vertex_stiffness_limit;
-    let mut w =
-        DeformableWorld::new(bodies, vec![Obstacle::new(bucket)], params).map_err(|e| arg(&e))?;
-    w.substeps = p.substeps;
-    Ok(w)
+    Ok(WorldSpec {
+        bodies,
+        obstacles: vec![bucket],
+        model: p.model,
+        dt: p.dt,
+        stiffness: p.stiffness,
+        thickness: p.tolerance,
+        friction: p.friction,
+        substeps: p.substeps,
+        self_collision: true,
+        vertex_stiffness_limit: p.vertex_stiffness_limit,
+    })
+}
+
+/// The world of [`spec`].
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
+    build_world(&spec(p)?).map_err(|e| arg(&e))
 }
 
 /// Run the scene: the per-step trace, summary and extra figures (no files written).

@@ -1,7 +1,8 @@
 //! The Chain benchmark (CPF paper Figs. 1a and 8): a chain of linked rings, its first link
 //! pinned, swings down from horizontal against a static box.
 //!
-//! Owns: [`ChainParams`] ([`ChainParams::small`], [`ChainParams::full`]), [`build`], [`run`].
+//! Owns: [`ChainParams`] ([`ChainParams::small`], [`ChainParams::full`]), [`spec`] (the world
+//! as a [`WorldSpec`], shared with `scenes/chain.toml`), [`swing_field`], [`build`], [`run`].
 //! The links are stiff pressurised shells (the rings of [`crate::rings`]), interlocked
 //! (alternately in the x–y and x–z planes, centres 1.5 ring radii apart), the first one pinned.
 //! Settings: the paper's Δt = 0.02 s and k = 10 N/m per pair are kept; vertex masses follow
@@ -10,14 +11,13 @@
 //! paper's 0.4 mm is below our resting depth) — see docs/deformable.md.
 
 use crate::ExperimentError;
+use crate::deform_build::{DeformSpec, VelocityGradient, WorldSpec, build_world, place};
 use crate::deform_run::{DeformSummary, Extra, simulate_world, write_outputs};
-use signorini_deformable::{Deformable, Material};
+use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
-use signorini_math::{Quat, Real, Vec3};
+use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{
-    DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld, Obstacle, PenaltyParams,
-};
+use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
 use std::path::Path;
 
 /// Parameters of the chain scene.
@@ -96,12 +96,25 @@ fn arg(e: &dyn std::fmt::Display) -> ExperimentError {
     ExperimentError::Argument(e.to_string())
 }
 
-/// The world: links along +x from the origin at z = 0 (link 0 pinned) swinging down at
-/// `swing` rad/s, a static box whose top is 6 cm below the chain, from under the third link on.
+/// The swing of the links: vertical velocity `−swing · x` (the z component of a rotation at
+/// `swing` rad/s about the y axis through the pinned link's centre; the horizontal component
+/// `swing · z`, at most 1 % of it here, is left out), as a [`VelocityGradient`].
+pub fn swing_field(swing: Real) -> VelocityGradient {
+    let mut gradient = Mat3::zeros();
+    gradient[(2, 0)] = -swing;
+    VelocityGradient {
+        gradient,
+        origin: Vec3::zeros(),
+    }
+}
+
+/// The world's description: links along +x from the origin at z = 0 (link 0 pinned) swinging
+/// down at `swing` rad/s ([`swing_field`]), a static box whose top is 6 cm below the chain, from
+/// under the third link on (built by [`build`]; `scenes/chain.toml` states the same).
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn build(p: &ChainParams) -> Result<DeformableWorld, ExperimentError> {
+pub fn spec(p: &ChainParams) -> Result<WorldSpec, ExperimentError> {
     if p.links < 2 {
         return Err(ExperimentError::Argument("a chain needs ≥ 2 links".into()));
     }
@@ -110,27 +123,24 @@ pub fn build(p: &ChainParams) -> Result<DeformableWorld, ExperimentError> {
     let ring =
         shapes::torus(big, small, p.link_segments.0, p.link_segments.1).map_err(|e| arg(&e))?;
     let upright = Quat::from_euler_angles(std::f64::consts::FRAC_PI_2, 0.0, 0.0);
-    let mut links = Vec::new();
+    let mut links = Vec::with_capacity(p.links);
     for i in 0..p.links {
         let c = Vec3::new(pitch * i as Real, 0.0, 0.0);
-        let m = if i % 2 == 0 {
-            ring.map(|v| v + c)
-        } else {
-            ring.map(|v| upright * v + c)
-        }
-        .map_err(|e| arg(&e))?;
-        let mut d = Deformable::new(m, LINK).map_err(|e| arg(&e))?;
-        d.gravity = Vec3::new(0.0, 0.0, -p.gravity);
-        if i == 0 {
-            let all: Vec<usize> = (0..d.x.len()).collect();
-            d.pin(&all).map_err(|e| arg(&e))?;
-        } else {
-            // Swinging down about the pinned link: v = ω × r, ω about +y.
-            for (v, x) in d.v.iter_mut().zip(&d.x) {
-                *v = Vec3::new(0.0, 0.0, -p.swing * x.x);
-            }
-        }
-        links.push(d);
+        let turn = (i % 2 == 1).then_some(upright);
+        let mesh = place(&ring, turn, c).map_err(|e| arg(&e))?;
+        let first = i == 0;
+        links.push(DeformSpec {
+            pins: if first {
+                (0..mesh.vertices().len()).collect()
+            } else {
+                Vec::new()
+            },
+            mesh,
+            material: LINK,
+            gravity: Vec3::new(0.0, 0.0, -p.gravity),
+            velocity: None,
+            velocity_gradient: (!first).then(|| swing_field(p.swing)),
+        });
     }
     let len = pitch * p.links as Real;
     let half = Vec3::new(0.25 * len, 0.2, 0.1);
@@ -138,14 +148,26 @@ pub fn build(p: &ChainParams) -> Result<DeformableWorld, ExperimentError> {
     let block = shapes::cuboid(half)
         .and_then(|m| m.map(|v| v + at))
         .map_err(|e| arg(&e))?;
-    let mut params = PenaltyParams::new(p.model, p.dt, p.stiffness);
-    params.friction = p.friction;
-    params.thickness = p.tolerance;
-    params.vertex_stiffness_limit = p.vertex_stiffness_limit;
-    let mut w =
-        DeformableWorld::new(links, vec![Obstacle::new(block)], params).map_err(|e| arg(&e))?;
-    w.substeps = p.substeps;
-    Ok(w)
+    Ok(WorldSpec {
+        bodies: links,
+        obstacles: vec![block],
+        model: p.model,
+        dt: p.dt,
+        stiffness: p.stiffness,
+        thickness: p.tolerance,
+        friction: p.friction,
+        substeps: p.substeps,
+        self_collision: true,
+        vertex_stiffness_limit: p.vertex_stiffness_limit,
+    })
+}
+
+/// The world of [`spec`].
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn build(p: &ChainParams) -> Result<DeformableWorld, ExperimentError> {
+    build_world(&spec(p)?).map_err(|e| arg(&e))
 }
 
 /// Run the scene and write the outputs (`chain_<model>.csv`, plots, `summary.json`).

@@ -155,6 +155,7 @@ pub fn spec(p: &ClothToriParams) -> Result<WorldSpec, ExperimentError> {
         gravity,
         pins: grid_corners(n, n).to_vec(),
         velocity: None,
+        velocity_gradient: None,
     }];
     let (big, small) = (0.1, 0.035);
     let torus =
@@ -177,6 +178,7 @@ pub fn spec(p: &ClothToriParams) -> Result<WorldSpec, ExperimentError> {
                     gravity,
                     pins: vec![],
                     velocity: None,
+                    velocity_gradient: None,
                 });
             }
         }

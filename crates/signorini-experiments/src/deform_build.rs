@@ -2,12 +2,13 @@
 //! experiments (`cloth-tori`, `rings`) and by deformable scene files (`signorini-scene`), so
 //! that a scene and the experiment it mirrors construct the very same world.
 //!
-//! Owns: [`DeformSpec`] (one deformable), [`WorldSpec`] (the world), [`build_world`],
-//! [`place`] and [`grid_corners`].
+//! Owns: [`DeformSpec`] (one deformable), [`VelocityGradient`] (an affine initial velocity
+//! field), [`WorldSpec`] (the world), [`build_world`], [`place`], [`grid_corners`] and
+//! [`surface_area`].
 
 use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::TriMesh;
-use signorini_math::{Quat, Real, Vec3};
+use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
 use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
 
@@ -24,6 +25,27 @@ pub struct DeformSpec {
     pub pins: Vec<usize>,
     /// Uniform initial velocity of the free vertices (m/s); `None` leaves them at rest.
     pub velocity: Option<Vec3>,
+    /// Affine part of the initial velocity of the free vertices, added to `velocity`
+    /// (e.g. a spin); `None`: none.
+    pub velocity_gradient: Option<VelocityGradient>,
+}
+
+/// An affine initial velocity field `v(x) = L (x − origin)`: `L` is the velocity gradient
+/// (1/s), e.g. the cross-product matrix `[ω]×` of an angular velocity ω for a rigid spin about
+/// `origin`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VelocityGradient {
+    /// `L = ∂v/∂x` (1/s), rows `[∂vx/∂x, ∂vx/∂y, ∂vx/∂z]`, ….
+    pub gradient: Mat3,
+    /// The point where this part of the velocity is zero (m).
+    pub origin: Vec3,
+}
+
+impl VelocityGradient {
+    /// `L (x − origin)` (m/s).
+    pub fn at(&self, x: Vec3) -> Vec3 {
+        self.gradient * (x - self.origin)
+    }
 }
 
 /// A whole deformable world.
@@ -68,6 +90,13 @@ pub fn grid_corners(nx: usize, ny: usize) -> [usize; 4] {
     [0, nx, ny * (nx + 1), (nx + 1) * (ny + 1) - 1]
 }
 
+/// Sum of the triangle areas `Σ |(b − a) × (c − a)| / 2` (m²).
+pub fn surface_area(m: &TriMesh) -> Real {
+    (0..m.triangles().len())
+        .map(|t| 0.5 * m.face_normal(t).norm())
+        .sum()
+}
+
 /// Make the world.
 ///
 /// # Errors
@@ -81,10 +110,14 @@ pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
         if !b.pins.is_empty() {
             d.pin(&b.pins).map_err(|e| at(&e))?;
         }
-        if let Some(v0) = b.velocity {
+        if b.velocity.is_some() || b.velocity_gradient.is_some() {
+            let v0 = b.velocity.unwrap_or_else(Vec3::zeros);
             for i in 0..d.v.len() {
                 if !d.is_pinned(i) {
-                    d.v[i] = v0;
+                    d.v[i] = match &b.velocity_gradient {
+                        Some(g) => v0 + g.at(d.x[i]),
+                        None => v0,
+                    };
                 }
             }
         }

@@ -143,6 +143,7 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
                 gravity: Vec3::new(0.0, 0.0, -p.gravity),
                 pins: vec![],
                 velocity: Some(Vec3::new(0.0, 0.0, -p.drop_speed)),
+                velocity_gradient: None,
             });
         }
     }

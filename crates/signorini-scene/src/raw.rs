@@ -225,24 +225,27 @@ pub enum RawShape {
     },
     /// Procedural triangle mesh (penalty scenes), centred on the body origin.
     Primitive {
-        /// `box`, `sphere`, `torus`, `cylinder`, `stick` or `plane`.
+        /// `box`, `sphere`, `rounded_box`, `torus`, `cylinder`, `stick`, `plane` or `bucket`.
         kind: String,
-        /// Radius (sphere, cylinder; torus: ring radius; m).
+        /// Radius (sphere, rounded box, cylinder, bucket; torus: ring radius; m).
         radius: Option<f64>,
         /// Tube radius (torus, m).
         tube_radius: Option<f64>,
         /// Side lengths (box `[x, y, z]`, plane `[x, y]`; m).
         size: Option<Vec<f64>>,
-        /// Length (cylinder, along z; stick, along x; m).
+        /// Length (cylinder, along z; stick, along x; bucket: height; m).
         length: Option<f64>,
         /// Thickness (stick: square cross-section side; plane: slab depth below z = 0,
         /// default 1; m).
         thickness: Option<f64>,
-        /// Segments around (sphere: meridians, default 24; torus: around the ring, default
-        /// 32; cylinder: default 24).
+        /// Segments around (sphere, rounded box: meridians, default 24; torus: around the
+        /// ring, default 32; cylinder: default 24; bucket: default 32).
         segments: Option<usize>,
-        /// Rings (sphere: parallels, default 12; torus: around the tube, default 16).
+        /// Rings (sphere, rounded box: parallels, default 12; torus: around the tube, default
+        /// 16; bucket: bands of the bottom, default 4).
         rings: Option<usize>,
+        /// Bands up the wall (bucket, default 8).
+        stacks: Option<usize>,
     },
     /// Open rectangular grid in the plane z = 0, centred (cloth; `[[deformable]]` only).
     Grid {

@@ -35,6 +35,11 @@ pub struct RawDeformable {
     pub rotation: Option<RawRotation>,
     /// Uniform initial velocity of the free vertices `[vx, vy, vz]` (m/s).
     pub velocity: Option<Vec<f64>>,
+    /// Initial velocity gradient `L` (1/s), three rows of three: the free vertices also get
+    /// `L (x − velocity_origin)`.
+    pub velocity_gradient: Option<Vec<Vec<f64>>>,
+    /// Where the gradient's part of the velocity is zero `[x, y, z]` (m; default the origin).
+    pub velocity_origin: Option<Vec<f64>>,
     /// Display colour in the report (CSS).
     pub color: Option<String>,
 }

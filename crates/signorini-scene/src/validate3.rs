@@ -640,6 +640,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         thickness,
         segments,
         rings,
+        stacks,
     } = s
     else {
         unreachable!("called on primitives")
@@ -662,17 +663,19 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             None => Ok(default),
         }
     };
-    let (t, sz, ln, tb, sg, rg) = (
+    let (t, sz, ln, tb, sg, rg, st) = (
         thickness.is_some(),
         size.is_some(),
         length.is_some(),
         tube_radius.is_some(),
         segments.is_some(),
         rings.is_some(),
+        stacks.is_some(),
     );
     match kind.trim().to_ascii_lowercase().as_str() {
         "box" => {
             unused(&[
+                ("stacks", st),
                 ("radius", radius.is_some()),
                 ("tube_radius", tb),
                 ("length", ln),
@@ -691,6 +694,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         }
         "sphere" => {
             unused(&[
+                ("stacks", st),
                 ("size", sz),
                 ("tube_radius", tb),
                 ("length", ln),
@@ -705,7 +709,12 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             .map_err(|e| bad_mesh(&e))
         }
         "torus" => {
-            unused(&[("size", sz), ("length", ln), ("thickness", t)])?;
+            unused(&[
+                ("size", sz),
+                ("length", ln),
+                ("thickness", t),
+                ("stacks", st),
+            ])?;
             let (r, tr) = (need("radius", *radius)?, need("tube_radius", *tube_radius)?);
             if tr >= r {
                 return Err(cx.bad(
@@ -723,6 +732,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         }
         "cylinder" => {
             unused(&[
+                ("stacks", st),
                 ("size", sz),
                 ("tube_radius", tb),
                 ("thickness", t),
@@ -737,6 +747,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         }
         "stick" => {
             unused(&[
+                ("stacks", st),
                 ("radius", radius.is_some()),
                 ("size", sz),
                 ("tube_radius", tb),
@@ -748,6 +759,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         }
         "plane" => {
             unused(&[
+                ("stacks", st),
                 ("radius", radius.is_some()),
                 ("tube_radius", tb),
                 ("length", ln),
@@ -766,9 +778,38 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
                 .and_then(|m| m.map(|q| q + Vec3::new(0.0, 0.0, -d / 2.0)))
                 .map_err(|e| bad_mesh(&e))
         }
+        "rounded_box" => {
+            unused(&[
+                ("stacks", st),
+                ("size", sz),
+                ("tube_radius", tb),
+                ("length", ln),
+                ("thickness", t),
+            ])?;
+            shapes::rounded_box(
+                need("radius", *radius)?,
+                count("segments", *segments, 24, 3)?,
+                count("rings", *rings, 12, 2)?,
+            )
+            .map_err(|e| bad_mesh(&e))
+        }
+        "bucket" => {
+            unused(&[("size", sz), ("tube_radius", tb), ("thickness", t)])?;
+            shapes::bucket(
+                need("radius", *radius)?,
+                need("length", *length)?,
+                count("segments", *segments, 32, 3)?,
+                count("rings", *rings, 4, 1)?,
+                count("stacks", *stacks, 8, 1)?,
+            )
+            .map_err(|e| bad_mesh(&e))
+        }
         other => Err(cx.bad(
             &p.key("kind"),
-            format!("unknown primitive `{other}` (box, sphere, torus, cylinder, stick, plane)"),
+            format!(
+                "unknown primitive `{other}` (box, sphere, rounded_box, torus, cylinder, stick, \
+                 plane, bucket)"
+            ),
         )),
     }
 }

@@ -9,10 +9,10 @@ use crate::raw::{RawScene, RawShape};
 use crate::raw_deform::{RawDeformMaterial, RawDeformable, RawPins};
 use signorini_deformable::Material;
 use signorini_experiments::deform_build::{
-    DeformSpec, WorldSpec, build_world, grid_corners, place,
+    DeformSpec, VelocityGradient, WorldSpec, build_world, grid_corners, place, surface_area,
 };
 use signorini_geometry::mesh::{TriMesh, shapes};
-use signorini_math::{Real, Vec3};
+use signorini_math::{Mat3, Real, Vec3};
 use signorini_penalty::Friction;
 use signorini_world::penalty::DEFAULT_VERTEX_STIFFNESS_LIMIT;
 
@@ -158,18 +158,6 @@ fn settings(cx: &Ctx, raw: &RawScene, out: &mut SceneDeformables) -> Res<()> {
     Ok(())
 }
 
-/// Sum of the triangle areas (m²).
-fn area(m: &TriMesh) -> Real {
-    let x = m.vertices();
-    m.triangles()
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| x[i as usize]);
-            0.5 * (b - a).cross(&(c - a)).norm()
-        })
-        .sum()
-}
-
 /// The mesh of a deformable (before placement) and, for grids, its cell counts.
 fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<(TriMesh, Option<(usize, usize)>)> {
     match s {
@@ -208,7 +196,7 @@ fn material(cx: &Ctx, p: &FieldPath, m: &RawDeformMaterial, mesh: &TriMesh) -> R
             return Err(cx.bad(&p.key("mass"), "give `mass` or `areal_density`, not both"));
         }
         (Some(d), None) => cx.positive(&p.key("areal_density"), d, "kg/m²")?,
-        (None, Some(mass)) => cx.positive(&p.key("mass"), mass, "kg")? / area(mesh),
+        (None, Some(mass)) => cx.positive(&p.key("mass"), mass, "kg")? / surface_area(mesh),
         (None, None) => {
             return Err(cx.bad(&p, "needs `areal_density` (kg/m²) or `mass` (kg)"));
         }
@@ -268,9 +256,38 @@ fn pins(
     }
 }
 
+/// `velocity_gradient` (three rows of three, 1/s) and `velocity_origin` (m).
+fn gradient(cx: &Ctx, p: &FieldPath, d: &RawDeformable) -> Res<Option<VelocityGradient>> {
+    let Some(rows) = &d.velocity_gradient else {
+        if d.velocity_origin.is_some() {
+            return Err(cx.bad(
+                &p.key("velocity_origin"),
+                "only with `velocity_gradient` (it is the point where that field is zero)",
+            ));
+        }
+        return Ok(None);
+    };
+    let g = p.key("velocity_gradient");
+    if rows.len() != 3 {
+        return Err(cx.bad(
+            &g,
+            format!(
+                "expected 3 rows of 3 numbers (1/s), got {} rows",
+                rows.len()
+            ),
+        ));
+    }
+    let mut gradient = Mat3::zeros();
+    for (i, row) in rows.iter().enumerate() {
+        let r = cx.vec3(&g.index(i), row)?;
+        gradient.set_row(i, &r.transpose());
+    }
+    let origin = cx.opt_vec3(&p.key("velocity_origin"), &d.velocity_origin)?;
+    Ok(Some(VelocityGradient { gradient, origin }))
+}
+
 fn deformable(cx: &Ctx, p: &FieldPath, d: &RawDeformable, gravity: Vec3) -> Res<DeformSpec> {
     let (mesh, grid) = shape(cx, &p.key("shape"), &d.shape)?;
-    let material = material(cx, p, &d.material, &mesh)?;
     let rotation = d
         .rotation
         .as_ref()
@@ -278,6 +295,8 @@ fn deformable(cx: &Ctx, p: &FieldPath, d: &RawDeformable, gravity: Vec3) -> Res<
         .transpose()?;
     let at = cx.opt_vec3(&p.key("position"), &d.position)?;
     let mesh = place(&mesh, rotation, at).map_err(|e| cx.bad(p, format!("mesh: {e}")))?;
+    // After placement: `mass` is spread over the area of the mesh as simulated.
+    let material = material(cx, p, &d.material, &mesh)?;
     let pins = pins(cx, p, &d.pins, mesh.vertices().len(), grid)?;
     let velocity = d
         .velocity
@@ -290,5 +309,6 @@ fn deformable(cx: &Ctx, p: &FieldPath, d: &RawDeformable, gravity: Vec3) -> Res<
         gravity,
         pins,
         velocity,
+        velocity_gradient: gradient(cx, p, d)?,
     })
 }

@@ -1,5 +1,5 @@
-//! Procedural triangle meshes: box, UV sphere, torus, capped cylinder, thin stick, cloth grid,
-//! open bucket.
+//! Procedural triangle meshes: box, UV sphere, rounded box, torus, capped cylinder, thin stick,
+//! cloth grid, open bucket.
 //!
 //! Every closed shape is centred at the origin with outward counter-clockwise triangles, so
 //! [`TriMesh::new`] accepts it and its centre of mass is the origin. The open shapes (grid,
@@ -68,6 +68,20 @@ pub fn sphere(r: Real, slices: usize, stacks: usize) -> Result<TriMesh, MeshErro
         }
     }
     TriMesh::new(v, t)
+}
+
+/// A rounded box: the UV sphere of radius `r` ([`sphere`]) with every vertex pushed along its
+/// ray onto the superellipsoid `x⁴ + y⁴ + z⁴ = (0.9 r)⁴`: nearly flat faces 0.9 r from the
+/// centre, rounded edges and corners (the bucket experiment's third body shape).
+///
+/// # Errors
+/// [`MeshError`] if `r` is zero or not finite.
+pub fn rounded_box(r: Real, slices: usize, stacks: usize) -> Result<TriMesh, MeshError> {
+    let a = 0.9 * r;
+    sphere(r, slices, stacks)?.map(|v| {
+        let q = v.map(|c| c.powi(4)).sum().powf(0.25);
+        v * (a / q)
+    })
 }
 
 /// Torus around the z axis: centre-line radius `big`, tube radius `small < big`.

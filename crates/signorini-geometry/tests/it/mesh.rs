@@ -218,3 +218,29 @@ fn parse_errors_name_file_and_line() {
     let e = io::load(std::path::Path::new("/nonexistent/m.obj")).unwrap_err();
     assert!(e.to_string().contains("/nonexistent/m.obj"));
 }
+
+#[test]
+fn rounded_box_lies_on_its_superellipsoid_and_encloses_nearly_its_volume() {
+    let r = 0.5;
+    let a = 0.9 * r;
+    let m = shapes::rounded_box(r, 32, 16).unwrap();
+    assert!(m.is_closed());
+    assert_eq!(m.vertices().len(), 2 + 32 * 15, "the UV sphere's vertices");
+    for v in m.vertices() {
+        let s = v.map(|c| c.powi(4)).sum();
+        assert!((s - a.powi(4)).abs() < 1e-14, "{v:?} off the surface");
+    }
+    // On the axes the faces are 0.9 r from the centre (the poles), never beyond the corners.
+    assert!((m.vertices()[0].z + a).abs() < 1e-15);
+    assert!(
+        m.vertices()
+            .iter()
+            .all(|v| v.norm() <= a * 3f64.powf(0.25) + 1e-12)
+    );
+    // Volume of x⁴ + y⁴ + z⁴ ≤ a⁴: 8 a³ Γ(5/4)³ / Γ(7/4); the inscribed mesh holds a little less.
+    let (g54, g74): (f64, f64) = (0.906_402_477_055_477, 0.919_062_526_848_883);
+    let exact = 8.0 * a.powi(3) * g54.powi(3) / g74;
+    let v = m.signed_volume();
+    assert!(v < exact && v > 0.97 * exact, "{v} vs {exact}");
+    assert!(shapes::rounded_box(0.0, 8, 4).is_err());
+}

@@ -249,6 +249,42 @@ fn cases() -> Vec<Case> {
             "must be finite",
             "velocity =",
         ),
+        case(
+            cloth("velocity_gradient = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]"),
+            "deformable[0].velocity_gradient",
+            "expected 3 rows of 3 numbers (1/s), got 2 rows",
+            "velocity_gradient =",
+        ),
+        case(
+            cloth("velocity_gradient = [[0.0, 0.0, 0.0], [0.0, 0.0], [0.0, 0.0, 0.0]]"),
+            "deformable[0].velocity_gradient[1]",
+            "expected 3 numbers, got 2",
+            "velocity_gradient =",
+        ),
+        case(
+            cloth("velocity_gradient = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [nan, 0.0, 0.0]]"),
+            "deformable[0].velocity_gradient[2][0]",
+            "must be finite",
+            "velocity_gradient =",
+        ),
+        case(
+            cloth("velocity_gradient = \"spin\""),
+            "deformable[0].velocity_gradient",
+            "invalid type",
+            "velocity_gradient =",
+        ),
+        case(
+            cloth("velocity_origin = [0.0, 0.0, 1.0]"),
+            "deformable[0].velocity_origin",
+            "only with `velocity_gradient`",
+            "velocity_origin =",
+        ),
+        case(
+            cloth("velocity_gradient = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [-0.2, 0.0, 0.0]]\nvelocity_origin = [0.0, 1.0]"),
+            "deformable[0].velocity_origin",
+            "expected 3 numbers, got 2",
+            "velocity_origin =",
+        ),
         // `[deformables]`, obstacles, other bodies.
         case(
             cloth("").replace("[[deformable]]", "[deformables]\nsubsteps = 0\n[[deformable]]"),
@@ -316,6 +352,32 @@ fn every_bad_deformable_snippet_is_rejected_with_field_reason_and_line() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+#[test]
+fn a_velocity_gradient_spins_the_free_vertices_about_its_origin() {
+    use signorini_math::Vec3;
+    // A rigid spin ω = (0, 0, 2) rad/s about (0, 0.1, 0) on top of a drift (1, 0, 0) m/s:
+    // L = [ω]×, v = (1, 0, 0) + ω × (x − o); the pinned corners stay at rest.
+    let text = cloth(
+        "pins = \"corners\"\nvelocity = [1.0, 0.0, 0.0]\n\
+         velocity_gradient = [[0.0, -2.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, 0.0]]\n\
+         velocity_origin = [0.0, 0.1, 0.0]",
+    );
+    let s = signorini_scene::load_str(std::path::Path::new("spin.toml"), &text).unwrap();
+    let w = signorini_experiments::deform_build::build_world(&s.deformables.unwrap().spec).unwrap();
+    let d = &w.deformables[0];
+    let (omega, o) = (Vec3::new(0.0, 0.0, 2.0), Vec3::new(0.0, 0.1, 0.0));
+    for (i, (v, x)) in d.v.iter().zip(&d.x).enumerate() {
+        let want = if [0, 2, 6, 8].contains(&i) {
+            Vec3::zeros()
+        } else {
+            Vec3::new(1.0, 0.0, 0.0) + omega.cross(&(x - o))
+        };
+        assert!((v - want).norm() < 1e-15, "vertex {i}: {v:?} vs {want:?}");
+    }
+    // The centre vertex (0, 0, 0): ω × (0, −0.1, 0) = (0.2, 0, 0), plus the drift.
+    assert!((d.v[4] - Vec3::new(1.2, 0.0, 0.0)).norm() < 1e-15);
 }
 
 #[test]

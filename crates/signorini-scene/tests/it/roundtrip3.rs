@@ -155,3 +155,39 @@ fn models_of_the_other_family_are_refused() {
     .expect("cpf on polyhedra");
     assert!(e.to_string().contains("convex polyhedra"), "{e}");
 }
+
+#[test]
+fn particle1d_scene_follows_the_1d_cpf_drop_to_round_off() {
+    use signorini_experiments::particle1d::{DropConfig, Method, drop_trajectory};
+    // Through the first contact (from step ≈ 70) past the deepest point (≈ 13.7 mm, step ≈ 80)
+    // and the lift-off.
+    let n = 120;
+    let dir = tmp("particle1d-scene");
+    let text = scene_trace("particle1d_cpf.toml", Model::Cpf, n, &dir);
+    let c = DropConfig {
+        duration: n as f64 * 2e-3,
+        ..DropConfig::default()
+    };
+    let x = drop_trajectory(Method::Cpf, &c, 0.0);
+    assert_eq!(x.len(), n + 1);
+    let rows: Vec<Vec<f64>> = String::from_utf8(text)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), n);
+    let mut deepest: f64 = 0.0;
+    for (i, r) in rows.iter().enumerate() {
+        // `z` is the cube's centre; its bottom face is 5 cm below.
+        let bottom = r[1] - 0.05;
+        assert!(
+            (bottom - x[i + 1]).abs() < 1e-12,
+            "step {}: scene {bottom} vs 1D {}",
+            i + 1,
+            x[i + 1]
+        );
+        deepest = deepest.min(bottom);
+    }
+    assert!((deepest + 0.01374).abs() < 1e-5, "{deepest}");
+}

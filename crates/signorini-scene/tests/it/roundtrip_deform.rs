@@ -74,3 +74,68 @@ fn rings_scene_is_the_small_experiment_and_traces_identically() {
     let ours = std::fs::read(dir.join("trace.csv")).unwrap();
     assert_eq!(ours, std::fs::read(dir.join("experiment.csv")).unwrap());
 }
+
+/// `scene` describes `spec` and runs `n` steps writing the trace `build` gives over `n` steps.
+fn traces_as_experiment(
+    name: &str,
+    spec: signorini_experiments::deform_build::WorldSpec,
+    steps: usize,
+    mut world: signorini_world::penalty::DeformableWorld,
+    n: usize,
+) {
+    use signorini_experiments::deform_run::trace;
+    let s = load_scene(&repo().join(format!("scenes/{name}.toml"))).unwrap();
+    assert_eq!(s.kind, SceneKind::Deformables);
+    assert_eq!(
+        s.deformables.as_ref().unwrap().spec,
+        spec,
+        "same world description"
+    );
+    assert_eq!(
+        s.length,
+        Length::Steps(steps),
+        "the small variant's duration"
+    );
+    let dir = tmp(&format!("{name}-scene"));
+    let o = run(
+        &s,
+        RunOptions {
+            max_steps: Some(n),
+            out: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(o.summary.steps, n);
+    write_trace(&dir.join("experiment.csv"), &trace(&mut world, n, 1)).unwrap();
+    let ours = std::fs::read(dir.join("trace.csv")).unwrap();
+    assert_eq!(ours, std::fs::read(dir.join("experiment.csv")).unwrap());
+}
+
+#[test]
+fn chain_scene_is_the_small_experiment_and_traces_identically() {
+    use signorini_experiments::chain::{ChainParams, build, spec};
+    let small = ChainParams::small(ForceModel::Cpf);
+    let s = spec(&small).unwrap();
+    // The swing: links 1… start with v = (0, 0, −0.2 x), link 0 is pinned whole.
+    let w = build(&small).unwrap();
+    let link = &w.deformables[3];
+    for (v, x) in link.v.iter().zip(&link.x) {
+        assert_eq!(*v, signorini_math::Vec3::new(0.0, 0.0, -0.2 * x.x));
+    }
+    assert!(w.deformables[0].v.iter().all(|v| v.norm() == 0.0));
+    traces_as_experiment("chain", s, 1000, w, 4);
+}
+
+#[test]
+fn bucket_scene_is_the_small_experiment_and_traces_identically() {
+    use signorini_experiments::bucket::{BucketParams, build, spec};
+    let small = BucketParams::small(ForceModel::Cpf);
+    traces_as_experiment(
+        "bucket",
+        spec(&small).unwrap(),
+        900,
+        build(&small).unwrap(),
+        3,
+    );
+}
