@@ -28,7 +28,7 @@ use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::DeformableWorld;
+use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
 use std::path::Path;
 
 /// Parameters of the bucket scene.
@@ -42,6 +42,9 @@ pub struct BucketParams {
     pub stiffness: Real,
     /// Contact thickness (collision tolerance) (m).
     pub tolerance: Real,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
+    /// the paper's plain accumulation).
+    pub vertex_stiffness_limit: Real,
     /// Friction (Coulomb and viscous).
     pub friction: Friction,
     /// Simulated time (s).
@@ -77,6 +80,7 @@ impl BucketParams {
             dt: 1.0 / 30.0,
             stiffness: 2.0,
             tolerance: 2e-3,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
                 mu: 0.8,
                 viscous: 0.005,
@@ -199,6 +203,7 @@ pub fn spec(p: &BucketParams) -> Result<WorldSpec, ExperimentError> {
         friction: p.friction,
         substeps: p.substeps,
         self_collision: true,
+        vertex_stiffness_limit: p.vertex_stiffness_limit,
     })
 }
 

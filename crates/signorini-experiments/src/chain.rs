@@ -17,7 +17,7 @@ use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::DeformableWorld;
+use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
 use std::path::Path;
 
 /// Parameters of the chain scene.
@@ -31,6 +31,9 @@ pub struct ChainParams {
     pub stiffness: Real,
     /// Contact thickness (collision tolerance) (m).
     pub tolerance: Real,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
+    /// the paper's plain accumulation).
+    pub vertex_stiffness_limit: Real,
     /// Friction.
     pub friction: Friction,
     /// Simulated time (s).
@@ -55,6 +58,7 @@ impl ChainParams {
             dt: 0.02,
             stiffness: 10.0,
             tolerance: 2e-3,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
                 mu: 0.3,
                 viscous: 0.0,
@@ -154,6 +158,7 @@ pub fn spec(p: &ChainParams) -> Result<WorldSpec, ExperimentError> {
         friction: p.friction,
         substeps: p.substeps,
         self_collision: true,
+        vertex_stiffness_limit: p.vertex_stiffness_limit,
     })
 }
 

@@ -19,7 +19,7 @@ use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::DeformableWorld;
+use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
 use std::path::Path;
 
 /// Parameters of the cloth-and-tori scene.
@@ -33,6 +33,9 @@ pub struct ClothToriParams {
     pub stiffness: Real,
     /// Contact thickness (collision tolerance) (m).
     pub tolerance: Real,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
+    /// the paper's plain accumulation).
+    pub vertex_stiffness_limit: Real,
     /// Friction (Coulomb and viscous).
     pub friction: Friction,
     /// Simulated time (s).
@@ -72,6 +75,7 @@ impl ClothToriParams {
             dt: 1.0 / 30.0,
             stiffness: 2.0,
             tolerance: 2e-3,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
                 mu: 0.8,
                 viscous: 0.005,
@@ -189,6 +193,7 @@ pub fn spec(p: &ClothToriParams) -> Result<WorldSpec, ExperimentError> {
         friction: p.friction,
         substeps: p.substeps,
         self_collision: !p.self_collision_off,
+        vertex_stiffness_limit: p.vertex_stiffness_limit,
     })
 }
 

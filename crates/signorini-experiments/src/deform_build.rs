@@ -69,6 +69,8 @@ pub struct WorldSpec {
     pub substeps: usize,
     /// Deformable self-collision.
     pub self_collision: bool,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off).
+    pub vertex_stiffness_limit: Real,
 }
 
 /// `mesh` rotated by `rotation` (if any) and then moved by `at`: `x ↦ R x + at`.
@@ -125,6 +127,7 @@ pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
     let mut params = PenaltyParams::new(spec.model, spec.dt, spec.stiffness);
     params.friction = spec.friction;
     params.thickness = spec.thickness;
+    params.vertex_stiffness_limit = spec.vertex_stiffness_limit;
     let mut w = DeformableWorld::new(bodies, obstacles, params).map_err(|e| e.to_string())?;
     w.substeps = spec.substeps;
     w.self_collision = spec.self_collision;

@@ -20,7 +20,7 @@ use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::DeformableWorld;
+use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
 use std::path::Path;
 
 /// Parameters of the rings scene.
@@ -34,6 +34,9 @@ pub struct RingsParams {
     pub stiffness: Real,
     /// Contact thickness (collision tolerance) (m).
     pub tolerance: Real,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
+    /// the paper's plain accumulation).
+    pub vertex_stiffness_limit: Real,
     /// Friction.
     pub friction: Friction,
     /// Simulated time (s).
@@ -60,6 +63,7 @@ impl RingsParams {
             dt: 1.0 / 30.0,
             stiffness: 8000.0,
             tolerance: 2e-3,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
                 mu: 0.5,
                 viscous: 0.0,
@@ -150,6 +154,7 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
         dt: p.dt,
         stiffness: p.stiffness,
         thickness: p.tolerance,
+        vertex_stiffness_limit: p.vertex_stiffness_limit,
         friction: p.friction,
         substeps: p.substeps,
         self_collision: true,

@@ -85,6 +85,8 @@ pub struct RawContact {
     pub thickness: Option<f64>,
     /// Viscous friction coefficient (deformable scenes only; default 0).
     pub viscous_friction: Option<f64>,
+    /// Per-vertex contact-stiffness limit (deformable scenes only; default 1, 0 = off).
+    pub vertex_stiffness_limit: Option<f64>,
 }
 
 /// `[record]`.

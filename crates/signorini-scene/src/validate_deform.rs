@@ -14,6 +14,7 @@ use signorini_experiments::deform_build::{
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_math::{Mat3, Real, Vec3};
 use signorini_penalty::Friction;
+use signorini_world::penalty::DEFAULT_VERTEX_STIFFNESS_LIMIT;
 
 /// A validated deformable scene: the world description plus names and colours.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,11 +42,16 @@ pub(super) fn no_deformable_fields(cx: &Ctx, raw: &RawScene) -> Res<()> {
             "only for scenes with `[[deformable]]` bodies",
         ));
     }
-    if raw.contact.viscous_friction.is_some() {
-        return Err(cx.bad(
-            &root.key("contact").key("viscous_friction"),
-            "only for scenes with `[[deformable]]` bodies (DeformableWorld)",
-        ));
+    for (name, v) in [
+        ("viscous_friction", raw.contact.viscous_friction),
+        ("vertex_stiffness_limit", raw.contact.vertex_stiffness_limit),
+    ] {
+        if v.is_some() {
+            return Err(cx.bad(
+                &root.key("contact").key(name),
+                "only for scenes with `[[deformable]]` bodies (DeformableWorld)",
+            ));
+        }
     }
     Ok(())
 }
@@ -89,6 +95,7 @@ pub(super) fn deformable_scene(
             },
             substeps: 1,
             self_collision: true,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
         },
         names: Vec::new(),
         colors: Vec::new(),
@@ -144,6 +151,9 @@ fn settings(cx: &Ctx, raw: &RawScene, out: &mut SceneDeformables) -> Res<()> {
     out.spec.friction.mu = raw.contact.friction.unwrap_or(0.0);
     if let Some(v) = raw.contact.viscous_friction {
         out.spec.friction.viscous = cx.non_negative(&c.key("viscous_friction"), v)?;
+    }
+    if let Some(v) = raw.contact.vertex_stiffness_limit {
+        out.spec.vertex_stiffness_limit = cx.non_negative(&c.key("vertex_stiffness_limit"), v)?;
     }
     Ok(())
 }

@@ -28,6 +28,10 @@ pub struct DeformArgs {
     /// Simulated time (s; default: the experiment's).
     #[arg(long)]
     duration: Option<f64>,
+    /// Per-vertex contact-stiffness limit `k Δt² Σ cᵢ² / mᵢ` (default 1; 0 = off, the paper's
+    /// plain accumulation of pair impulses; see docs/deformable.md).
+    #[arg(long)]
+    vertex_stiffness_limit: Option<f64>,
     /// The full-size variant (many more triangles; slow).
     #[arg(long)]
     full: bool,
@@ -61,6 +65,11 @@ fn check(a: &DeformArgs) -> anyhow::Result<ForceModel> {
     positive("dt", a.dt)?;
     positive("stiffness", a.stiffness)?;
     positive("duration", a.duration)?;
+    if let Some(x) = a.vertex_stiffness_limit
+        && !(x.is_finite() && x >= 0.0)
+    {
+        bail!("--vertex-stiffness-limit must be finite and >= 0, got {x}");
+    }
     model(&a.model)
 }
 
@@ -100,6 +109,7 @@ pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
     p.dt = a.dt.unwrap_or(p.dt);
     p.stiffness = a.stiffness.unwrap_or(p.stiffness);
     p.duration = a.duration.unwrap_or(p.duration);
+    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
     if a.compare {
         let runs = cloth_tori::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
         for (s, e) in &runs {
@@ -123,6 +133,7 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
     p.dt = a.dt.unwrap_or(p.dt);
     p.stiffness = a.stiffness.unwrap_or(p.stiffness);
     p.duration = a.duration.unwrap_or(p.duration);
+    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
     if a.compare {
         let runs = rings::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
         for (s, e) in &runs {
@@ -161,6 +172,7 @@ pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
     p.dt = a.dt.unwrap_or(p.dt);
     p.stiffness = a.stiffness.unwrap_or(p.stiffness);
     p.duration = a.duration.unwrap_or(p.duration);
+    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
     let (s, e) = chain::run(&p, &a.out).map_err(anyhow::Error::from)?;
     print("chain", &s, &e, &a.out);
     Ok(Outcome::Success)
@@ -177,6 +189,7 @@ pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
     p.dt = a.dt.unwrap_or(p.dt);
     p.stiffness = a.stiffness.unwrap_or(p.stiffness);
     p.duration = a.duration.unwrap_or(p.duration);
+    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
     if a.compare {
         let runs = bucket::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
         for (s, e) in &runs {

@@ -64,6 +64,15 @@ fn cases() -> Vec<Case> {
             "viscous_friction",
         ),
         case(
+            cloth("").replace(
+                "stiffness = 10.0\n",
+                "stiffness = 10.0\nvertex_stiffness_limit = -1.0\n",
+            ),
+            "contact.vertex_stiffness_limit",
+            "must be finite and >= 0",
+            "vertex_stiffness_limit",
+        ),
+        case(
             cloth("").replace("stiffness = 10.0\n", "stiffness = 10.0\nthickness = -0.1\n"),
             "contact.thickness",
             "must be finite and >= 0",
@@ -312,6 +321,12 @@ fn cases() -> Vec<Case> {
             "contact.viscous_friction",
             "only for scenes with `[[deformable]]`",
             "viscous_friction",
+        ),
+        case(
+            format!("{STEP}{PENALTY}vertex_stiffness_limit = 1.0\n[[body]]\nstatic = true\nshape = {{ type = \"box\", size = [1.0, 1.0, 1.0] }}\n"),
+            "contact.vertex_stiffness_limit",
+            "only for scenes with `[[deformable]]`",
+            "vertex_stiffness_limit",
         ),
         case(
             cloth("").replace("[checks]", "") + "[checks]\nmax_overlap = 0.1\n",

@@ -318,7 +318,8 @@ impl DeformableWorld {
         imp: &mut [Vec<Vec3>],
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
-        for (key, tr) in active {
+        let scale = self.stability_scales(objs, active);
+        for ((key, tr), s) in active.iter().zip(scale) {
             let traj = collide::trajectory(objs, key);
             let d = self.params.thickness;
             let (pi, _) = tracked_impulse_thick(self.params.model, &traj, tr, k, h, d);
@@ -337,10 +338,55 @@ impl DeformableWorld {
             for n in 0..4 {
                 let (o, i) = ids[n];
                 if o < imp.len() {
-                    imp[o][i] += c[n] * (pi.j + f);
+                    imp[o][i] += c[n] * s * (pi.j + f);
                 }
             }
         }
+    }
+
+    /// Per-pair impulse scale of [`PenaltyParams::vertex_stiffness_limit`]: 1 when off;
+    /// otherwise `min(1, a_max / aᵢ)` over the pair's vertices, `aᵢ = Σ_pairs k cᵢ² Δt² wᵢ`
+    /// (the vertex's contact stiffness relative to CPF's stability bound, supplementary §C).
+    fn stability_scales(
+        &self,
+        objs: &[Object<'_>],
+        active: &BTreeMap<PairKey, Tracked>,
+    ) -> Vec<Real> {
+        let limit = self.params.vertex_stiffness_limit;
+        if limit <= 0.0 {
+            return vec![1.0; active.len()];
+        }
+        let kh2 = self.params.stiffness * self.params.h * self.params.h;
+        let mut a: Vec<Vec<Real>> = self
+            .deformables
+            .iter()
+            .map(|d| vec![0.0; d.x.len()])
+            .collect();
+        let ids: Vec<[(usize, usize); 4]> = active
+            .keys()
+            .map(|key| self.vertex_ids(objs, key))
+            .collect();
+        for (id, tr) in ids.iter().zip(active.values()) {
+            for (&(o, i), c) in id.iter().zip(tr.coeffs) {
+                if o < a.len() {
+                    a[o][i] += kh2 * c * c * self.inv_mass((o, i));
+                }
+            }
+        }
+        ids.iter()
+            .map(|id| {
+                id.iter()
+                    .filter(|(o, _)| *o < a.len())
+                    .map(|&(o, i)| {
+                        if a[o][i] > limit {
+                            limit / a[o][i]
+                        } else {
+                            1.0
+                        }
+                    })
+                    .fold(1.0, Real::min)
+            })
+            .collect()
     }
 
     /// Discrete penalty (Eq. 3) at the current positions: deformable vertices inside closed
