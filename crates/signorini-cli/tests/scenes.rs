@@ -267,6 +267,7 @@ fn report_of_a_3d_run_opens_in_headless_chromium() {
     for (scene, steps, plots, clock) in [
         ("pour3d_icosahedra_h010", "120", 6, "t = 1.200 s (step 120)"),
         ("stick", "75", 5, "t = 0.300 s (step 75)"),
+        ("chain", "30", 5, "t = 0.600 s (step 30)"),
     ] {
         let dir = tmp(&format!("report3-{scene}"));
         let (code, _, err) = signorini(&[
@@ -298,6 +299,15 @@ fn report_of_a_3d_run_opens_in_headless_chromium() {
             colours > 50,
             "{scene}: screenshot looks blank: {colours} colours"
         );
+        if scene == "chain" {
+            // Deformables: the replay moves their recorded vertices (step 0 and steps 1–30).
+            assert!(
+                dom.contains(
+                    "6 deformables drawn from their recorded vertex positions (31 frames)"
+                ),
+                "chain: the deformable replay"
+            );
+        }
     }
 }
 

@@ -34,9 +34,9 @@ pub mod validate;
 
 pub use error::{FieldPath, Located, SceneError, Seg};
 pub use run::{
-    BeforeStep, CheckResult, DEFORM_STEPS_HEADER, DRAW_CONTACT_DISTANCE, FinalWorld,
-    PENALTY_STEPS_HEADER, RunOptions, RunOutcome, RunSummary, STEPS_HEADER, StepState,
-    deform_energy, energy, run, world_params,
+    BeforeStep, CheckResult, DEFORM_STEPS_HEADER, DRAW_CONTACT_DISTANCE, FinalWorld, MAX_FRAMES,
+    MAX_VERTEX_NUMBERS, PENALTY_STEPS_HEADER, RunOptions, RunOutcome, RunSummary, STEPS_HEADER,
+    StepState, VertexTrack, deform_energy, energy, run, world_params,
 };
 pub use validate::{Model, Scene, SceneBody3, SceneDeformables, SceneKind, SceneMesh};
 

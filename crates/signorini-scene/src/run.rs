@@ -31,7 +31,7 @@ use signorini_world::{StepReport, World, World3, WorldParams};
 mod deform;
 #[path = "run3.rs"]
 mod three;
-pub use deform::{DEFORM_STEPS_HEADER, deform_energy};
+pub use deform::{DEFORM_STEPS_HEADER, MAX_FRAMES, MAX_VERTEX_NUMBERS, VertexTrack, deform_energy};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

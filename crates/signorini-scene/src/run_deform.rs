@@ -8,8 +8,11 @@
 //! - `trace.csv`: `t,contact_force,pairs,crossing_pairs,crossing_max_depth,
 //!   tracked_penetrating,rms_speed` (the deformable experiments' per-step format);
 //! - `steps.csv`: [`DEFORM_STEPS_HEADER`] (adds the energies);
-//! - `bodies.json` with `"dimension": 3`: the deformables (at their initial shape) and the
-//!   obstacles, all drawn as still meshes — the replay does not yet move deformable vertices.
+//! - `vertices.json`: the deformables' vertex positions (rounded to 1 µm) at step 0 and every
+//!   `every`-th step and the last, the stride widened so that there are about [`MAX_FRAMES`]
+//!   frames at most and [`MAX_VERTEX_NUMBERS`] numbers in all ([`VertexTrack`]; for the replay);
+//! - `bodies.json` with `"dimension": 3`: the deformables (`deformable_index`, initial shape,
+//!   `open` for meshes with a boundary) and the obstacles (static).
 
 use super::{
     FinalWorld, RunOptions, RunOutcome, RunSummary, StepState, before, finish, planned_steps, tick,
@@ -21,6 +24,61 @@ use signorini_experiments::deform_build::build_world;
 use signorini_experiments::deform_run::{Tracer, write_trace};
 use signorini_math::Real;
 use signorini_world::penalty::DeformableWorld;
+
+/// About the most frames `vertices.json` holds (the replay's time resolution; the stride is
+/// chosen for this many, the last step adds one).
+pub const MAX_FRAMES: usize = 200;
+/// About the most coordinates `vertices.json` holds over all its frames (keeps the report's page to a few
+/// MB: a frame of the small cloth-and-tori scene is 4395 numbers).
+pub const MAX_VERTEX_NUMBERS: usize = 300_000;
+
+/// The decimated vertex track of a deformable run (`vertices.json`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexTrack {
+    /// Record every this many steps (and step 0 and the last).
+    pub every: usize,
+    /// `(step, per deformable [x0, y0, z0, x1, …])`, positions rounded to 1 µm.
+    pub frames: Vec<(usize, Vec<Vec<Real>>)>,
+}
+
+impl VertexTrack {
+    /// An empty track for `steps` steps of a world of `vertices` deformable vertices, recording
+    /// at least every `every`-th step.
+    pub fn new(steps: usize, vertices: usize, every: usize) -> Self {
+        let frames = (MAX_VERTEX_NUMBERS / (3 * vertices).max(1)).clamp(2, MAX_FRAMES);
+        VertexTrack {
+            every: every.max(steps.div_ceil(frames - 1)).max(1),
+            frames: Vec::new(),
+        }
+    }
+
+    /// Record `w` after step `s` (0: the initial state) if `s` is on the stride or the last.
+    pub fn record(&mut self, w: &DeformableWorld, s: usize, last: bool) {
+        if s.is_multiple_of(self.every) || last {
+            let um = |v: Real| (v * 1e6).round() / 1e6;
+            let x = w
+                .deformables
+                .iter()
+                .map(|d| {
+                    d.x.iter()
+                        .flat_map(|p| [um(p.x), um(p.y), um(p.z)])
+                        .collect()
+                })
+                .collect();
+            self.frames.push((s, x));
+        }
+    }
+
+    /// The `vertices.json` document.
+    pub fn to_json(&self) -> serde_json::Value {
+        let frames: Vec<serde_json::Value> = self
+            .frames
+            .iter()
+            .map(|(s, x)| json!({ "s": s, "x": x }))
+            .collect();
+        json!({ "every": self.every, "frames": frames })
+    }
+}
 
 /// Header of `steps.csv` for deformable scenes.
 pub const DEFORM_STEPS_HEADER: &str = "step,time,bodies,pairs,new_pairs,tracked_penetrating,crossing_pairs,crossing_max_depth,contact_force,rms_speed,kinetic_energy,potential_energy,energy";
@@ -80,6 +138,12 @@ pub(super) fn run_deformables(
         _ => None,
     };
     let (k0, p0) = deform_energy(&world);
+    let vertices = world.deformables.iter().map(|d| d.x.len()).sum();
+    let mut track = (out.is_some() && scene.record.trajectories)
+        .then(|| VertexTrack::new(n, vertices, scene.record.every));
+    if let Some(t) = track.as_mut() {
+        t.record(&world, 0, n == 0);
+    }
     let mut tracer = Tracer::default();
     let (mut interrupted, mut taken, mut max_force) = (false, 0, 0.0 as Real);
     let mut pairs = 0usize;
@@ -110,11 +174,16 @@ pub(super) fn run_deformables(
             ))?;
         }
         if rep.non_finite {
-            // Explicit integration diverged: the state is meaningless from here on.
+            // Explicit integration diverged: the state is meaningless from here on (and is
+            // not recorded in the vertex track).
             failed = 1;
             break;
         }
-        if tick(&mut opts, s, n) {
+        let stop = tick(&mut opts, s, n);
+        if let Some(t) = track.as_mut() {
+            t.record(&world, s, s == n || stop);
+        }
+        if stop {
             interrupted = s < n;
             break;
         }
@@ -172,6 +241,11 @@ pub(super) fn run_deformables(
     if let Some(dir) = out.as_deref() {
         write_trace(&dir.join("trace.csv"), &trace)?;
         summary.files.push("trace.csv".into());
+        if let Some(t) = &track {
+            let text = serde_json::to_string(&t.to_json()).expect("vertices serialise");
+            signorini_experiments::write_atomic(&dir.join("vertices.json"), text.as_bytes())?;
+            summary.files.push("vertices.json".into());
+        }
     }
     let mut files = Vec::new();
     if let Some(c) = steps_csv {
@@ -193,34 +267,44 @@ pub(super) fn run_deformables(
     })
 }
 
-/// `bodies.json`: every deformable (rest shape, world frame) and obstacle as a still mesh.
+/// `bodies.json`: every deformable (initial shape, world frame; the replay moves its vertices
+/// from `vertices.json`) and every obstacle (static).
 fn bodies_json(scene: &Scene, h: Real, world: &DeformableWorld) -> serde_json::Value {
     let d = scene.deformables.as_ref().expect("a deformable scene");
     let mut bodies = Vec::new();
     for (k, b) in d.spec.bodies.iter().enumerate() {
-        // Drawn as still meshes (the replay moves only rigid poses): `is_static` for the viewer.
-        bodies.push(still(&d.names[k], &b.mesh, d.colors[k].as_deref()));
+        bodies.push(mesh_json(
+            &d.names[k],
+            &b.mesh,
+            d.colors[k].as_deref(),
+            Some(k),
+        ));
     }
     for (k, o) in world.obstacles.iter().enumerate() {
-        bodies.push(still(
+        bodies.push(mesh_json(
             &d.obstacle_names[k],
             o.mesh(),
             d.obstacle_colors[k].as_deref(),
+            None,
         ));
     }
     json!({ "scene": scene.name, "h": h, "dimension": 3, "bodies": bodies })
 }
 
-fn still(
+/// One mesh of `bodies.json`: deformable `deformable` (its index), or static.
+fn mesh_json(
     name: &str,
     m: &signorini_geometry::mesh::TriMesh,
     color: Option<&str>,
+    deformable: Option<usize>,
 ) -> serde_json::Value {
     json!({
         "name": name,
         "world_index": null,
         "dynamic_index": null,
-        "is_static": true,
+        "deformable_index": deformable,
+        "open": !m.is_closed(),
+        "is_static": deformable.is_none(),
         "vertices": m.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
         "faces": m.triangles(),
         "position": [0.0, 0.0, 0.0],

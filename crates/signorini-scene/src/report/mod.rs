@@ -297,8 +297,19 @@ fn nums(r: &[String]) -> Vec<f64> {
 
 /// The replay data: bodies, one frame of dynamic poses (and contacts) per recorded step.
 /// 2D poses are `[dynamic index, x, y, angle]`, 3D poses `[dynamic index, x, y, z, qw, qx, qy,
-/// qz]`; 2D contacts `[x, y, nx, ny]`, 3D contacts `[x, y, z, nx, ny, nz]`.
+/// qz]`; 2D contacts `[x, y, nx, ny]`, 3D contacts `[x, y, z, nx, ny, nz]`. Deformable runs:
+/// `v`, per deformable its flat vertex positions `[x0, y0, z0, x1, …]` from `vertices.json`.
 fn replay_data(dir: &Path, bodies: &Value) -> Result<Value, SceneError> {
+    let vertices_file = dir.join("vertices.json");
+    let mut verts: BTreeMap<i64, Value> = BTreeMap::new();
+    if vertices_file.is_file() {
+        let v = read_json(&vertices_file)?;
+        for f in v["frames"].as_array().into_iter().flatten() {
+            if let Some(s) = f["s"].as_i64() {
+                verts.insert(s, f["x"].clone());
+            }
+        }
+    }
     let traj = Table::read(&dir.join("trajectories.csv"))?;
     let contacts = Table::read(&dir.join("contacts.csv"))?;
     let dimension = bodies["dimension"].as_u64().unwrap_or(2);
@@ -322,18 +333,27 @@ fn replay_data(dir: &Path, bodies: &Value) -> Result<Value, SceneError> {
             }
         }
     }
-    let mut steps: Vec<i64> = frames.keys().chain(touch.keys()).copied().collect();
+    let mut steps: Vec<i64> = frames
+        .keys()
+        .chain(touch.keys())
+        .chain(verts.keys())
+        .copied()
+        .collect();
     steps.sort_unstable();
     steps.dedup();
     let h = bodies["h"].as_f64().unwrap_or(0.0);
     let frames: Vec<Value> = steps
         .iter()
         .map(|s| {
-            json!({
+            let mut f = json!({
                 "s": s,
                 "p": frames.get(s).cloned().unwrap_or_default(),
                 "c": touch.get(s).cloned().unwrap_or_default(),
-            })
+            });
+            if let Some(v) = verts.get(s) {
+                f["v"] = v.clone();
+            }
+            f
         })
         .collect();
     Ok(json!({ "h": h, "dimension": dimension, "bodies": bodies["bodies"], "frames": frames }))

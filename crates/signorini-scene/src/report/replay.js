@@ -1,7 +1,8 @@
 // Replay of a Signorini run on a canvas: bodies at every recorded step, contacts drawn, with
 // play/pause/scrub. 2D runs are drawn in the x-y plane; 3D runs (polyhedra, meshes) in an
 // orthographic view with z up that the mouse rotates (drag), faces sorted far to near and
-// shaded. Sets body[data-status] to "ready" once the first frame is drawn, or to
+// shaded; deformables (cloth, soft shells) are drawn from their recorded vertex positions
+// (frame field "v"), open meshes from both sides. Sets body[data-status] to "ready" once the first frame is drawn, or to
 // "error: ..." if anything throws (read by the headless-browser test).
 (function () {
   "use strict";
@@ -24,8 +25,11 @@
                    "#17becf", "#bcbd22", "#d62728", "#7f7f7f"];
     var bodies = data.bodies;
     var byDyn = {};
+    var deformables = bodies.filter(function (b) {
+      return b.deformable_index !== undefined && b.deformable_index !== null;
+    });
     bodies.forEach(function (b, k) {
-      if (b.dynamic_index !== null) { byDyn[b.dynamic_index] = b; }
+      if (b.dynamic_index !== null && b.dynamic_index !== undefined) { byDyn[b.dynamic_index] = b; }
       if (!b.color) {
         b.color = b.is_static ? "#8c8c8c" : palette[(b.dynamic_index || k) % palette.length];
       }
@@ -98,6 +102,20 @@
       legend.textContent = "Orthographic view, z up: drag on the picture to rotate. Faces shaded by " +
         "their normal; red dots: vertices within 5 mm of (or inside) another body, with that " +
         "body's outward normal. Drag the slider to scrub.";
+      if (deformables.length > 0) {
+        legend.textContent = "Orthographic view, z up: drag on the picture to rotate. " +
+          deformables.length + " deformables drawn from their recorded vertex positions (" +
+          frames.length + " frames); open meshes shown from both sides, static obstacles in grey. " +
+          "Drag the slider to scrub.";
+      }
+      // A deformable's vertices in frame f (its initial shape if f has none).
+      function shape(b, f) {
+        var x = f && f.v ? f.v[b.deformable_index] : null;
+        if (!x) { return b.vertices; }
+        var pts = [];
+        for (var i = 0; i + 2 < x.length; i += 3) { pts.push([x[i], x[i + 1], x[i + 2]]); }
+        return pts;
+      }
       function rot(q, v) { // unit quaternion [w, x, y, z] applied to v
         var n = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) || 1;
         var w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
@@ -131,8 +149,10 @@
         if (b.is_static) { place(b, b.position, b.orientation).forEach(function (p) { statPts.push(p); }); }
       });
       var stride = Math.max(1, Math.floor(frames.length / 200));
+      deformables.forEach(function (b) { shape(b, null).forEach(function (p) { dynPts.push(p); }); });
       frames.forEach(function (f, i) {
         if (i % stride !== 0 && i !== frames.length - 1) { return; }
+        deformables.forEach(function (b) { shape(b, f).forEach(function (p) { dynPts.push(p); }); });
         f.p.forEach(function (q) {
           var b = byDyn[q[0]];
           if (b) { place(b, [q[1], q[2], q[3]], [q[4], q[5], q[6], q[7]]).forEach(function (p) { dynPts.push(p); }); }
@@ -155,16 +175,18 @@
           var nv = cam([n[0] / nn, n[1] / nn, n[2] / nn]);
           var proj = f.map(function (k) { return P(pts[k]); });
           var depth = proj.reduce(function (d, p) { return d + p[2]; }, 0) / proj.length;
-          // Light from the viewer and above; back faces (nv[2] > 0) are drawn dimmer.
-          var light = Math.max(0, -nv[2] * 0.7 + nv[1] * 0.3);
+          // Light from the viewer and above; the back faces of open meshes (cloth, the
+          // bucket) are lit as seen from behind and drawn dimmer.
+          var back = nv[2] > 0, sign = back ? -1 : 1;
+          var light = Math.max(0, sign * (-nv[2] * 0.7 + nv[1] * 0.3)) * (back ? 0.6 : 1);
           out.push({ pts: proj, depth: depth, color: b.color, shade: 0.25 + 0.75 * light,
-                     back: nv[2] > 0, stat: b.is_static });
+                     back: back, open: !!b.open, stat: b.is_static });
         });
       }
       function fillFaces(list, alpha) {
         list.sort(function (a, b) { return b.depth - a.depth; });
         list.forEach(function (t) {
-          if (t.back) { return; } // closed bodies: back faces are hidden
+          if (t.back && !t.open) { return; } // closed bodies: back faces are hidden
           ctx.beginPath();
           t.pts.forEach(function (p, i) { if (i === 0) { ctx.moveTo(p[0], p[1]); } else { ctx.lineTo(p[0], p[1]); } });
           ctx.closePath();
@@ -184,6 +206,7 @@
         bodies.forEach(function (b) {
           if (b.is_static) { faces(b, place(b, b.position, b.orientation), stat); }
         });
+        deformables.forEach(function (b) { faces(b, shape(b, f), dyn); });
         if (f) {
           f.p.forEach(function (q) {
             var b = byDyn[q[0]];

@@ -157,37 +157,43 @@ fn models_of_the_other_family_are_refused() {
 }
 
 #[test]
-fn particle1d_scene_follows_the_1d_cpf_drop_to_round_off() {
+fn particle1d_scene_follows_the_1d_drops_to_round_off() {
     use signorini_experiments::particle1d::{DropConfig, Method, drop_trajectory};
-    // Through the first contact (from step ≈ 70) past the deepest point (≈ 13.7 mm, step ≈ 80)
-    // and the lift-off.
+    // Through the first contact (from step ≈ 70) past the deepest point (step ≈ 80) and the
+    // lift-off: under `cpf` the 1D CPF rule, under `dpf` (closest-point penalty at the current
+    // configuration) the 1D symplectic-Euler rule.
     let n = 120;
-    let dir = tmp("particle1d-scene");
-    let text = scene_trace("particle1d_cpf.toml", Model::Cpf, n, &dir);
-    let c = DropConfig {
-        duration: n as f64 * 2e-3,
-        ..DropConfig::default()
-    };
-    let x = drop_trajectory(Method::Cpf, &c, 0.0);
-    assert_eq!(x.len(), n + 1);
-    let rows: Vec<Vec<f64>> = String::from_utf8(text)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    assert_eq!(rows.len(), n);
-    let mut deepest: f64 = 0.0;
-    for (i, r) in rows.iter().enumerate() {
-        // `z` is the cube's centre; its bottom face is 5 cm below.
-        let bottom = r[1] - 0.05;
-        assert!(
-            (bottom - x[i + 1]).abs() < 1e-12,
-            "step {}: scene {bottom} vs 1D {}",
-            i + 1,
-            x[i + 1]
-        );
-        deepest = deepest.min(bottom);
+    for (model, method, deepest_1d) in [
+        (Model::Cpf, Method::Cpf, -0.013_739),
+        (Model::Dpf, Method::SymplecticEuler, -0.015_065),
+    ] {
+        let dir = tmp(&format!("particle1d-scene-{}", model.name()));
+        let text = scene_trace("particle1d_cpf.toml", model, n, &dir);
+        let c = DropConfig {
+            duration: n as f64 * 2e-3,
+            ..DropConfig::default()
+        };
+        let x = drop_trajectory(method, &c, 0.0);
+        assert_eq!(x.len(), n + 1);
+        let rows: Vec<Vec<f64>> = String::from_utf8(text)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(rows.len(), n);
+        let mut deepest: f64 = 0.0;
+        for (i, r) in rows.iter().enumerate() {
+            // `z` is the cube's centre; its bottom face is 5 cm below.
+            let bottom = r[1] - 0.05;
+            assert!(
+                (bottom - x[i + 1]).abs() < 1e-12,
+                "{method:?} step {}: scene {bottom} vs 1D {}",
+                i + 1,
+                x[i + 1]
+            );
+            deepest = deepest.min(bottom);
+        }
+        assert!((deepest - deepest_1d).abs() < 1e-6, "{method:?}: {deepest}");
     }
-    assert!((deepest + 0.01374).abs() < 1e-5, "{deepest}");
 }

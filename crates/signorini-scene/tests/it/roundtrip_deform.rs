@@ -140,6 +140,106 @@ fn bucket_scene_is_the_small_experiment_and_traces_identically() {
     );
 }
 
+#[test]
+fn a_deformable_run_records_its_vertex_track_and_the_report_replays_it() {
+    use signorini_scene::{MAX_FRAMES, MAX_VERTEX_NUMBERS, VertexTrack};
+    // The stride keeps the track within its budgets (cloth_tori: 1465 vertices, 360 steps).
+    for (steps, vertices) in [
+        (360, 1465),
+        (1000, 1152),
+        (5, 10),
+        (100_000, 3),
+        (7, 200_000),
+    ] {
+        let t = VertexTrack::new(steps, vertices, 1);
+        let frames = steps / t.every + 2;
+        assert!(frames <= MAX_FRAMES + 2, "{steps} {vertices}: {frames}");
+        assert!(
+            frames * 3 * vertices <= MAX_VERTEX_NUMBERS + 2 * 3 * vertices || frames <= 3,
+            "{steps} {vertices}: {frames} frames"
+        );
+    }
+    assert_eq!(VertexTrack::new(360, 1465, 1).every, 6);
+    assert_eq!(
+        VertexTrack::new(10, 100, 4).every,
+        4,
+        "[record] every is kept"
+    );
+
+    let s = load_scene(&repo().join("scenes/chain.toml")).unwrap();
+    let dir = tmp("chain-vertices");
+    let n = 9;
+    let o = run(
+        &s,
+        RunOptions {
+            max_steps: Some(n),
+            out: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(o.summary.files.contains(&"vertices.json".to_string()));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("vertices.json")).unwrap()).unwrap();
+    // The stride is planned for the steps run: 9 steps of 6 × 192 vertices fit, every step.
+    assert_eq!(v["every"], 1);
+    let frames = v["frames"].as_array().unwrap();
+    let steps: Vec<u64> = frames.iter().map(|f| f["s"].as_u64().unwrap()).collect();
+    assert_eq!(
+        steps,
+        (0..=9).collect::<Vec<u64>>(),
+        "step 0 and every step"
+    );
+    let spec = &s.deformables.as_ref().unwrap().spec;
+    let w = o.world.deformables().unwrap();
+    let flat = |f: &serde_json::Value, k: usize| -> Vec<f64> {
+        f["x"][k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    for k in 0..6 {
+        let (first, last) = (flat(&frames[0], k), flat(&frames[n], k));
+        let x0 = spec.bodies[k].mesh.vertices();
+        let x1 = &w.deformables[k].x;
+        assert_eq!(first.len(), 3 * x0.len());
+        for i in 0..x0.len() {
+            for c in 0..3 {
+                assert!(
+                    (first[3 * i + c] - x0[i][c]).abs() <= 5e-7,
+                    "initial, link {k}"
+                );
+                assert!(
+                    (last[3 * i + c] - x1[i][c]).abs() <= 5e-7,
+                    "final, link {k}"
+                );
+            }
+        }
+        // The pinned link stays, the others swing down (v = −0.2 x for 0.18 s: ≥ 2 mm at link 1).
+        let drop = (0..x0.len())
+            .map(|i| first[3 * i + 2] - last[3 * i + 2])
+            .fold(f64::NEG_INFINITY, f64::max);
+        if k == 0 {
+            assert_eq!(first, last, "the pinned link moved");
+        } else {
+            assert!(drop > 2e-3, "link {k} did not swing: {drop}");
+        }
+    }
+    let files = signorini_scene::report::write_report(&dir).unwrap();
+    let html = std::fs::read_to_string(files.html).unwrap();
+    assert!(
+        html.contains("\"deformable_index\":5"),
+        "deformables in the replay"
+    );
+    assert_eq!(
+        html.matches("\"v\":[[").count(),
+        10,
+        "ten frames of vertices"
+    );
+}
+
 /// A scene whose explicit integration diverges (spring damping far past the explicit limit)
 /// stops at the first non-finite step, counts it as failed and fails the run's checks, instead
 /// of running on NaN positions.
