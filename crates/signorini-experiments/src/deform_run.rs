@@ -20,7 +20,7 @@ use crate::crossings::{MeshView, crossings};
 use crate::penalty_out::{jitter, plot, write_csv, write_json};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use signorini_math::Real;
+use signorini_math::{Real, Vec3};
 use signorini_world::penalty::{DeformableWorld, PenaltyReport};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -68,6 +68,14 @@ pub fn world_crossings(w: &DeformableWorld) -> crate::crossings::Crossings {
             is_static: false,
         })
         .collect();
+    let r_x: Vec<Vec<Vec3>> = w.rigid.iter().map(|b| b.world_vertices()).collect();
+    views.extend(w.rigid.iter().zip(&r_x).map(|(b, x)| MeshView {
+        x,
+        triangles: b.mesh().triangles(),
+        edges: b.edges(),
+        self_check: false,
+        is_static: false,
+    }));
     views.extend(w.obstacles.iter().zip(&o_edges).map(|(o, e)| MeshView {
         x: o.mesh().vertices(),
         triangles: o.mesh().triangles(),

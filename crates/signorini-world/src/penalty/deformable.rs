@@ -1,5 +1,6 @@
-//! The penalty time step for deformable meshes against static meshes and each other, with
-//! cloth self-collision (CPF paper §3.3 and §4; impulses on the vertices, Eqs. 13 and 17).
+//! The penalty time step for deformable meshes against rigid meshes, static meshes and each
+//! other, with cloth self-collision (CPF paper §3.3 and §4; impulses on the vertices, Eqs. 13
+//! and 17).
 //!
 //! Owns: [`DeformableWorld`], [`Obstacle`]. Shares with the rigid stepper the collision stage
 //! ([`super::collide`]), the parameters and the report.
@@ -17,7 +18,11 @@
 //!    thickness `d > 0` a vertex within `d` of an open mesh's triangle gets the proximity
 //!    penalty `h k (d − dist)` along the closest-point direction (the paper's discrete forces
 //!    with a collision tolerance); with `d = 0` `Dpf` ignores open meshes.
-//! 4. **Correct and move**: `v = v* + M⁻¹ Σ I`, `x ← x + h v`.
+//! 4. **Correct and move**: `v = v* + M⁻¹ Σ I`, `x ← x + h v`. A rigid body ([`MeshBody`],
+//!    added with [`DeformableWorld::with_rigid`]) sweeps its vertices linearly from its pose to
+//!    its free-flight pose (as in the rigid stepper); its vertex impulses sum to the body's
+//!    linear impulse `Σ Iᵢ` and angular impulse `Σ (xᵢ − c) × Iᵢ` about its centre of mass `c`
+//!    (the CPF paper's rigid bodies, §3.3: "the impulse is applied to the rigid body").
 //! 5. **Track**: a pair stays while its depth at the new positions is positive.
 //!
 //! Collision tolerance: an [`Obstacle`] may be built with an offset ([`Obstacle::with_offset`]),
@@ -26,11 +31,11 @@
 //! paper's "collision tolerance", `docs/deformable.md`).
 
 use super::collide::{self, Object};
-use super::{PenaltyError, PenaltyParams, PenaltyReport, query};
+use super::{MeshBody, PenaltyError, PenaltyParams, PenaltyReport, query};
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_deformable::Deformable;
 use signorini_geometry::mesh::TriMesh;
-use signorini_math::{Real, Vec3};
+use signorini_math::{Real, Vec3, Vec6};
 use signorini_penalty::pair::{Kind, closest_on_triangle};
 use signorini_penalty::{
     ForceModel, PairKey, Tracked, Tracker, friction_impulse, tracked_impulse_thick,
@@ -88,12 +93,14 @@ impl Obstacle {
     }
 }
 
-/// Deformable meshes and static obstacles under penalty contact.
+/// Deformable meshes, rigid meshes and static obstacles under penalty contact.
 #[derive(Clone, Debug)]
 pub struct DeformableWorld {
     /// The deformables (object ids `0 … n−1`).
     pub deformables: Vec<Deformable>,
-    /// The static obstacles (object ids `n …`).
+    /// Dynamic rigid meshes (object ids `n … n+r−1`), added with [`DeformableWorld::with_rigid`].
+    pub rigid: Vec<MeshBody>,
+    /// The static obstacles (object ids `n+r …`).
     pub obstacles: Vec<Obstacle>,
     /// Deformables collide with themselves (cloth folding on itself).
     pub self_collision: bool,
@@ -145,6 +152,7 @@ impl DeformableWorld {
         let edges = deformables.iter().map(|d| d.mesh().edges()).collect();
         Ok(DeformableWorld {
             deformables,
+            rigid: Vec::new(),
             obstacles,
             self_collision: true,
             substeps: 1,
@@ -153,6 +161,26 @@ impl DeformableWorld {
             time: 0.0,
             edges,
         })
+    }
+
+    /// The world with dynamic rigid meshes added (closed meshes; they collide with the
+    /// deformables, the obstacles and each other).
+    ///
+    /// # Errors
+    /// [`PenaltyError::Rigid`] for a static body (use an [`Obstacle`]) or an open mesh.
+    pub fn with_rigid(mut self, bodies: Vec<MeshBody>) -> Result<Self, PenaltyError> {
+        for (index, b) in bodies.iter().enumerate() {
+            let reason = if b.state.is_static {
+                "static: give static meshes as obstacles"
+            } else if !b.mesh().is_closed() {
+                "the mesh is not closed"
+            } else {
+                continue;
+            };
+            return Err(PenaltyError::Rigid { index, reason });
+        }
+        self.rigid.extend(bodies);
+        Ok(self)
     }
 
     /// Parameters.
@@ -165,15 +193,16 @@ impl DeformableWorld {
         self.time
     }
 
-    /// Number of triangles of all deformables and obstacles.
+    /// Number of triangles of all deformables, rigid bodies and obstacles.
     pub fn triangle_count(&self) -> usize {
         let d: usize = self.deformables.iter().map(|d| d.triangles().len()).sum();
+        let r: usize = self.rigid.iter().map(|b| b.mesh().triangles().len()).sum();
         let o: usize = self
             .obstacles
             .iter()
             .map(|o| o.mesh.triangles().len())
             .sum();
-        d + o
+        d + r + o
     }
 
     /// Advance one step (see the module docs).
@@ -186,10 +215,41 @@ impl DeformableWorld {
             .iter()
             .map(|d| d.free_motion(h, self.substeps))
             .unzip();
-        let sweep = self.sweep(&v);
+        let free: Vec<Vec6> = self
+            .rigid
+            .iter()
+            .map(|b| b.state.free_velocity(h))
+            .collect();
+        let sweep = self.sweep(&v, &free);
         let objs = self.objects(&sweep);
-        // Blocks 2–3: pairs and vertex impulses.
-        let mut imp: Vec<Vec<Vec3>> = v.iter().map(|vi| vec![Vec3::zeros(); vi.len()]).collect();
+        // Blocks 2–3: pairs and vertex impulses (deformable vertices, then rigid-body vertices).
+        let mut imp: Vec<Vec<Vec3>> = v
+            .iter()
+            .map(|vi| vec![Vec3::zeros(); vi.len()])
+            .chain(
+                self.rigid
+                    .iter()
+                    .map(|b| vec![Vec3::zeros(); b.mesh().vertices().len()]),
+            )
+            .collect();
+        // Vertex velocities for friction: the rigid bodies' at their free velocity.
+        let mut vel = std::borrow::Cow::Borrowed(&v[..]);
+        if !self.rigid.is_empty() {
+            let rigid_v = self
+                .rigid
+                .iter()
+                .zip(&free)
+                .enumerate()
+                .map(|(r, (b, nu))| {
+                    let mut s = b.state.clone();
+                    s.set_velocity(nu);
+                    let x0 = &sweep.x0[self.deformables.len() + r];
+                    x0.iter()
+                        .map(|p| s.point_velocity(p))
+                        .collect::<Vec<Vec3>>()
+                });
+            vel.to_mut().extend(rigid_v);
+        }
         let active = match self.params.model {
             ForceModel::Dpf => {
                 self.discrete_impulses(&objs, &mut imp, &mut report);
@@ -198,12 +258,14 @@ impl DeformableWorld {
             _ => {
                 let active =
                     collide::gather(&objs, &self.tracker, self.params.thickness, &mut report);
-                self.continuous_impulses(&objs, &active, &v, &mut imp);
+                self.continuous_impulses(&objs, &active, &vel, &mut imp);
                 active
             }
         };
         report.pairs = report.pairs.max(active.len());
-        // Net contact force per deformable (self-contact cancels), summed in magnitude.
+        drop(vel);
+        // Net contact force per deformable and rigid body (self-contact cancels), summed in
+        // magnitude.
         report.contact_force = imp
             .iter()
             .map(|id| id.iter().sum::<Vec3>().norm() / h)
@@ -227,6 +289,19 @@ impl DeformableWorld {
             }
             d.finish_step(std::mem::take(ve), vd, h);
         }
+        let nd = self.deformables.len();
+        for (r, (b, nu)) in self.rigid.iter_mut().zip(&free).enumerate() {
+            let (c, x0) = (b.state.position, &sweep.x0[nd + r]);
+            let lin: Vec3 = imp[nd + r].iter().sum();
+            let ang: Vec3 = imp[nd + r]
+                .iter()
+                .zip(x0)
+                .map(|(i, x)| (x - c).cross(i))
+                .sum();
+            b.state.set_velocity(nu);
+            b.state.apply_impulse(&lin, &ang);
+            b.state.integrate_position(h);
+        }
         // Block 5: keep the pairs still penetrating at the new positions.
         self.update_tracker(active, &mut report);
         self.time += h;
@@ -234,11 +309,17 @@ impl DeformableWorld {
             d.x.iter()
                 .chain(&d.v)
                 .all(|p| p.iter().all(|c| c.is_finite()))
+        }) || !self.rigid.iter().all(|b| {
+            let s = &b.state;
+            s.position
+                .iter()
+                .chain(s.velocity().iter())
+                .all(|c| c.is_finite())
         });
         report
     }
 
-    fn sweep(&self, v: &[Vec<Vec3>]) -> Sweep {
+    fn sweep(&self, v: &[Vec<Vec3>], free: &[Vec6]) -> Sweep {
         let h = self.params.h;
         let mut x0: Vec<Vec<Vec3>> = self.deformables.iter().map(|d| d.x.clone()).collect();
         let mut x1: Vec<Vec<Vec3>> = self
@@ -247,6 +328,13 @@ impl DeformableWorld {
             .zip(v)
             .map(|(d, v)| d.x.iter().zip(v).map(|(x, v)| x + h * v).collect())
             .collect();
+        for (b, nu) in self.rigid.iter().zip(free) {
+            let mut s = b.state.clone();
+            s.set_velocity(nu);
+            s.integrate_position(h);
+            x0.push(b.world_vertices());
+            x1.push(b.vertices_at(&s));
+        }
         for o in &self.obstacles {
             x0.push(o.mesh.vertices().to_vec());
             x1.push(o.mesh.vertices().to_vec());
@@ -255,26 +343,44 @@ impl DeformableWorld {
     }
 
     fn objects<'a>(&'a self, sw: &'a Sweep) -> Vec<Object<'a>> {
-        let nd = self.deformables.len();
+        let (nd, nr) = (self.deformables.len(), self.rigid.len());
         (0..sw.x0.len())
             .map(|i| {
-                let (triangles, edges, closed, normals) = if i < nd {
+                let (triangles, edges, closed, normals, sharp) = if i < nd {
                     let d = &self.deformables[i];
                     let n = sw.normals[i].as_deref();
-                    (d.triangles(), &self.edges[i][..], d.mesh().is_closed(), n)
+                    (
+                        d.triangles(),
+                        &self.edges[i][..],
+                        d.mesh().is_closed(),
+                        n,
+                        None,
+                    )
+                } else if i < nd + nr {
+                    // Rigid: flat interior edges skipped, outsides from the CCD direction (as
+                    // in the rigid stepper).
+                    let b = &self.rigid[i - nd];
+                    let t = b.mesh().triangles();
+                    (t, b.edges(), true, None, Some(b.sharp_edges()))
                 } else {
-                    let o = &self.obstacles[i - nd];
+                    let o = &self.obstacles[i - nd - nr];
                     let n = o.normals.as_deref();
-                    (o.mesh.triangles(), &o.edges[..], o.mesh.is_closed(), n)
+                    (
+                        o.mesh.triangles(),
+                        &o.edges[..],
+                        o.mesh.is_closed(),
+                        n,
+                        None,
+                    )
                 };
                 Object {
                     x0: &sw.x0[i],
                     x1: &sw.x1[i],
                     triangles,
                     edges,
-                    sharp: None,
+                    sharp,
                     closed,
-                    is_static: i >= nd,
+                    is_static: i >= nd + nr,
                     self_collide: i < nd && self.self_collision,
                     edge_normals: normals,
                 }
@@ -308,11 +414,14 @@ impl DeformableWorld {
         }
     }
 
-    /// Inverse mass of a vertex (0 for obstacles and pinned vertices).
+    /// Inverse mass of a vertex (0 for obstacles and pinned vertices; a rigid body's `1/m`,
+    /// its translational part, for friction's effective mass and the stiffness limit).
     fn inv_mass(&self, (o, v): (usize, usize)) -> Real {
-        self.deformables
-            .get(o)
-            .map_or(0.0, |d| d.inverse_masses()[v])
+        let nd = self.deformables.len();
+        match self.deformables.get(o) {
+            Some(d) => d.inverse_masses()[v],
+            None => self.rigid.get(o - nd).map_or(0.0, |b| 1.0 / b.state.mass),
+        }
     }
 
     fn continuous_impulses(
@@ -366,6 +475,11 @@ impl DeformableWorld {
             .deformables
             .iter()
             .map(|d| vec![0.0; d.x.len()])
+            .chain(
+                self.rigid
+                    .iter()
+                    .map(|b| vec![0.0; b.mesh().vertices().len()]),
+            )
             .collect();
         let ids: Vec<[(usize, usize); 4]> = active
             .keys()
@@ -501,6 +615,7 @@ impl DeformableWorld {
             .deformables
             .iter()
             .map(|d| d.x.clone())
+            .chain(self.rigid.iter().map(|b| b.world_vertices()))
             .chain(self.obstacles.iter().map(|o| o.mesh.vertices().to_vec()))
             .collect();
         let now = Sweep::new(self, x.clone(), x);

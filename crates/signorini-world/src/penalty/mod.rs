@@ -66,6 +66,14 @@ pub enum PenaltyError {
         /// What is required.
         reason: &'static str,
     },
+    /// A rigid body given to `DeformableWorld::with_rigid` is not usable there.
+    #[error("rigid body {index}: {reason}")]
+    Rigid {
+        /// Its index in the list given.
+        index: usize,
+        /// Why.
+        reason: &'static str,
+    },
 }
 
 /// Parameters of the penalty step.
