@@ -18,9 +18,11 @@
 use crate::ExperimentError;
 use crate::crossings::{MeshView, crossings};
 use crate::penalty_out::{jitter, plot, write_csv, write_json};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use signorini_math::Real;
 use signorini_world::penalty::{DeformableWorld, PenaltyReport};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -45,6 +47,9 @@ pub struct DeformTrace {
     pub rms_speed: Vec<Real>,
     /// Wall-clock milliseconds per step (the step only, not the measurements).
     pub ms_per_step: Real,
+    /// The step (0-based) after which a vertex position or velocity was no longer finite
+    /// (`PenaltyReport::non_finite`); the run stopped there.
+    pub diverged_at: Option<usize>,
 }
 
 /// Crossings among all deformables and obstacles of `w` at their current positions.
@@ -124,6 +129,9 @@ impl Tracer {
         tr.crossing_depth.push(self.last.max_depth);
         tr.tracked_penetrating.push(rep.penetrating_pairs);
         tr.rms_speed.push(rms_speed(w));
+        if rep.non_finite && tr.diverged_at.is_none() {
+            tr.diverged_at = Some(n);
+        }
         rep
     }
 
@@ -142,10 +150,22 @@ impl Tracer {
 /// Run `steps` steps, measuring crossings every `measure_every` steps (1 = every step; the
 /// other entries repeat the last measurement) and always after the last step.
 pub fn trace(w: &mut DeformableWorld, steps: usize, measure_every: usize) -> DeformTrace {
+    let bar = ProgressBar::new(steps as u64);
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} steps {elapsed_precise} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let mut tr = Tracer::default();
     for n in 0..steps {
-        tr.step(w, n, steps, measure_every);
+        if tr.step(w, n, steps, measure_every).non_finite {
+            break;
+        }
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     tr.finish()
 }
 
@@ -181,6 +201,8 @@ pub struct Extra {
     pub steps_with_crossings: usize,
     /// Mean RMS vertex speed over the final half (m/s).
     pub final_rms_speed: Real,
+    /// The step (0-based) at which the run diverged and stopped (non-finite state), if any.
+    pub diverged_at: Option<usize>,
 }
 
 /// Step `w` for `round(duration / dt)` steps (at least one) with [`trace`] and summarise
@@ -223,6 +245,7 @@ pub fn summarize(
         peak_depth: tr.crossing_depth.iter().copied().fold(0.0, Real::max),
         steps_with_crossings: tr.crossing_pairs.iter().filter(|&&c| c > 0).count(),
         final_rms_speed: tail.iter().sum::<Real>() / tail.len().max(1) as Real,
+        diverged_at: tr.diverged_at,
     };
     (s, e)
 }

@@ -147,6 +147,7 @@ pub(super) fn run_deformables(
     let mut tracer = Tracer::default();
     let (mut interrupted, mut taken, mut max_force) = (false, 0, 0.0 as Real);
     let mut pairs = 0usize;
+    let mut failed = 0usize;
     for s in 1..=n {
         before(&mut opts, s, StepState::Deformables(&world));
         let rep = tracer.step(&mut world, s - 1, n, d.measure_every);
@@ -172,6 +173,12 @@ pub(super) fn run_deformables(
                 kin + pot
             ))?;
         }
+        if rep.non_finite {
+            // Explicit integration diverged: the state is meaningless from here on (and is
+            // not recorded in the vertex track).
+            failed = 1;
+            break;
+        }
         let stop = tick(&mut opts, s, n);
         if let Some(t) = track.as_mut() {
             t.record(&world, s, s == n || stop);
@@ -195,7 +202,7 @@ pub(super) fn run_deformables(
         interrupted,
         bodies: world.deformables.len() + world.obstacles.len(),
         dynamic_bodies: world.deformables.len(),
-        failed_steps: 0,
+        failed_steps: failed,
         max_overlap: 0.0,
         median_overlap: 0.0,
         mean_contacts: if taken > 0 {
@@ -215,6 +222,14 @@ pub(super) fn run_deformables(
         all_checks_pass: true,
         files: Vec::new(),
     };
+    if failed > 0 {
+        summary.checks.push(super::CheckResult {
+            name: "finite_state".into(),
+            limit: 0.0,
+            value: failed as Real,
+            pass: false,
+        });
+    }
     if let Some(limit) = scene.checks.max_penetration {
         summary.checks.push(super::CheckResult {
             name: "max_penetration".into(),

@@ -73,7 +73,8 @@ fn check(a: &DeformArgs) -> anyhow::Result<ForceModel> {
     model(&a.model)
 }
 
-fn print(name: &str, s: &DeformSummary, e: &Extra, out: &std::path::Path) {
+/// Print a run's figures; false if it diverged (exit code 1).
+fn print(name: &str, s: &DeformSummary, e: &Extra, out: &std::path::Path) -> bool {
     println!(
         "{name} ({}, Δt = {} s, {} steps, {} triangles):",
         s.model, s.dt, s.steps, s.triangles
@@ -96,6 +97,31 @@ fn print(name: &str, s: &DeformSummary, e: &Extra, out: &std::path::Path) {
         1e3 / s.ms_per_step.max(1e-9)
     );
     println!("outputs in {}", out.display());
+    if let Some(n) = e.diverged_at {
+        println!(
+            "  DIVERGED: a vertex position or velocity became non-finite in step {}; the run \
+             stopped there (explicit integration unstable: reduce --dt or --stiffness)",
+            n + 1
+        );
+    }
+    e.diverged_at.is_none()
+}
+
+fn outcome(ok: bool) -> Outcome {
+    if ok {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    }
+}
+
+/// Apply the command-line overrides to an experiment's `(dt, stiffness, duration,
+/// vertex_stiffness_limit)`.
+fn overrides(a: &DeformArgs, p: (&mut f64, &mut f64, &mut f64, &mut f64)) {
+    *p.0 = a.dt.unwrap_or(*p.0);
+    *p.1 = a.stiffness.unwrap_or(*p.1);
+    *p.2 = a.duration.unwrap_or(*p.2);
+    *p.3 = a.vertex_stiffness_limit.unwrap_or(*p.3);
 }
 
 /// Run `cloth-tori`.
@@ -106,20 +132,24 @@ pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
     } else {
         cloth_tori::ClothToriParams::small(m)
     };
-    p.dt = a.dt.unwrap_or(p.dt);
-    p.stiffness = a.stiffness.unwrap_or(p.stiffness);
-    p.duration = a.duration.unwrap_or(p.duration);
-    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
+    overrides(
+        &a,
+        (
+            &mut p.dt,
+            &mut p.stiffness,
+            &mut p.duration,
+            &mut p.vertex_stiffness_limit,
+        ),
+    );
     if a.compare {
         let runs = cloth_tori::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        for (s, e) in &runs {
-            print("cloth-tori", s, e, &a.out.join(&s.model));
-        }
-        return Ok(Outcome::Success);
+        let ok = runs.iter().fold(true, |ok, (s, e)| {
+            print("cloth-tori", s, e, &a.out.join(&s.model)) && ok
+        });
+        return Ok(outcome(ok));
     }
     let (s, e) = cloth_tori::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    print("cloth-tori", &s, &e, &a.out);
-    Ok(Outcome::Success)
+    Ok(outcome(print("cloth-tori", &s, &e, &a.out)))
 }
 
 /// Run `rings`.
@@ -130,19 +160,24 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
     } else {
         rings::RingsParams::small(m)
     };
-    p.dt = a.dt.unwrap_or(p.dt);
-    p.stiffness = a.stiffness.unwrap_or(p.stiffness);
-    p.duration = a.duration.unwrap_or(p.duration);
-    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
+    overrides(
+        &a,
+        (
+            &mut p.dt,
+            &mut p.stiffness,
+            &mut p.duration,
+            &mut p.vertex_stiffness_limit,
+        ),
+    );
     if a.compare {
         let runs = rings::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        for (s, e) in &runs {
-            print("rings", s, e, &a.out.join(&s.model));
-        }
-        return Ok(Outcome::Success);
+        let ok = runs.iter().fold(true, |ok, (s, e)| {
+            print("rings", s, e, &a.out.join(&s.model)) && ok
+        });
+        return Ok(outcome(ok));
     }
     let r = rings::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    print("rings", &r.summary, &r.extra, &a.out);
+    let ok = print("rings", &r.summary, &r.extra, &a.out);
     println!("  sweep (contact-force plots force_stiffness.svg, force_dt.svg):");
     for row in &r.sweep {
         println!(
@@ -154,8 +189,11 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
             row.extra.peak_pairs,
             row.extra.peak_depth
         );
+        if let Some(n) = row.extra.diverged_at {
+            println!("      diverged (non-finite state) in step {}", n + 1);
+        }
     }
-    Ok(Outcome::Success)
+    Ok(outcome(ok))
 }
 
 /// Run `chain` (`--compare` is not supported: run it once per `--model`).
@@ -169,13 +207,17 @@ pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
     } else {
         chain::ChainParams::small(m)
     };
-    p.dt = a.dt.unwrap_or(p.dt);
-    p.stiffness = a.stiffness.unwrap_or(p.stiffness);
-    p.duration = a.duration.unwrap_or(p.duration);
-    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
+    overrides(
+        &a,
+        (
+            &mut p.dt,
+            &mut p.stiffness,
+            &mut p.duration,
+            &mut p.vertex_stiffness_limit,
+        ),
+    );
     let (s, e) = chain::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    print("chain", &s, &e, &a.out);
-    Ok(Outcome::Success)
+    Ok(outcome(print("chain", &s, &e, &a.out)))
 }
 
 /// Run `bucket`.
@@ -186,18 +228,22 @@ pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
     } else {
         bucket::BucketParams::small(m)
     };
-    p.dt = a.dt.unwrap_or(p.dt);
-    p.stiffness = a.stiffness.unwrap_or(p.stiffness);
-    p.duration = a.duration.unwrap_or(p.duration);
-    p.vertex_stiffness_limit = a.vertex_stiffness_limit.unwrap_or(p.vertex_stiffness_limit);
+    overrides(
+        &a,
+        (
+            &mut p.dt,
+            &mut p.stiffness,
+            &mut p.duration,
+            &mut p.vertex_stiffness_limit,
+        ),
+    );
     if a.compare {
         let runs = bucket::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        for (s, e) in &runs {
-            print("bucket", s, e, &a.out.join(&s.model));
-        }
-        return Ok(Outcome::Success);
+        let ok = runs.iter().fold(true, |ok, (s, e)| {
+            print("bucket", s, e, &a.out.join(&s.model)) && ok
+        });
+        return Ok(outcome(ok));
     }
     let (s, e) = bucket::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    print("bucket", &s, &e, &a.out);
-    Ok(Outcome::Success)
+    Ok(outcome(print("bucket", &s, &e, &a.out)))
 }

@@ -230,3 +230,17 @@ fn vertex_stiffness_limit_removes_the_resting_chatter() {
     );
     assert_eq!((pe.peak_pairs, le.peak_pairs), (0, 0), "{pe:?} {le:?}");
 }
+
+/// A diverging run (torus spring damping far past the explicit limit) stops at the first
+/// non-finite step and says so in `Extra::diverged_at`, instead of running on NaN positions.
+#[test]
+fn a_diverging_experiment_stops_at_the_first_non_finite_step() {
+    let mut p = tiny_cloth(ForceModel::Cpf);
+    p.torus.damping = 10.0;
+    let (s, e) = cloth_tori::run(&p, &tmp("diverge")).unwrap();
+    let n = e.diverged_at.expect("the run should diverge");
+    assert_eq!(s.steps, n + 1, "stopped at the diverged step: {s:?}");
+    assert!(s.steps < 90, "{s:?}");
+    let ok = cloth_tori::run(&tiny_cloth(ForceModel::Cpf), &tmp("no-diverge")).unwrap();
+    assert_eq!(ok.1.diverged_at, None);
+}

@@ -239,3 +239,36 @@ fn a_deformable_run_records_its_vertex_track_and_the_report_replays_it() {
         "ten frames of vertices"
     );
 }
+
+/// A scene whose explicit integration diverges (spring damping far past the explicit limit)
+/// stops at the first non-finite step, counts it as failed and fails the run's checks, instead
+/// of running on NaN positions.
+#[test]
+fn a_diverging_deformable_run_stops_and_fails() {
+    let path = repo().join("scenes/cloth_tori.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("damping = 0.1, pressure", "damping = 1.0, pressure");
+    let s = signorini_scene::load_str(&path, &text).unwrap();
+    let o = run(
+        &s,
+        RunOptions {
+            max_steps: Some(40),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(o.summary.failed_steps, 1, "{:?}", o.summary);
+    assert!(
+        o.summary.steps < 40,
+        "ran on after diverging: {:?}",
+        o.summary
+    );
+    assert!(!o.summary.all_checks_pass);
+    let w = o.world.deformables().unwrap();
+    assert!(
+        w.deformables
+            .iter()
+            .any(|d| d.x.iter().any(|p| !p.iter().all(|c| c.is_finite())))
+    );
+}

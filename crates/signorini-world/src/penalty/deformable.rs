@@ -230,6 +230,11 @@ impl DeformableWorld {
         // Block 5: keep the pairs still penetrating at the new positions.
         self.update_tracker(active, &mut report);
         self.time += h;
+        report.non_finite = !self.deformables.iter().all(|d| {
+            d.x.iter()
+                .chain(&d.v)
+                .all(|p| p.iter().all(|c| c.is_finite()))
+        });
         report
     }
 

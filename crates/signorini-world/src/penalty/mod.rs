@@ -137,6 +137,10 @@ pub struct PenaltyReport {
     pub max_penetration: Real,
     /// Sum over dynamic bodies of the magnitude of their net contact force (N).
     pub contact_force: Real,
+    /// A deformable's vertex position or velocity became NaN or infinite in this step: the
+    /// explicit integration diverged (reduce `h` or the stiffness, or raise the sub-steps).
+    /// The world's state is then meaningless; drivers stop the run and report it.
+    pub non_finite: bool,
 }
 
 /// Most collision passes on the corrected sweep per step (after the pass on the predicted
