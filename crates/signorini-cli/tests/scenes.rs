@@ -98,6 +98,9 @@ fn list_names_every_scene_and_experiment() {
         "box_on_plane",
         "stick",
         "particle1d_cpf",
+        "particle1d_perturbed",
+        "cloth_tori",
+        "bucket",
     ] {
         assert!(out.contains(name), "{name} not listed:\n{out}");
     }

@@ -32,6 +32,7 @@ pub const SCENES: &[Builtin] = &[
     scene!("box_on_plane"),
     scene!("stick"),
     scene!("particle1d_cpf"),
+    scene!("particle1d_perturbed"),
     scene!("tori_drop"),
     scene!("cloth_tori"),
     scene!("rings"),
@@ -55,7 +56,7 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     ),
     (
         "particle1d",
-        "CPF supplementary §C: 1D particle stability limits (an analysis, not a run); closest scene: particle1d_cpf",
+        "CPF supplementary §C: 1D particle stability limits (an analysis, not a run); its drops: scenes particle1d_cpf (unperturbed), particle1d_perturbed (trajectory.csv)",
     ),
     (
         "box-on-plane",

@@ -83,10 +83,23 @@ pub struct RawContact {
     pub stiffness: Option<f64>,
     /// Penalty contact thickness / activation distance (m), penalty models only.
     pub thickness: Option<f64>,
+    /// Stiffness varying in time, `k (1 + amplitude sin 2π frequency t)` (rigid penalty
+    /// scenes only).
+    pub stiffness_perturbation: Option<RawPerturbation>,
     /// Viscous friction coefficient (deformable scenes only; default 0).
     pub viscous_friction: Option<f64>,
     /// Per-vertex contact-stiffness limit (deformable scenes only; default 1, 0 = off).
     pub vertex_stiffness_limit: Option<f64>,
+}
+
+/// `contact.stiffness_perturbation`: `k(t) = k (1 + amplitude sin 2π frequency t)`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPerturbation {
+    /// Relative amplitude, in [0, 1).
+    pub amplitude: f64,
+    /// Frequency (Hz).
+    pub frequency: f64,
 }
 
 /// `[record]`.

@@ -266,6 +266,7 @@ pub(super) fn run_meshes(
         .map(|m| m.build())
         .collect::<Result<Vec<_>, _>>()?;
     let mut world = PenaltyWorld::new(Vec::new(), penalty_params(scene, model, h))?;
+    let world_k0 = world.params().stiffness;
     let (planned, n) = planned_steps(scene, &opts, h);
     let drops: Vec<(Drop, bool)> = scene.meshes.iter().map(|m| (m.drop, m.is_static)).collect();
     let mut sched = Schedule::new(&drops, h);
@@ -297,6 +298,12 @@ pub(super) fn run_meshes(
     for s in 1..=n {
         if s > 1 {
             sched.add_due(s - 1, |k| add(&mut world, k))?;
+        }
+        if let Some((a, f)) = scene.contact.stiffness_perturbation {
+            // CPF supplementary §C / §3.6: k(t) = k (1 + a sin 2π f t), t at the step's start
+            // (as `particle1d::drop_trajectory`).
+            let t = (s - 1) as Real * h;
+            world.set_stiffness(world_k0 * (1.0 + a * (std::f64::consts::TAU * f * t).sin()))?;
         }
         super::before(&mut opts, s, super::StepState::Meshes(&world));
         let rep = world.step();

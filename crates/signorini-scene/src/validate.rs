@@ -119,6 +119,9 @@ pub struct ContactSettings {
     pub stiffness: Option<Real>,
     /// Penalty contact thickness (m; penalty models, default 0).
     pub thickness: Option<Real>,
+    /// Stiffness perturbation `(amplitude, frequency in Hz)`: `k (1 + a sin 2π f t)`, `t` the
+    /// time at the start of the step (rigid penalty scenes).
+    pub stiffness_perturbation: Option<(Real, Real)>,
 }
 
 /// Which world runs a scene.
@@ -495,7 +498,14 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
         }
         return three::penalty_contact(cx, c, model);
     }
-    for (name, v) in [("stiffness", c.stiffness), ("thickness", c.thickness)] {
+    for (name, v) in [
+        ("stiffness", c.stiffness),
+        ("thickness", c.thickness),
+        (
+            "stiffness_perturbation",
+            c.stiffness_perturbation.as_ref().map(|p| p.amplitude),
+        ),
+    ] {
         if v.is_some() {
             return Err(cx.bad(
                 &p.key(name),
@@ -552,6 +562,7 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
         standard_distance,
         stiffness: None,
         thickness: None,
+        stiffness_perturbation: None,
     })
 }
 

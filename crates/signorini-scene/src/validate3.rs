@@ -168,6 +168,22 @@ pub(super) fn penalty_contact(
         .thickness
         .map(|d| cx.non_negative(&p.key("thickness"), d))
         .transpose()?;
+    let stiffness_perturbation = match &c.stiffness_perturbation {
+        None => None,
+        Some(r) => {
+            let q = p.key("stiffness_perturbation");
+            let a = cx.non_negative(&q.key("amplitude"), r.amplitude)?;
+            if a >= 1.0 {
+                return Err(cx.bad(
+                    &q.key("amplitude"),
+                    format!(
+                        "must be below 1 (the stiffness k (1 + a sin …) must stay > 0), got {a}"
+                    ),
+                ));
+            }
+            Some((a, cx.non_negative(&q.key("frequency"), r.frequency)?))
+        }
+    };
     Ok(super::ContactSettings {
         model,
         friction: c.friction.unwrap_or(0.0),
@@ -179,6 +195,7 @@ pub(super) fn penalty_contact(
         standard_distance: None,
         stiffness,
         thickness,
+        stiffness_perturbation,
     })
 }
 

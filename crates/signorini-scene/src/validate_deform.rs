@@ -66,6 +66,12 @@ pub(super) fn deformable_scene(
     materials: &std::collections::BTreeMap<String, crate::raw::RawMaterial>,
 ) -> Res<SceneDeformables> {
     let root = FieldPath::default();
+    if contact.stiffness_perturbation.is_some() {
+        return Err(cx.bad(
+            &root.key("contact").key("stiffness_perturbation"),
+            "only for scenes of rigid meshes (PenaltyWorld), not deformables",
+        ));
+    }
     let Some(model) = contact.model.force_model() else {
         return Err(cx.bad(
             &root.key("contact").key("model"),

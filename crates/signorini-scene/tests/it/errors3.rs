@@ -323,6 +323,42 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             "kind = \"bucket\"",
         ),
         case(
+            mesh("shape = { type = \"box\", size = [0.1, 0.1, 0.1] }\nmass = 1.0").replace("stiffness = 1e4\n", "stiffness = 1e4\nstiffness_perturbation = { amplitude = 1.0, frequency = 30.0 }\n"),
+            "contact.stiffness_perturbation.amplitude",
+            "must be below 1",
+            "stiffness_perturbation =",
+        ),
+        case(
+            mesh("shape = { type = \"box\", size = [0.1, 0.1, 0.1] }\nmass = 1.0").replace("stiffness = 1e4\n", "stiffness = 1e4\nstiffness_perturbation = { amplitude = -0.1, frequency = 30.0 }\n"),
+            "contact.stiffness_perturbation.amplitude",
+            "must be finite and >= 0",
+            "stiffness_perturbation =",
+        ),
+        case(
+            mesh("shape = { type = \"box\", size = [0.1, 0.1, 0.1] }\nmass = 1.0").replace("stiffness = 1e4\n", "stiffness = 1e4\nstiffness_perturbation = { amplitude = 0.1, frequency = nan }\n"),
+            "contact.stiffness_perturbation.frequency",
+            "must be finite and >= 0",
+            "stiffness_perturbation =",
+        ),
+        case(
+            mesh("shape = { type = \"box\", size = [0.1, 0.1, 0.1] }\nmass = 1.0").replace("stiffness = 1e4\n", "stiffness = 1e4\nstiffness_perturbation = { amplitude = 0.1 }\n"),
+            "contact.stiffness_perturbation",
+            "missing field `frequency`",
+            "stiffness_perturbation =",
+        ),
+        case(
+            mesh("shape = { type = \"box\", size = [0.1, 0.1, 0.1] }\nmass = 1.0").replace("stiffness = 1e4\n", "stiffness = 1e4\nstiffness_perturbation = { amplitude = 0.1, frequency = 30.0, phase = 1.0 }\n"),
+            "contact.stiffness_perturbation.phase",
+            "unknown field `phase`",
+            "stiffness_perturbation =",
+        ),
+        case(
+            format!("{STEP}[contact]\nmodel = \"peg\"\nstiffness_perturbation = {{ amplitude = 0.1, frequency = 30.0 }}\n{FLOOR3}"),
+            "contact.stiffness_perturbation",
+            "only for the penalty models",
+            "stiffness_perturbation =",
+        ),
+        case(
             prim("kind = \"plane\"", ""),
             "body[1].shape",
             "needs `size`",

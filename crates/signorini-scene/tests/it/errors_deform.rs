@@ -285,6 +285,12 @@ fn cases() -> Vec<Case> {
             "expected 3 numbers, got 2",
             "velocity_origin =",
         ),
+        case(
+            cloth("").replace("stiffness = 10.0\n", "stiffness = 10.0\nstiffness_perturbation = { amplitude = 0.1, frequency = 30.0 }\n"),
+            "contact.stiffness_perturbation",
+            "only for scenes of rigid meshes",
+            "stiffness_perturbation =",
+        ),
         // `[deformables]`, obstacles, other bodies.
         case(
             cloth("").replace("[[deformable]]", "[deformables]\nsubsteps = 0\n[[deformable]]"),

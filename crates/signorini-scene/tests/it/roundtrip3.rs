@@ -157,23 +157,44 @@ fn models_of_the_other_family_are_refused() {
 }
 
 #[test]
-fn particle1d_scene_follows_the_1d_drops_to_round_off() {
+fn particle1d_scenes_follow_the_1d_drops_to_round_off() {
     use signorini_experiments::particle1d::{DropConfig, Method, drop_trajectory};
     // Through the first contact (from step ≈ 70) past the deepest point (step ≈ 80) and the
     // lift-off: under `cpf` the 1D CPF rule, under `dpf` (closest-point penalty at the current
     // configuration) the 1D symplectic-Euler rule.
+    // `particle1d_perturbed`: the same with k (1 + 0.25 sin 2π 30 t), the study's figure.
     let n = 120;
-    for (model, method, deepest_1d) in [
-        (Model::Cpf, Method::Cpf, -0.013_739),
-        (Model::Dpf, Method::SymplecticEuler, -0.015_065),
+    for (scene, amp, model, method, deepest_1d) in [
+        ("particle1d_cpf", 0.0, Model::Cpf, Method::Cpf, -0.013_739),
+        (
+            "particle1d_cpf",
+            0.0,
+            Model::Dpf,
+            Method::SymplecticEuler,
+            -0.015_065,
+        ),
+        (
+            "particle1d_perturbed",
+            0.25,
+            Model::Cpf,
+            Method::Cpf,
+            -0.013_548,
+        ),
+        (
+            "particle1d_perturbed",
+            0.25,
+            Model::Dpf,
+            Method::SymplecticEuler,
+            -0.015_167,
+        ),
     ] {
-        let dir = tmp(&format!("particle1d-scene-{}", model.name()));
-        let text = scene_trace("particle1d_cpf.toml", model, n, &dir);
+        let dir = tmp(&format!("{scene}-{}", model.name()));
+        let text = scene_trace(&format!("{scene}.toml"), model, n, &dir);
         let c = DropConfig {
             duration: n as f64 * 2e-3,
             ..DropConfig::default()
         };
-        let x = drop_trajectory(method, &c, 0.0);
+        let x = drop_trajectory(method, &c, amp);
         assert_eq!(x.len(), n + 1);
         let rows: Vec<Vec<f64>> = String::from_utf8(text)
             .unwrap()
@@ -188,12 +209,17 @@ fn particle1d_scene_follows_the_1d_drops_to_round_off() {
             let bottom = r[1] - 0.05;
             assert!(
                 (bottom - x[i + 1]).abs() < 1e-12,
-                "{method:?} step {}: scene {bottom} vs 1D {}",
+                "{scene} {method:?} step {}: scene {bottom} vs 1D {}",
                 i + 1,
                 x[i + 1]
             );
             deepest = deepest.min(bottom);
         }
-        assert!((deepest - deepest_1d).abs() < 1e-6, "{method:?}: {deepest}");
+        let x_min = x.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!((deepest - x_min).abs() < 1e-12, "{scene} {method:?}");
+        assert!(
+            (deepest - deepest_1d).abs() < 1e-6,
+            "{scene} {method:?}: {deepest}"
+        );
     }
 }

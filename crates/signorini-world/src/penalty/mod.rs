@@ -210,6 +210,20 @@ impl PenaltyWorld {
         &self.params
     }
 
+    /// Change the penalty stiffness per pair for the next steps (e.g. a stiffness that varies
+    /// in time, CPF supplementary §C / paper §3.6); tracked pairs are kept.
+    ///
+    /// # Errors
+    /// [`PenaltyError::Param`] unless `k` is finite and positive (the world is unchanged).
+    pub fn set_stiffness(&mut self, k: Real) -> Result<(), PenaltyError> {
+        check_params(&PenaltyParams {
+            stiffness: k,
+            ..self.params
+        })?;
+        self.params.stiffness = k;
+        Ok(())
+    }
+
     /// Simulated time (s).
     pub fn time(&self) -> Real {
         self.time

@@ -181,3 +181,23 @@ fn torus_dropped_on_a_torus_stays_bounded() {
     assert!(e_max < 2.1 * e0, "energy grew: {e0} J -> {e_max} J");
     assert!(worst < 0.005, "a vertex went {worst} m inside another body");
 }
+
+#[test]
+fn set_stiffness_checks_its_value_and_keeps_the_tracked_pairs() {
+    let mut c = cube(0.1, Vec3::new(0.0, 0.0, 0.1));
+    c.state = c.state.clone().with_gravity(9.81);
+    let params = PenaltyParams::new(ForceModel::Cpf, 1e-3, 1e5);
+    let mut w = PenaltyWorld::new(vec![ground(), c], params).unwrap();
+    for _ in 0..50 {
+        w.step();
+    }
+    let tracked = w.tracked_pairs();
+    assert!(tracked > 0, "the cube rests on the ground");
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(w.set_stiffness(bad).is_err(), "{bad}");
+        assert_eq!(w.params().stiffness, 1e5);
+    }
+    w.set_stiffness(2e5).unwrap();
+    assert_eq!(w.params().stiffness, 2e5);
+    assert_eq!(w.tracked_pairs(), tracked);
+}
