@@ -28,8 +28,7 @@ enum Command {
     Ccd(cmd::ccd::CcdCommand),
     /// The papers' experiments (PEG: pour2d, pour3d, triangle-drop; CPF: particle1d,
     /// box-on-plane, stick, cloth-tori, rings, chain).
-    #[command(subcommand)]
-    Experiment(cmd::experiment::ExperimentCommand),
+    Experiment(cmd::experiment::ExperimentArgs),
     /// Run a scene file (TOML or JSON) or a built-in scene by name.
     Run(cmd::scene::RunArgs),
     /// Time per step of several contact models on one scene, with ratios to a baseline.

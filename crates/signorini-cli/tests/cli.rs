@@ -119,3 +119,35 @@ fn help_names_each_experiments_data_default() {
     let (_, out, _) = signorini(&["--help"]);
     assert!(out.contains("pour3d") && out.contains("bench"), "{out}");
 }
+
+/// `--quiet` is accepted by every experiment, before or after its name; a diverging deformable
+/// run exits 1 and says so.
+#[test]
+fn experiments_take_quiet_and_a_diverged_run_exits_1() {
+    let out = std::env::temp_dir().join(format!("signorini-quiet-{}", std::process::id()));
+    let o = out.to_str().unwrap();
+    let (code, text, _) = signorini(&[
+        "experiment",
+        "--quiet",
+        "cloth-tori",
+        "--duration",
+        "0.1",
+        "--out",
+        o,
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("cloth-tori (cpf"), "{text}");
+    let (code, text, _) = signorini(&[
+        "experiment",
+        "cloth-tori",
+        "--quiet",
+        "--duration",
+        "2",
+        "--dt",
+        "0.5",
+        "--out",
+        o,
+    ]);
+    assert_eq!(code, 1, "a step of 0.5 s should diverge: {text}");
+    assert!(text.contains("DIVERGED"), "{text}");
+}

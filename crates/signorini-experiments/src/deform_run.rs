@@ -18,11 +18,9 @@
 use crate::ExperimentError;
 use crate::crossings::{MeshView, crossings};
 use crate::penalty_out::{jitter, plot, write_csv, write_json};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use signorini_math::{Real, Vec3};
 use signorini_world::penalty::{DeformableWorld, PenaltyReport};
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -47,8 +45,8 @@ pub struct DeformTrace {
     pub rms_speed: Vec<Real>,
     /// Wall-clock milliseconds per step (the step only, not the measurements).
     pub ms_per_step: Real,
-    /// The step (0-based) after which a vertex position or velocity was no longer finite
-    /// (`PenaltyReport::non_finite`); the run stopped there.
+    /// The step (0-based) at which the run diverged (`PenaltyReport::diverged`: a state not
+    /// finite, or a runaway predicted motion); the run stopped there.
     pub diverged_at: Option<usize>,
 }
 
@@ -137,7 +135,7 @@ impl Tracer {
         tr.crossing_depth.push(self.last.max_depth);
         tr.tracked_penetrating.push(rep.penetrating_pairs);
         tr.rms_speed.push(rms_speed(w));
-        if rep.non_finite && tr.diverged_at.is_none() {
+        if rep.diverged && tr.diverged_at.is_none() {
             tr.diverged_at = Some(n);
         }
         rep
@@ -158,17 +156,10 @@ impl Tracer {
 /// Run `steps` steps, measuring crossings every `measure_every` steps (1 = every step; the
 /// other entries repeat the last measurement) and always after the last step.
 pub fn trace(w: &mut DeformableWorld, steps: usize, measure_every: usize) -> DeformTrace {
-    let bar = ProgressBar::new(steps as u64);
-    if !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} steps {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::progress::bar(steps, "steps");
     let mut tr = Tracer::default();
     for n in 0..steps {
-        if tr.step(w, n, steps, measure_every).non_finite {
+        if tr.step(w, n, steps, measure_every).diverged {
             break;
         }
         bar.inc(1);
@@ -209,7 +200,7 @@ pub struct Extra {
     pub steps_with_crossings: usize,
     /// Mean RMS vertex speed over the final half (m/s).
     pub final_rms_speed: Real,
-    /// The step (0-based) at which the run diverged and stopped (non-finite state), if any.
+    /// The step (0-based) at which the run diverged and stopped (`PenaltyReport::diverged`), if any.
     pub diverged_at: Option<usize>,
 }
 

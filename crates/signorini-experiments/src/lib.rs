@@ -30,6 +30,7 @@ pub mod particle1d;
 pub mod penalty_out;
 pub mod pour2d;
 pub mod pour3d;
+pub mod progress;
 pub mod reference;
 pub mod rings;
 pub mod stats;

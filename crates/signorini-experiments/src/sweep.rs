@@ -10,10 +10,8 @@ use crate::reference::h_key;
 use crate::stats::{Summary, summarize};
 use crate::timing::TimingSample;
 use crate::writer::{Csv, h_tag};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::Path;
 
 /// Result of a sweep.
@@ -102,14 +100,7 @@ pub fn run_parallel<T: Sync>(
     run: impl Fn(&T) -> Result<RunResult, ExperimentError> + Sync,
     failed: impl Fn(&T, String) -> RunResult + Sync,
 ) -> Vec<RunResult> {
-    let bar = ProgressBar::new(specs.len() as u64);
-    if !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::progress::bar(specs.len(), "runs");
     let runs = specs
         .par_iter()
         .map(|spec| {

@@ -182,7 +182,7 @@ pub(super) fn run_deformables(
                 kin + pot
             ))?;
         }
-        if rep.non_finite {
+        if rep.diverged {
             // Explicit integration diverged: the state is meaningless from here on (and is
             // not recorded in the vertex track).
             failed = 1;

@@ -224,7 +224,7 @@ fn parallel_edges_in_parallel_planes() {
 }
 
 #[test]
-fn non_finite_input_is_an_error() {
+fn diverged_input_is_an_error() {
     let (mut s, e) = vf(v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0));
     s[2].y = f64::NAN;
     assert!(vertex_face_first_toi(&s, &e).is_err());

@@ -99,8 +99,9 @@ fn print(name: &str, s: &DeformSummary, e: &Extra, out: &std::path::Path) -> boo
     println!("outputs in {}", out.display());
     if let Some(n) = e.diverged_at {
         println!(
-            "  DIVERGED: a vertex position or velocity became non-finite in step {}; the run \
-             stopped there (explicit integration unstable: reduce --dt or --stiffness)",
+            "  DIVERGED in step {}: the explicit integration blew up (a state not finite, or a \
+             vertex about to move more than 1000 times the world's size in one step); the run \
+             stopped there (reduce --dt or --stiffness)",
             n + 1
         );
     }
@@ -190,7 +191,7 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
             row.extra.peak_depth
         );
         if let Some(n) = row.extra.diverged_at {
-            println!("      diverged (non-finite state) in step {}", n + 1);
+            println!("      diverged in step {}", n + 1);
         }
     }
     Ok(outcome(ok))

@@ -15,6 +15,16 @@ use signorini_world::ContactModel;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// `signorini experiment [--quiet] <name> …`.
+#[derive(Args, Debug)]
+pub struct ExperimentArgs {
+    /// No progress bars (they are also hidden when stderr is not a terminal).
+    #[arg(long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: ExperimentCommand,
+}
+
 /// `signorini experiment` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum ExperimentCommand {
@@ -114,8 +124,9 @@ pub struct TriangleArgs {
 }
 
 /// Run an `experiment` subcommand.
-pub fn run(cmd: ExperimentCommand) -> Result<Outcome, BadInput> {
-    match cmd {
+pub fn run(a: ExperimentArgs) -> Result<Outcome, BadInput> {
+    signorini_experiments::progress::set_quiet(a.quiet);
+    match a.command {
         ExperimentCommand::Pour2d(a) => pour(a),
         ExperimentCommand::Pour3d(a) => pour3(a),
         ExperimentCommand::TriangleDrop(a) => tri(a),

@@ -14,7 +14,7 @@ const ALL: [SolverKind; 4] = [
 ];
 
 #[test]
-fn non_finite_entries_are_invalid_input_with_the_index() {
+fn diverged_entries_are_invalid_input_with_the_index() {
     let mut mcp = Lcp {
         m: DMatrix::identity(2, 2),
         q: DVector::from_element(2, -1.0),

@@ -232,9 +232,9 @@ fn vertex_stiffness_limit_removes_the_resting_chatter() {
 }
 
 /// A diverging run (torus spring damping far past the explicit limit) stops at the first
-/// non-finite step and says so in `Extra::diverged_at`, instead of running on NaN positions.
+/// diverged step and says so in `Extra::diverged_at`, instead of running on NaN positions.
 #[test]
-fn a_diverging_experiment_stops_at_the_first_non_finite_step() {
+fn a_diverging_experiment_stops_at_the_first_diverged_step() {
     let mut p = tiny_cloth(ForceModel::Cpf);
     p.torus.damping = 10.0;
     let (s, e) = cloth_tori::run(&p, &tmp("diverge")).unwrap();

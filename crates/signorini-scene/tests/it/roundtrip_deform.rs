@@ -241,8 +241,8 @@ fn a_deformable_run_records_its_vertex_track_and_the_report_replays_it() {
 }
 
 /// A scene whose explicit integration diverges (spring damping far past the explicit limit)
-/// stops at the first non-finite step, counts it as failed and fails the run's checks, instead
-/// of running on NaN positions.
+/// stops at the first diverged step (`PenaltyReport::diverged`), counts it as failed and fails the run's checks, instead
+/// of running on NaN positions or colliding a runaway sweep.
 #[test]
 fn a_diverging_deformable_run_stops_and_fails() {
     let path = repo().join("scenes/cloth_tori.toml");
@@ -265,12 +265,6 @@ fn a_diverging_deformable_run_stops_and_fails() {
         o.summary
     );
     assert!(!o.summary.all_checks_pass);
-    let w = o.world.deformables().unwrap();
-    assert!(
-        w.deformables
-            .iter()
-            .any(|d| d.x.iter().any(|p| !p.iter().all(|c| c.is_finite())))
-    );
 }
 
 /// `cube_on_cloth.toml` (a dynamic `[[body]]` in a deformable scene) is the world of the

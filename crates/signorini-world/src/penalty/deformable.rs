@@ -220,6 +220,10 @@ impl DeformableWorld {
             .iter()
             .map(|b| b.state.free_velocity(h))
             .collect();
+        if self.runaway(&v, &free) {
+            report.diverged = true;
+            return report;
+        }
         let sweep = self.sweep(&v, &free);
         let objs = self.objects(&sweep);
         // Blocks 2–3: pairs and vertex impulses (deformable vertices, then rigid-body vertices).
@@ -305,7 +309,7 @@ impl DeformableWorld {
         // Block 5: keep the pairs still penetrating at the new positions.
         self.update_tracker(active, &mut report);
         self.time += h;
-        report.non_finite = !self.deformables.iter().all(|d| {
+        report.diverged = !self.deformables.iter().all(|d| {
             d.x.iter()
                 .chain(&d.v)
                 .all(|p| p.iter().all(|c| c.is_finite()))
@@ -317,6 +321,40 @@ impl DeformableWorld {
                 .all(|c| c.is_finite())
         });
         report
+    }
+
+    /// Would the predicted motion carry a vertex (or a rigid body's centre) farther than
+    /// [`DIVERGENCE_FACTOR`](super::DIVERGENCE_FACTOR) times the world's bounding-box diagonal,
+    /// or is it not finite?
+    fn runaway(&self, v: &[Vec<Vec3>], free: &[Vec6]) -> bool {
+        let h = self.params.h;
+        let points = self
+            .deformables
+            .iter()
+            .flat_map(|d| d.x.iter().copied())
+            .chain(self.rigid.iter().map(|b| b.state.position))
+            .chain(
+                self.obstacles
+                    .iter()
+                    .flat_map(|o| o.mesh.vertices().iter().copied()),
+            );
+        let (mut lo, mut hi) = (
+            Vec3::repeat(Real::INFINITY),
+            Vec3::repeat(Real::NEG_INFINITY),
+        );
+        for p in points {
+            lo = lo.inf(&p);
+            hi = hi.sup(&p);
+        }
+        let size = (hi - lo).norm();
+        let fastest = v
+            .iter()
+            .flatten()
+            .map(|v| v.norm())
+            .chain(free.iter().map(|nu| nu.fixed_rows::<3>(0).norm()))
+            .fold(0.0, Real::max);
+        let step = h * fastest;
+        !(step.is_finite() && size.is_finite()) || step > super::DIVERGENCE_FACTOR * size
     }
 
     fn sweep(&self, v: &[Vec<Vec3>], free: &[Vec6]) -> Sweep {

@@ -129,6 +129,10 @@ impl PenaltyParams {
 /// and 0, 0, 0, 37 edge–triangle pairs crossing at the end (a low limit softens the contact).
 pub const DEFAULT_VERTEX_STIFFNESS_LIMIT: Real = 1.0;
 
+/// A predicted vertex displacement above this many times the diagonal of the world's bounding
+/// box in one step counts as divergence ([`PenaltyReport::diverged`]).
+pub const DIVERGENCE_FACTOR: Real = 1000.0;
+
 /// What one step did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PenaltyReport {
@@ -145,10 +149,12 @@ pub struct PenaltyReport {
     pub max_penetration: Real,
     /// Sum over dynamic bodies of the magnitude of their net contact force (N).
     pub contact_force: Real,
-    /// A deformable's vertex position or velocity became NaN or infinite in this step: the
-    /// explicit integration diverged (reduce `h` or the stiffness, or raise the sub-steps).
-    /// The world's state is then meaningless; drivers stop the run and report it.
-    pub non_finite: bool,
+    /// The explicit integration diverged: a deformable's or rigid body's state became NaN or
+    /// infinite in this step, or the predicted motion would carry a vertex farther than
+    /// [`DIVERGENCE_FACTOR`] times the world's size in one step (the step is then not taken:
+    /// colliding such a sweep would cost `O(n²)` pairs). Reduce `h` or the stiffness, or raise
+    /// the sub-steps. Drivers stop the run and report it.
+    pub diverged: bool,
 }
 
 /// Most collision passes on the corrected sweep per step (after the pass on the predicted
