@@ -363,6 +363,8 @@ fn cube_on_cloth_scene_is_the_world_tests_cube_and_stays_on_the_cloth() {
     }
     assert!(touched, "the cube never reached the cloth");
     assert!(o.summary.energy_final < e0, "{}", o.summary.energy_final);
+    assert!(o.summary.all_checks_pass, "{:?}", o.summary.checks);
+    assert_eq!(o.summary.checks[0].name, "max_penetration");
 
     // Replay: bodies.json names the cube's vertex list; vertices.json moves it down.
     let bodies: serde_json::Value =
@@ -397,5 +399,11 @@ fn cube_on_cloth_scene_is_the_world_tests_cube_and_stays_on_the_cloth() {
     assert!(
         (last - expect).abs() <= 5e-7 && last < 0.0,
         "{last} vs {expect}"
+    );
+    let files = signorini_scene::report::write_report(&dir).unwrap();
+    let html = std::fs::read_to_string(files.html).unwrap();
+    assert!(
+        html.contains("\"rigid_index\":0") && html.contains("\"vertex_track\":1"),
+        "the cube in the replay"
     );
 }
