@@ -101,6 +101,7 @@ fn list_names_every_scene_and_experiment() {
         "particle1d_perturbed",
         "cloth_tori",
         "bucket",
+        "cube_on_cloth",
     ] {
         assert!(out.contains(name), "{name} not listed:\n{out}");
     }

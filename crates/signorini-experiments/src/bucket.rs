@@ -195,6 +195,7 @@ pub fn spec(p: &BucketParams) -> Result<WorldSpec, ExperimentError> {
     }
     Ok(WorldSpec {
         bodies,
+        rigid: Vec::new(),
         obstacles: vec![bucket],
         model: p.model,
         dt: p.dt,

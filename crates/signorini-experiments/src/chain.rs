@@ -150,6 +150,7 @@ pub fn spec(p: &ChainParams) -> Result<WorldSpec, ExperimentError> {
         .map_err(|e| arg(&e))?;
     Ok(WorldSpec {
         bodies: links,
+        rigid: Vec::new(),
         obstacles: vec![block],
         model: p.model,
         dt: p.dt,

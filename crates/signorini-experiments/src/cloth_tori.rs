@@ -185,6 +185,7 @@ pub fn spec(p: &ClothToriParams) -> Result<WorldSpec, ExperimentError> {
     }
     Ok(WorldSpec {
         bodies,
+        rigid: Vec::new(),
         obstacles: vec![],
         model: p.model,
         dt: p.dt,

@@ -3,14 +3,14 @@
 //! that a scene and the experiment it mirrors construct the very same world.
 //!
 //! Owns: [`DeformSpec`] (one deformable), [`VelocityGradient`] (an affine initial velocity
-//! field), [`WorldSpec`] (the world), [`build_world`], [`place`], [`grid_corners`] and
-//! [`surface_area`].
+//! field), [`RigidSpec`] (one dynamic rigid mesh), [`WorldSpec`] (the world), [`build_world`],
+//! [`place`], [`grid_corners`] and [`surface_area`].
 
 use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::TriMesh;
 use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
+use signorini_world::penalty::{DeformableWorld, MeshBody, Obstacle, PenaltyParams};
 
 /// One deformable: its mesh in the world frame, material, gravity, pins, initial velocity.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,11 +48,58 @@ impl VelocityGradient {
     }
 }
 
+/// One dynamic rigid body: a closed mesh of uniform density (`MeshBody::dynamic`), its pose,
+/// velocities and constant external force; gravity is added as `m·g`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RigidSpec {
+    /// Closed mesh as given (any frame; re-centred on its centre of mass when built).
+    pub mesh: TriMesh,
+    /// Density (kg/m³).
+    pub density: Real,
+    /// Position of the centre of mass (m).
+    pub position: Vec3,
+    /// Orientation (`None`: identity).
+    pub orientation: Option<Quat>,
+    /// Linear velocity (m/s).
+    pub velocity: Vec3,
+    /// Angular velocity (rad/s).
+    pub angular_velocity: Vec3,
+    /// Constant external force without gravity (N).
+    pub external_force: Vec3,
+    /// Gravity (m/s²), added to the external force as `m·g`.
+    pub gravity: Vec3,
+}
+
+impl RigidSpec {
+    /// The rigid body.
+    ///
+    /// # Errors
+    /// The mass-property or mesh error (open mesh, bad density) as text.
+    pub fn build(&self) -> Result<MeshBody, String> {
+        let mut b = MeshBody::dynamic(&self.mesh, self.density, self.position)
+            .map_err(|e| e.to_string())?;
+        if let Some(q) = self.orientation {
+            b.state.orientation = q;
+        }
+        b.state.linear_velocity = self.velocity;
+        b.state.angular_velocity = self.angular_velocity;
+        // f + m·g component-wise (the rigid penalty scenes' arithmetic).
+        let (m, g) = (b.state.mass, self.gravity);
+        b.state.external_force = self.external_force;
+        b.state.external_force.x += m * g.x;
+        b.state.external_force.y += m * g.y;
+        b.state.external_force.z += m * g.z;
+        Ok(b)
+    }
+}
+
 /// A whole deformable world.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldSpec {
     /// Deformables (object ids `0 … n−1`).
     pub bodies: Vec<DeformSpec>,
+    /// Dynamic rigid meshes (object ids `n … n+r−1`, after the deformables).
+    pub rigid: Vec<RigidSpec>,
     /// Static obstacle meshes in the world frame.
     pub obstacles: Vec<TriMesh>,
     /// Force model.
@@ -100,7 +147,8 @@ pub fn surface_area(m: &TriMesh) -> Real {
 /// Make the world.
 ///
 /// # Errors
-/// A message naming the deformable (`deformable k: …`) or the world's parameter error.
+/// A message naming the deformable (`deformable k: …`), the rigid body (`rigid body k: …`) or
+/// the world's parameter error.
 pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
     let mut bodies = Vec::with_capacity(spec.bodies.len());
     for (k, b) in spec.bodies.iter().enumerate() {
@@ -128,7 +176,12 @@ pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
     params.friction = spec.friction;
     params.thickness = spec.thickness;
     params.vertex_stiffness_limit = spec.vertex_stiffness_limit;
-    let mut w = DeformableWorld::new(bodies, obstacles, params).map_err(|e| e.to_string())?;
+    let rigid = (spec.rigid.iter().enumerate())
+        .map(|(k, r)| r.build().map_err(|e| format!("rigid body {k}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut w = DeformableWorld::new(bodies, obstacles, params)
+        .and_then(|w| w.with_rigid(rigid))
+        .map_err(|e| e.to_string())?;
     w.substeps = spec.substeps;
     w.self_collision = spec.self_collision;
     Ok(w)

@@ -149,6 +149,7 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
     }
     Ok(WorldSpec {
         bodies: rings,
+        rigid: Vec::new(),
         obstacles,
         model: p.model,
         dt: p.dt,

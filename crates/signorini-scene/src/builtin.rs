@@ -38,6 +38,7 @@ pub const SCENES: &[Builtin] = &[
     scene!("rings"),
     scene!("chain"),
     scene!("bucket"),
+    scene!("cube_on_cloth"),
 ];
 
 /// The `signorini experiment` subcommands, with one line each.

@@ -8,11 +8,13 @@
 //! - `trace.csv`: `t,contact_force,pairs,crossing_pairs,crossing_max_depth,
 //!   tracked_penetrating,rms_speed` (the deformable experiments' per-step format);
 //! - `steps.csv`: [`DEFORM_STEPS_HEADER`] (adds the energies);
-//! - `vertices.json`: the deformables' vertex positions (rounded to 1 µm) at step 0 and every
-//!   `every`-th step and the last, the stride widened so that there are about [`MAX_FRAMES`]
-//!   frames at most and [`MAX_VERTEX_NUMBERS`] numbers in all ([`VertexTrack`]; for the replay);
-//! - `bodies.json` with `"dimension": 3`: the deformables (`deformable_index`, initial shape,
-//!   `open` for meshes with a boundary) and the obstacles (static).
+//! - `vertices.json`: the vertex positions (rounded to 1 µm) of the deformables and then of the
+//!   rigid bodies (world frame) at step 0 and every `every`-th step and the last, the stride
+//!   widened so that there are about [`MAX_FRAMES`] frames at most and [`MAX_VERTEX_NUMBERS`]
+//!   numbers in all ([`VertexTrack`]; for the replay);
+//! - `bodies.json` with `"dimension": 3`: the deformables (`deformable_index`), the rigid bodies
+//!   (`rigid_index`), each with `vertex_track` (its list in `vertices.json`), initial shape in
+//!   the world frame and `open` for meshes with a boundary, and the obstacles (static).
 
 use super::{
     FinalWorld, RunOptions, RunOutcome, RunSummary, StepState, before, finish, planned_steps, tick,
@@ -22,7 +24,7 @@ use crate::validate::{Model, Scene};
 use serde_json::json;
 use signorini_experiments::deform_build::build_world;
 use signorini_experiments::deform_run::{Tracer, write_trace};
-use signorini_math::Real;
+use signorini_math::{Real, Vec3};
 use signorini_world::penalty::DeformableWorld;
 
 /// About the most frames `vertices.json` holds (the replay's time resolution; the stride is
@@ -37,13 +39,14 @@ pub const MAX_VERTEX_NUMBERS: usize = 300_000;
 pub struct VertexTrack {
     /// Record every this many steps (and step 0 and the last).
     pub every: usize,
-    /// `(step, per deformable [x0, y0, z0, x1, …])`, positions rounded to 1 µm.
+    /// `(step, per deformable and then per rigid body [x0, y0, z0, x1, …])`, world positions
+    /// rounded to 1 µm.
     pub frames: Vec<(usize, Vec<Vec<Real>>)>,
 }
 
 impl VertexTrack {
-    /// An empty track for `steps` steps of a world of `vertices` deformable vertices, recording
-    /// at least every `every`-th step.
+    /// An empty track for `steps` steps of a world of `vertices` deformable and rigid-body
+    /// vertices, recording at least every `every`-th step.
     pub fn new(steps: usize, vertices: usize, every: usize) -> Self {
         let frames = (MAX_VERTEX_NUMBERS / (3 * vertices).max(1)).clamp(2, MAX_FRAMES);
         VertexTrack {
@@ -56,14 +59,11 @@ impl VertexTrack {
     pub fn record(&mut self, w: &DeformableWorld, s: usize, last: bool) {
         if s.is_multiple_of(self.every) || last {
             let um = |v: Real| (v * 1e6).round() / 1e6;
-            let x = w
-                .deformables
-                .iter()
-                .map(|d| {
-                    d.x.iter()
-                        .flat_map(|p| [um(p.x), um(p.y), um(p.z)])
-                        .collect()
-                })
+            let flat = |x: &[Vec3]| -> Vec<Real> {
+                x.iter().flat_map(|p| [um(p.x), um(p.y), um(p.z)]).collect()
+            };
+            let x = (w.deformables.iter().map(|d| flat(&d.x)))
+                .chain(w.rigid.iter().map(|b| flat(&b.world_vertices())))
                 .collect();
             self.frames.push((s, x));
         }
@@ -83,7 +83,8 @@ impl VertexTrack {
 /// Header of `steps.csv` for deformable scenes.
 pub const DEFORM_STEPS_HEADER: &str = "step,time,bodies,pairs,new_pairs,tracked_penetrating,crossing_pairs,crossing_max_depth,contact_force,rms_speed,kinetic_energy,potential_energy,energy";
 
-/// Kinetic and potential (springs, pressure, gravity) energy of the deformables (J).
+/// Kinetic and potential energy (J) of the deformables (springs, pressure, gravity) and the
+/// rigid bodies (potential of the constant external force, gravity: `−F·x`).
 pub fn deform_energy(w: &DeformableWorld) -> (Real, Real) {
     let (mut kin, mut total) = (0.0, 0.0);
     for d in &w.deformables {
@@ -94,7 +95,12 @@ pub fn deform_energy(w: &DeformableWorld) -> (Real, Real) {
                 .sum::<Real>();
         total += d.energy();
     }
-    (kin, total - kin)
+    let mut pot = total - kin;
+    for b in &w.rigid {
+        kin += b.state.kinetic_energy();
+        pot -= b.state.external_force.dot(&b.state.position);
+    }
+    (kin, pot)
 }
 
 fn bad_world(scene: &Scene, reason: String) -> SceneError {
@@ -138,7 +144,10 @@ pub(super) fn run_deformables(
         _ => None,
     };
     let (k0, p0) = deform_energy(&world);
-    let vertices = world.deformables.iter().map(|d| d.x.len()).sum();
+    let vertices = world.deformables.iter().map(|d| d.x.len()).sum::<usize>()
+        + (world.rigid.iter())
+            .map(|b| b.mesh().vertices().len())
+            .sum::<usize>();
     let mut track = (out.is_some() && scene.record.trajectories)
         .then(|| VertexTrack::new(n, vertices, scene.record.every));
     if let Some(t) = track.as_mut() {
@@ -162,7 +171,7 @@ pub(super) fn run_deformables(
             f.line(&format!(
                 "{s},{},{},{},{},{},{},{},{},{},{kin},{pot},{}",
                 world.time(),
-                world.deformables.len() + world.obstacles.len(),
+                world.deformables.len() + world.rigid.len() + world.obstacles.len(),
                 rep.pairs,
                 rep.new_pairs,
                 rep.penetrating_pairs,
@@ -200,8 +209,8 @@ pub(super) fn run_deformables(
         steps: taken,
         time: world.time(),
         interrupted,
-        bodies: world.deformables.len() + world.obstacles.len(),
-        dynamic_bodies: world.deformables.len(),
+        bodies: world.deformables.len() + world.rigid.len() + world.obstacles.len(),
+        dynamic_bodies: world.deformables.len() + world.rigid.len(),
         failed_steps: failed,
         max_overlap: 0.0,
         median_overlap: 0.0,
@@ -267,18 +276,31 @@ pub(super) fn run_deformables(
     })
 }
 
-/// `bodies.json`: every deformable (initial shape, world frame; the replay moves its vertices
-/// from `vertices.json`) and every obstacle (static).
+/// `bodies.json`: every deformable and rigid body (initial shape, world frame; the replay moves
+/// its vertices from `vertices.json`, list `vertex_track`) and every obstacle (static).
 fn bodies_json(scene: &Scene, h: Real, world: &DeformableWorld) -> serde_json::Value {
     let d = scene.deformables.as_ref().expect("a deformable scene");
+    let n = d.spec.bodies.len();
     let mut bodies = Vec::new();
     for (k, b) in d.spec.bodies.iter().enumerate() {
-        bodies.push(mesh_json(
-            &d.names[k],
-            &b.mesh,
-            d.colors[k].as_deref(),
-            Some(k),
-        ));
+        let mut j = mesh_json(&d.names[k], &b.mesh, d.colors[k].as_deref(), Some(k));
+        j["deformable_index"] = json!(k);
+        bodies.push(j);
+    }
+    for (k, b) in world.rigid.iter().enumerate() {
+        // The shape at the initial pose: bodies.json is written after the run.
+        let x0 =
+            (d.spec.rigid[k].build()).map_or_else(|_| b.world_vertices(), |r| r.world_vertices());
+        let m = signorini_geometry::mesh::TriMesh::new(x0, b.mesh().triangles().to_vec())
+            .unwrap_or_else(|_| b.mesh().clone());
+        let mut j = mesh_json(
+            &d.rigid_names[k],
+            &m,
+            d.rigid_colors[k].as_deref(),
+            Some(n + k),
+        );
+        j["rigid_index"] = json!(k);
+        bodies.push(j);
     }
     for (k, o) in world.obstacles.iter().enumerate() {
         bodies.push(mesh_json(
@@ -291,20 +313,21 @@ fn bodies_json(scene: &Scene, h: Real, world: &DeformableWorld) -> serde_json::V
     json!({ "scene": scene.name, "h": h, "dimension": 3, "bodies": bodies })
 }
 
-/// One mesh of `bodies.json`: deformable `deformable` (its index), or static.
+/// One mesh of `bodies.json`: moving (`track`: its vertex list in `vertices.json`), or static.
 fn mesh_json(
     name: &str,
     m: &signorini_geometry::mesh::TriMesh,
     color: Option<&str>,
-    deformable: Option<usize>,
+    track: Option<usize>,
 ) -> serde_json::Value {
     json!({
         "name": name,
         "world_index": null,
         "dynamic_index": null,
-        "deformable_index": deformable,
+        "deformable_index": null,
+        "vertex_track": track,
         "open": !m.is_closed(),
-        "is_static": deformable.is_none(),
+        "is_static": track.is_none(),
         "vertices": m.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
         "faces": m.triangles(),
         "position": [0.0, 0.0, 0.0],

@@ -273,10 +273,8 @@ impl Scene {
                 self.meshes.iter().filter(|b| !b.is_static).count(),
             ),
             SceneKind::Deformables => self.deformables.as_ref().map_or((0, 0), |d| {
-                (
-                    d.spec.bodies.len() + d.spec.obstacles.len(),
-                    d.spec.bodies.len(),
-                )
+                let dynamic = d.spec.bodies.len() + d.spec.rigid.len();
+                (dynamic + d.spec.obstacles.len(), dynamic)
             }),
         }
     }
@@ -423,6 +421,10 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
     let stiffness = three::stiffness(&cx, raw, &contact, &materials)?;
     if let (Some(d), Some(k)) = (deformables.as_mut(), stiffness) {
         d.spec.stiffness = k;
+    }
+    if let Some(d) = deformables.as_mut() {
+        // `contact.friction`, else the bodies' materials' common μ (as in rigid penalty scenes).
+        d.spec.friction.mu = friction;
     }
     let name = raw.name.clone().unwrap_or_else(|| {
         file.file_stem()

@@ -1,5 +1,6 @@
 //! Deformable scenes: `[[deformable]]` cloth and soft shells, static `[[body]]` meshes as
-//! obstacles, run by `DeformableWorld` (CPF / DPF / DPF-CCD). A child module of `validate`
+//! obstacles and dynamic `[[body]]` meshes as rigid bodies, run by `DeformableWorld`
+//! (CPF / DPF / DPF-CCD). A child module of `validate`
 //! sharing its located-error context. The result is a `signorini_experiments::deform_build`
 //! [`WorldSpec`], the same description the `cloth-tori` and `rings` experiments build from.
 
@@ -9,7 +10,8 @@ use crate::raw::{RawScene, RawShape};
 use crate::raw_deform::{RawDeformMaterial, RawDeformable, RawPins};
 use signorini_deformable::Material;
 use signorini_experiments::deform_build::{
-    DeformSpec, VelocityGradient, WorldSpec, build_world, grid_corners, place, surface_area,
+    DeformSpec, RigidSpec, VelocityGradient, WorldSpec, build_world, grid_corners, place,
+    surface_area,
 };
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_math::{Mat3, Real, Vec3};
@@ -25,6 +27,10 @@ pub struct SceneDeformables {
     pub names: Vec<String>,
     /// Display colours of the deformables.
     pub colors: Vec<Option<String>>,
+    /// Names of the rigid bodies (dynamic `[[body]]` entries), in order.
+    pub rigid_names: Vec<String>,
+    /// Display colours of the rigid bodies.
+    pub rigid_colors: Vec<Option<String>>,
     /// Names of the obstacles (static `[[body]]` entries, compound parts split).
     pub obstacle_names: Vec<String>,
     /// Display colours of the obstacles.
@@ -90,6 +96,7 @@ pub(super) fn deformable_scene(
     let mut out = SceneDeformables {
         spec: WorldSpec {
             bodies: Vec::new(),
+            rigid: Vec::new(),
             obstacles: Vec::new(),
             model,
             dt: h,
@@ -105,23 +112,35 @@ pub(super) fn deformable_scene(
         },
         names: Vec::new(),
         colors: Vec::new(),
+        rigid_names: Vec::new(),
+        rigid_colors: Vec::new(),
         obstacle_names: Vec::new(),
         obstacle_colors: Vec::new(),
         measure_every: 1,
     };
     for (k, b) in raw.body.iter().enumerate() {
         let p = root.key("body").index(k);
-        if !b.is_static.unwrap_or(false) {
-            return Err(cx.bad(
-                &p.key("static"),
-                "in a deformable scene `[[body]]` entries are static obstacles (the deformable \
-                 world has no rigid bodies): set `static = true`",
-            ));
-        }
-        for m in super::three::mesh_body(cx, &p, k, b, materials, gravity)? {
-            out.spec.obstacles.push(m.mesh);
-            out.obstacle_names.push(m.name);
-            out.obstacle_colors.push(m.color);
+        let meshes = super::three::mesh_body(cx, &p, k, b, materials, gravity)?;
+        at_start(cx, &p, b)?;
+        for m in meshes {
+            if m.is_static {
+                out.spec.obstacles.push(m.mesh);
+                out.obstacle_names.push(m.name);
+                out.obstacle_colors.push(m.color);
+            } else {
+                out.spec.rigid.push(RigidSpec {
+                    mesh: m.mesh,
+                    density: m.density,
+                    position: m.position,
+                    orientation: m.orientation,
+                    velocity: m.velocity,
+                    angular_velocity: m.angular_velocity,
+                    external_force: m.external_force,
+                    gravity: m.gravity,
+                });
+                out.rigid_names.push(m.name);
+                out.rigid_colors.push(m.color);
+            }
         }
     }
     for (k, d) in raw.deformable.iter().enumerate() {
@@ -134,6 +153,29 @@ pub(super) fn deformable_scene(
     settings(cx, raw, &mut out)?;
     build_world(&out.spec).map_err(|e| cx.bad(&root.key("deformable"), e))?;
     Ok(out)
+}
+
+/// The deformable world takes all its bodies before the first step: no timed drops, no copies.
+fn at_start(cx: &Ctx, p: &FieldPath, b: &crate::raw::RawBody) -> Res<()> {
+    if let Some(n) = b.copies.filter(|&n| n > 1) {
+        return Err(cx.unsupported(
+            &p.key("copies"),
+            format!(
+                "copies of a body in a deformable scene (copies = {n}): the deformable world \
+                 takes its bodies at the start; declare each body"
+            ),
+        ));
+    }
+    if let Some(t) = b.drop_time.filter(|&t| t > 0.0) {
+        return Err(cx.unsupported(
+            &p.key("drop_time"),
+            format!(
+                "a timed drop in a deformable scene (drop_time = {t} s): the deformable world \
+                 takes its bodies at the start"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `[deformables]` and the contact fields of the deformable world.

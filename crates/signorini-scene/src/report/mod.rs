@@ -170,7 +170,7 @@ fn plots(steps: &Table, kind: &str) -> Vec<(&'static str, TimePlot)> {
             (
                 "energy",
                 plot(
-                    "Energy of the deformables (kinetic + springs, pressure and gravity)",
+                    "Energy of the deformables (kinetic + springs, pressure, gravity) and rigid bodies (kinetic + gravity)",
                     "energy (J)",
                     false,
                     vec![
@@ -298,7 +298,8 @@ fn nums(r: &[String]) -> Vec<f64> {
 /// The replay data: bodies, one frame of dynamic poses (and contacts) per recorded step.
 /// 2D poses are `[dynamic index, x, y, angle]`, 3D poses `[dynamic index, x, y, z, qw, qx, qy,
 /// qz]`; 2D contacts `[x, y, nx, ny]`, 3D contacts `[x, y, z, nx, ny, nz]`. Deformable runs:
-/// `v`, per deformable its flat vertex positions `[x0, y0, z0, x1, …]` from `vertices.json`.
+/// `v`, per deformable and then per rigid body its flat vertex positions `[x0, y0, z0, x1, …]`
+/// from `vertices.json`.
 fn replay_data(dir: &Path, bodies: &Value) -> Result<Value, SceneError> {
     let vertices_file = dir.join("vertices.json");
     let mut verts: BTreeMap<i64, Value> = BTreeMap::new();

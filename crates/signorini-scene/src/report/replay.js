@@ -1,8 +1,9 @@
 // Replay of a Signorini run on a canvas: bodies at every recorded step, contacts drawn, with
 // play/pause/scrub. 2D runs are drawn in the x-y plane; 3D runs (polyhedra, meshes) in an
 // orthographic view with z up that the mouse rotates (drag), faces sorted far to near and
-// shaded; deformables (cloth, soft shells) are drawn from their recorded vertex positions
-// (frame field "v"), open meshes from both sides. Sets body[data-status] to "ready" once the first frame is drawn, or to
+// shaded; deformables (cloth, soft shells) and the rigid bodies of deformable runs are drawn
+// from their recorded vertex positions (frame field "v", list "vertex_track" of the body, else
+// "deformable_index"), open meshes from both sides. Sets body[data-status] to "ready" once the first frame is drawn, or to
 // "error: ..." if anything throws (read by the headless-browser test).
 (function () {
   "use strict";
@@ -25,9 +26,16 @@
                    "#17becf", "#bcbd22", "#d62728", "#7f7f7f"];
     var bodies = data.bodies;
     var byDyn = {};
+    function track(b) {
+      if (b.vertex_track !== undefined && b.vertex_track !== null) { return b.vertex_track; }
+      return b.deformable_index;
+    }
     var deformables = bodies.filter(function (b) {
-      return b.deformable_index !== undefined && b.deformable_index !== null;
+      return track(b) !== undefined && track(b) !== null;
     });
+    var rigidCount = deformables.filter(function (b) {
+      return b.rigid_index !== undefined && b.rigid_index !== null;
+    }).length;
     bodies.forEach(function (b, k) {
       if (b.dynamic_index !== null && b.dynamic_index !== undefined) { byDyn[b.dynamic_index] = b; }
       if (!b.color) {
@@ -104,13 +112,15 @@
         "body's outward normal. Drag the slider to scrub.";
       if (deformables.length > 0) {
         legend.textContent = "Orthographic view, z up: drag on the picture to rotate. " +
-          deformables.length + " deformables drawn from their recorded vertex positions (" +
+          (deformables.length - rigidCount) + " deformables" +
+          (rigidCount > 0 ? " and " + rigidCount + " rigid bodies" : "") +
+          " drawn from their recorded vertex positions (" +
           frames.length + " frames); open meshes shown from both sides, static obstacles in grey. " +
           "Drag the slider to scrub.";
       }
-      // A deformable's vertices in frame f (its initial shape if f has none).
+      // A tracked body's vertices in frame f (its initial shape if f has none).
       function shape(b, f) {
-        var x = f && f.v ? f.v[b.deformable_index] : null;
+        var x = f && f.v ? f.v[track(b)] : null;
         if (!x) { return b.vertices; }
         var pts = [];
         for (var i = 0; i + 2 < x.length; i += 3) { pts.push([x[i], x[i + 1], x[i + 2]]); }

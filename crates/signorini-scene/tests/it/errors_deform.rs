@@ -2,11 +2,12 @@
 //! `contact.viscous_friction`), each with a bad snippet naming file:line:column, field and
 //! reason.
 
-use crate::errors::{Case, case, check};
+use crate::errors::{Case, case, check, later};
 
 const STEP: &str = "dimension = 3\n[step]\nh = 0.01\nsteps = 10\n";
 const PENALTY: &str = "[contact]\nmodel = \"cpf\"\nstiffness = 10.0\n";
 const GRID: &str = "shape = { type = \"grid\", size = [0.2, 0.2], cells = [2, 2] }";
+const CUBE: &str = "shape = { type = \"box\", size = [0.1, 0.1, 0.1] }";
 const TORUS: &str = "shape = { type = \"primitive\", kind = \"torus\", radius = 0.1, tube_radius = 0.03, segments = 8, rings = 4 }";
 
 /// A deformable scene: one deformable with `shape`, material lines `mat` and `extra` lines.
@@ -310,11 +311,49 @@ fn cases() -> Vec<Case> {
             "unknown field `selfcollision`",
             "selfcollision",
         ),
+        // Dynamic `[[body]]` entries are rigid meshes of the deformable world, all there from
+        // the start.
+        later(
+            cloth("").replace("[[deformable]]", &format!("[[body]]\n{CUBE}\ndensity = 1000.0\ndrop_time = 0.5\n[[deformable]]")),
+            "body[0].drop_time",
+            "a timed drop in a deformable scene (drop_time = 0.5 s)",
+            "drop_time = 0.5",
+        ),
+        later(
+            cloth("").replace("[[deformable]]", &format!("[[body]]\n{CUBE}\ndensity = 1000.0\ncopies = 3\ninterval = 0.1\n[[deformable]]")),
+            "body[0].copies",
+            "copies of a body in a deformable scene (copies = 3)",
+            "copies = 3",
+        ),
         case(
-            cloth("").replace("[[deformable]]", "[[body]]\nshape = { type = \"primitive\", kind = \"box\", size = [0.1, 0.1, 0.1] }\ndensity = 1000.0\n[[deformable]]"),
-            "body[0].static",
-            "static obstacles",
-            "",
+            cloth("").replace("[[deformable]]", &format!("[[body]]\n{CUBE}\ncopies = 2\n[[deformable]]")),
+            "body[0].copies",
+            "needs `interval`",
+            "copies = 2",
+        ),
+        case(
+            cloth("").replace("[[deformable]]", &format!("[[body]]\n{CUBE}\n[[deformable]]")),
+            "body[0]",
+            "a dynamic body needs `mass` or `density`",
+            "[[body]]",
+        ),
+        case(
+            cloth("").replace("[[deformable]]", "[[body]]\nshape = { type = \"primitive\", kind = \"bucket\", radius = 0.1, length = 0.1 }\ndensity = 1000.0\n[[deformable]]"),
+            "body[0].shape",
+            "a dynamic mesh must be closed",
+            "shape =",
+        ),
+        case(
+            cloth("").replace("[[deformable]]", &format!("[[body]]\n{CUBE}\ndensity = -1.0\n[[deformable]]")),
+            "body[0].density",
+            "must be finite and > 0 kg/m³",
+            "density = -1.0",
+        ),
+        case(
+            cloth("").replace("[[deformable]]", &format!("[[body]]\n{CUBE}\ndensity = 1000.0\nangular_velocity = [0.0, 1.0]\n[[deformable]]")),
+            "body[0].angular_velocity",
+            "expected 3 numbers, got 2",
+            "angular_velocity =",
         ),
         case(
             format!("{STEP}{PENALTY}[deformables]\nsubsteps = 2\n[[body]]\nstatic = true\nshape = {{ type = \"box\", size = [1.0, 1.0, 1.0] }}\n"),
@@ -426,4 +465,36 @@ fn a_valid_cloth_and_shell_scene_runs_and_writes_its_outputs() {
         html.contains("plot-penetration"),
         "penetration plot in the report"
     );
+}
+
+/// A dynamic `[[body]]` in a deformable scene is a rigid body of the world's `WorldSpec`: its
+/// density and μ come from its material (as in rigid penalty scenes), its pose and velocities
+/// from the body, gravity is added as m·g; `build_world` gives it the object id after the
+/// deformables.
+#[test]
+fn a_dynamic_body_in_a_deformable_scene_is_a_rigid_body_with_its_materials_density() {
+    let text = format!(
+        "{STEP}{PENALTY}[materials.wood]\ndensity = 500.0\nfriction = 0.3\n\
+         [[body]]\nname = \"block\"\n{CUBE}\nmaterial = \"wood\"\nposition = [0.0, 0.0, 0.2]\n\
+         velocity = [0.0, 0.0, -1.0]\nangular_velocity = [0.0, 2.0, 0.0]\n\
+         [[deformable]]\n{GRID}\npins = \"corners\"\n[deformable.material]\nareal_density = 1.0\nstretch = 10.0\n"
+    );
+    let s = signorini_scene::load_str(std::path::Path::new("ok.toml"), &text).unwrap();
+    assert_eq!(s.body_counts(), (2, 2));
+    let d = s.deformables.as_ref().unwrap();
+    assert_eq!(d.rigid_names, ["block"]);
+    assert_eq!(d.spec.friction.mu, 0.3, "the material's μ");
+    let r = &d.spec.rigid[0];
+    assert_eq!(r.density, 500.0, "the material's density");
+    assert_eq!(r.position, signorini_math::Vec3::new(0.0, 0.0, 0.2));
+    let w = signorini_experiments::deform_build::build_world(&d.spec).unwrap();
+    let b = &w.rigid[0].state;
+    assert!(
+        (b.mass - 0.5).abs() < 1e-12,
+        "0.1 m cube of 500 kg/m³: {}",
+        b.mass
+    );
+    assert_eq!(b.external_force.z, b.mass * -9.81);
+    assert_eq!(b.angular_velocity, signorini_math::Vec3::new(0.0, 2.0, 0.0));
+    assert_eq!(b.linear_velocity, signorini_math::Vec3::new(0.0, 0.0, -1.0));
 }

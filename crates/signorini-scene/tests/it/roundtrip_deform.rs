@@ -266,3 +266,136 @@ fn a_diverging_deformable_run_stops_and_fails() {
     );
     assert!(!o.summary.all_checks_pass);
 }
+
+/// `cube_on_cloth.toml` (a dynamic `[[body]]` in a deformable scene) is the world of the
+/// signorini-world test `a_rigid_cube_dropped_on_a_pinned_cloth_stays_on_it_without_gaining_energy`
+/// built by hand with `DeformableWorld::with_rigid`: after 400 steps (0.2 s; the cube lands at
+/// ≈ 50) both end bit-identical. Over the scene's run no edge passes through a triangle
+/// (`crossing_pairs`, which counts the rigid cube's mesh), the cube touches the cloth, and the
+/// energy of `steps.csv` (cloth and cube) never rises above its start. The replay files carry
+/// the cube: its vertex list in `vertices.json` follows it down.
+#[test]
+fn cube_on_cloth_scene_is_the_world_tests_cube_and_stays_on_the_cloth() {
+    use signorini_deformable::{Deformable, Material};
+    use signorini_geometry::mesh::shapes;
+    use signorini_math::Vec3;
+    use signorini_penalty::Friction;
+    use signorini_world::penalty::{DeformableWorld, MeshBody, PenaltyParams};
+
+    let s = load_scene(&repo().join("scenes/cube_on_cloth.toml")).unwrap();
+    assert_eq!(s.kind, SceneKind::Deformables);
+    let d = s.deformables.as_ref().unwrap();
+    assert_eq!(d.rigid_names, ["cube"]);
+    assert_eq!(d.spec.rigid[0].density, 20.0);
+    assert_eq!(s.body_counts(), (2, 2));
+    let n = 400;
+    let dir = tmp("cube-on-cloth");
+    let o = run(
+        &s,
+        RunOptions {
+            max_steps: Some(n),
+            out: Some(dir.clone()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((o.summary.steps, o.summary.failed_steps), (n, 0));
+    assert_eq!(o.summary.dynamic_bodies, 2);
+
+    // The world test's world.
+    let taut = Material {
+        stretch: 2000.0,
+        shear: 500.0,
+        damping: 0.5,
+        drag: 2.0,
+        ..Material::CLOTH
+    };
+    let mut cloth = Deformable::new(shapes::grid(0.8, 0.8, 12, 12).unwrap(), taut).unwrap();
+    cloth.pin(&[0, 12, 13 * 12, 13 * 13 - 1]).unwrap();
+    cloth.gravity = Vec3::new(0.0, 0.0, -9.81);
+    let cube_mesh = shapes::cuboid(Vec3::repeat(0.06)).unwrap();
+    let mut cube = MeshBody::dynamic(&cube_mesh, 20.0, Vec3::new(0.0, 0.0, 0.065)).unwrap();
+    cube.state.external_force = Vec3::new(0.0, 0.0, -9.81 * cube.state.mass);
+    let mut p = PenaltyParams::new(ForceModel::Cpf, 5e-4, 500.0);
+    p.friction = Friction {
+        mu: 0.5,
+        viscous: 0.0,
+    };
+    p.thickness = 2e-3;
+    let mut w = DeformableWorld::new(vec![cloth], Vec::new(), p)
+        .unwrap()
+        .with_rigid(vec![cube])
+        .unwrap();
+    w.substeps = 8;
+    for _ in 0..n {
+        w.step();
+    }
+    let ours = o.world.deformables().unwrap();
+    assert_eq!(ours.deformables[0].x, w.deformables[0].x, "cloth");
+    let (a, b) = (&ours.rigid[0].state, &w.rigid[0].state);
+    assert_eq!(
+        (
+            a.position,
+            a.orientation,
+            a.linear_velocity,
+            a.angular_velocity
+        ),
+        (
+            b.position,
+            b.orientation,
+            b.linear_velocity,
+            b.angular_velocity
+        ),
+        "cube"
+    );
+
+    // steps.csv: no crossing, contact, energy never above its start (0.0220 J).
+    let steps = std::fs::read_to_string(dir.join("steps.csv")).unwrap();
+    let e0 = o.summary.energy_initial;
+    assert!((e0 - 0.0220).abs() < 1e-4, "initial energy {e0}");
+    let mut touched = false;
+    for line in steps.lines().skip(1) {
+        let c: Vec<f64> = line.split(',').map(|v| v.parse().unwrap()).collect();
+        assert_eq!(c[2], 2.0, "bodies column: cloth and cube");
+        assert_eq!(c[6], 0.0, "step {}: an edge through a triangle", c[0]);
+        touched |= c[8] > 0.0;
+        assert!(c[12] <= e0 + 1e-9, "step {}: energy {} > {e0}", c[0], c[12]);
+    }
+    assert!(touched, "the cube never reached the cloth");
+    assert!(o.summary.energy_final < e0, "{}", o.summary.energy_final);
+
+    // Replay: bodies.json names the cube's vertex list; vertices.json moves it down.
+    let bodies: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("bodies.json")).unwrap()).unwrap();
+    let cube_json = &bodies["bodies"][1];
+    assert_eq!(cube_json["name"], "cube");
+    assert_eq!(cube_json["rigid_index"], 0);
+    assert_eq!(cube_json["vertex_track"], 1);
+    assert_eq!(cube_json["is_static"], false);
+    let z0 = cube_json["vertices"][0][2].as_f64().unwrap();
+    assert!(
+        (z0 - 0.005).abs() < 1e-12,
+        "initial pose: the cube's bottom at 5 mm, {z0}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("vertices.json")).unwrap()).unwrap();
+    let frames = v["frames"].as_array().unwrap();
+    let low = |f: &serde_json::Value| -> f64 {
+        let x = f["x"][1].as_array().unwrap();
+        assert_eq!(x.len(), 24, "the cube's 8 vertices");
+        (0..8)
+            .map(|i| x[3 * i + 2].as_f64().unwrap())
+            .fold(f64::INFINITY, f64::min)
+    };
+    assert_eq!(low(&frames[0]), 0.005);
+    let last = low(frames.last().unwrap());
+    let expect = w.rigid[0]
+        .world_vertices()
+        .iter()
+        .map(|p| p.z)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        (last - expect).abs() <= 5e-7 && last < 0.0,
+        "{last} vs {expect}"
+    );
+}
