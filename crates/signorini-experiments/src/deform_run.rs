@@ -94,6 +94,12 @@ fn rms_speed(w: &DeformableWorld) -> Real {
             }
         }
     }
+    for b in &w.rigid {
+        for p in b.world_vertices() {
+            sum += b.state.point_velocity(&p).norm_squared();
+            n += 1;
+        }
+    }
     if n == 0 {
         0.0
     } else {

@@ -12,12 +12,12 @@
 //! `m g / (k q)` for `q` pairs per vertex: it must stay inside the 2 mm tolerance).
 
 use crate::ExperimentError;
-use crate::deform_build::{DeformSpec, WorldSpec, build_world, place};
+use crate::deform_build::{DeformSpec, RigidSpec, WorldSpec, build_world, place, surface_area};
 use crate::deform_run::{DeformSummary, Extra, simulate_world, write_comparison, write_outputs};
 use crate::penalty_out::{plot, write_csv};
 use rayon::prelude::*;
 use signorini_deformable::Material;
-use signorini_geometry::mesh::shapes;
+use signorini_geometry::mesh::{mass::mass_properties, shapes};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
 use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
@@ -53,6 +53,8 @@ pub struct RingsParams {
     pub sweep: bool,
     /// Initial downward speed of the rings (m/s).
     pub drop_speed: Real,
+    /// Rigid rings (`MeshBody`s of the shell's mass, no air drag) instead of stiff shells.
+    pub rigid: bool,
 }
 
 impl RingsParams {
@@ -75,6 +77,7 @@ impl RingsParams {
             substeps: 12,
             sweep: true,
             drop_speed: 0.02,
+            rigid: false,
         }
     }
 
@@ -122,6 +125,10 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
     let ring =
         shapes::torus(big, small, p.ring_segments.0, p.ring_segments.1).map_err(|e| arg(&e))?;
     let mut rings = Vec::new();
+    let mut rigid = Vec::new();
+    // A rigid ring weighs what the shell does: areal density × area, spread over the volume.
+    let density = RING.areal_density * surface_area(&ring)
+        / mass_properties(&ring, 1.0).map_err(|e| arg(&e))?.volume;
     for i in 0..n {
         for j in 0..n {
             let k = i * n + j;
@@ -137,6 +144,19 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
             let tilt = Quat::from_euler_angles(0.25 * (k % 3) as Real, 0.15, 0.0);
             let off = if k % 2 == 1 { 0.9 * big } else { 0.1 * big };
             let at = c + Vec3::new(off, 0.0, pin_len + 0.02 + 0.01 * k as Real);
+            if p.rigid {
+                rigid.push(RigidSpec {
+                    mesh: ring.clone(),
+                    density,
+                    position: at,
+                    orientation: Some(tilt),
+                    velocity: Vec3::new(0.0, 0.0, -p.drop_speed),
+                    angular_velocity: Vec3::zeros(),
+                    external_force: Vec3::zeros(),
+                    gravity: Vec3::new(0.0, 0.0, -p.gravity),
+                });
+                continue;
+            }
             rings.push(DeformSpec {
                 mesh: place(&ring, Some(tilt), at).map_err(|e| arg(&e))?,
                 material: RING,
@@ -149,7 +169,7 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
     }
     Ok(WorldSpec {
         bodies: rings,
-        rigid: Vec::new(),
+        rigid,
         obstacles,
         model: p.model,
         dt: p.dt,

@@ -35,6 +35,9 @@ pub struct DeformArgs {
     /// The full-size variant (many more triangles; slow).
     #[arg(long)]
     full: bool,
+    /// rings only: rigid rings (of the shells' mass) instead of stiff pressurised shells.
+    #[arg(long)]
+    rigid: bool,
     /// Run cpf, dpf and dpf-ccd (ignores --model) into `DIR/<model>/` and plot them together in
     /// DIR/force_compare.svg and DIR/crossings_compare.svg (rings: without the sweep).
     #[arg(long)]
@@ -128,6 +131,9 @@ fn overrides(a: &DeformArgs, p: (&mut f64, &mut f64, &mut f64, &mut f64)) {
 /// Run `cloth-tori`.
 pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
     let m = check(&a)?;
+    if a.rigid {
+        return Err(anyhow!("--rigid: only for rings").into());
+    }
     let mut p = if a.full {
         cloth_tori::ClothToriParams::full(m)
     } else {
@@ -170,6 +176,7 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
             &mut p.vertex_stiffness_limit,
         ),
     );
+    p.rigid = a.rigid;
     if a.compare {
         let runs = rings::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
         let ok = runs.iter().fold(true, |ok, (s, e)| {
@@ -200,6 +207,9 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
 /// Run `chain` (`--compare` is not supported: run it once per `--model`).
 pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
     let m = check(&a)?;
+    if a.rigid {
+        return Err(anyhow!("--rigid: only for rings").into());
+    }
     if a.compare {
         return Err(anyhow!("--compare: not available for chain; run once per --model").into());
     }
@@ -224,6 +234,9 @@ pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
 /// Run `bucket`.
 pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
     let m = check(&a)?;
+    if a.rigid {
+        return Err(anyhow!("--rigid: only for rings").into());
+    }
     let mut p = if a.full {
         bucket::BucketParams::full(m)
     } else {

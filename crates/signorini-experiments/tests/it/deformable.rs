@@ -244,3 +244,39 @@ fn a_diverging_experiment_stops_at_the_first_diverged_step() {
     let ok = cloth_tori::run(&tiny_cloth(ForceModel::Cpf), &tmp("no-diverge")).unwrap();
     assert_eq!(ok.1.diverged_at, None);
 }
+
+/// `rings` with rigid rings (`RingsParams::rigid`): the rings are `MeshBody`s in the deformable
+/// world, land on the base and pins under CPF with no edge through a triangle at the end, and
+/// the run is deterministic.
+#[test]
+fn rigid_rings_land_without_crossings() {
+    let p = RingsParams {
+        per_side: 1,
+        ring_segments: (12, 4),
+        duration: 10.0,
+        sweep: false,
+        rigid: true,
+        ..RingsParams::small(ForceModel::Cpf)
+    };
+    let w = rings::build(&p).unwrap();
+    assert_eq!((w.deformables.len(), w.rigid.len()), (0, 1));
+    let dir = tmp("rr-a");
+    let a = rings::run(&p, &dir).unwrap();
+    let b = rings::run(&p, &tmp("rr-b")).unwrap();
+    assert_eq!(strip(&a.summary), strip(&b.summary));
+    assert_eq!(a.summary.pairs_penetrating_at_end, 0, "{:?}", a.summary);
+    assert!(
+        a.extra.final_rms_speed > 0.0,
+        "rigid vertices count in the speed"
+    );
+    let csv = std::fs::read_to_string(dir.join("rings_cpf.csv")).unwrap();
+    let touching = csv
+        .lines()
+        .skip(1)
+        .filter(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() > 0.0)
+        .count();
+    assert!(
+        touching > 10,
+        "the ring never landed: {touching} steps with contact"
+    );
+}
