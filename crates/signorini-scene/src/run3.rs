@@ -293,6 +293,7 @@ pub(super) fn run_meshes(
     let mut acc = Acc::default();
     let mut trace = Trace::default();
     let mut interrupted = false;
+    let mut diverged = false;
     let mut taken = 0;
     let started = std::time::Instant::now();
     for s in 1..=n {
@@ -314,6 +315,11 @@ pub(super) fn run_meshes(
             trace.record(&world, &rep, wi);
         }
         acc.add_penalty(&rep);
+        if rep.diverged {
+            // The state is no longer finite: stop, and fail the run below.
+            diverged = true;
+            break;
+        }
         if s % scene.record.every == 0 || s == n {
             record_mesh(&mut w, &world, &sched.present, s, h, &rep)?;
         }
@@ -333,6 +339,15 @@ pub(super) fn run_meshes(
     summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.state.is_static).count();
     summary.energy_initial = k0 + p0;
     summary.energy_final = k1 + p1;
+    if diverged {
+        summary.failed_steps += 1;
+        summary.checks.push(super::CheckResult {
+            name: "finite_state".into(),
+            limit: 0.0,
+            value: 1.0,
+            pass: false,
+        });
+    }
     if let (Some(dir), Some(_)) = (out.as_deref(), traced)
         && scene.record.trajectories
     {

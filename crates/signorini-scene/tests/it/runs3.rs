@@ -113,3 +113,46 @@ rotation = [0.1, 0.2, 0.0]
         "the tetrahedron lands: contacts drawn"
     );
 }
+
+/// A rigid-mesh penalty run whose state stops being finite (stiffness 1e300 N/m) stops at that
+/// step, counts it as failed and fails the `finite_state` check (exit code 1 from the CLI).
+#[test]
+fn a_diverging_mesh_run_stops_and_fails() {
+    let path = crate::repo().join("scenes/box_on_plane.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bad = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("stiffness =") {
+                "stiffness = 1e300".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let s = load_str(&path, &bad).unwrap();
+    let o = run(&s, RunOptions::default()).unwrap();
+    assert_eq!(o.summary.failed_steps, 1, "{:?}", o.summary);
+    assert!(o.summary.steps < 3000, "ran on: {} steps", o.summary.steps);
+    assert!(!o.summary.all_checks_pass);
+    assert!(
+        o.summary
+            .checks
+            .iter()
+            .any(|c| c.name == "finite_state" && !c.pass)
+    );
+    let ok = run(
+        &load_scene_text(&path, &text),
+        RunOptions {
+            max_steps: Some(50),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(ok.summary.failed_steps, 0);
+}
+
+fn load_scene_text(path: &Path, text: &str) -> signorini_scene::Scene {
+    load_str(path, text).unwrap()
+}

@@ -150,7 +150,8 @@ pub struct PenaltyReport {
     /// Sum over dynamic bodies of the magnitude of their net contact force (N).
     pub contact_force: Real,
     /// The explicit integration diverged: a deformable's or rigid body's state became NaN or
-    /// infinite in this step, or the predicted motion would carry a vertex farther than
+    /// infinite in this step, or (`DeformableWorld`) the predicted motion would carry a vertex
+    /// farther than
     /// [`DIVERGENCE_FACTOR`] times the world's size in one step (the step is then not taken:
     /// colliding such a sweep would cost `O(n²)` pairs). Reduce `h` or the stiffness, or raise
     /// the sub-steps. Drivers stop the run and report it.
@@ -306,6 +307,13 @@ impl PenaltyWorld {
             report.max_penetration = self.penetration();
         }
         self.time += h;
+        report.diverged = !self.bodies.iter().all(|b| {
+            let s = &b.state;
+            s.position
+                .iter()
+                .chain(s.velocity().iter())
+                .all(|c| c.is_finite())
+        });
         report
     }
 
