@@ -108,6 +108,7 @@ impl BucketParams {
             body_segments: 52,
             bucket_segments: (64, 8, 16),
             measure_every: 10,
+            substeps: 40,
             duration: 60.0,
             ..Self::small(model)
         }

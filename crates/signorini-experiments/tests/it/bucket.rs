@@ -69,3 +69,28 @@ fn full_bucket_has_forty_bodies_and_100k_triangles() {
         .is_err()
     );
 }
+
+/// The full variant's bodies (52 segments: a UV-sphere pole joins 52 springs) are stable in
+/// free fall with the full variant's 40 sub-steps; with the small variant's 10 they blow up
+/// within a few steps (`Extra::diverged_at`), which the full run did before this was found.
+#[test]
+fn full_resolution_bodies_are_stable_with_the_full_substeps() {
+    let one = |substeps: usize, name: &str| {
+        let p = BucketParams {
+            bodies: 3,
+            per_side: 1,
+            duration: 0.2,
+            substeps,
+            ..BucketParams::full(ForceModel::Cpf)
+        };
+        bucket::run(&p, &tmp(name)).unwrap().1
+    };
+    assert_eq!(BucketParams::full(ForceModel::Cpf).substeps, 40);
+    let e = one(40, "sub40");
+    assert_eq!(e.diverged_at, None, "{e:?}");
+    let e = one(10, "sub10");
+    assert!(
+        e.diverged_at.is_some(),
+        "10 sub-steps should diverge: {e:?}"
+    );
+}
