@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use signorini_experiments::deform_run::ForceModel;
 use signorini_experiments::deform_run::{DeformSummary, Extra};
-use signorini_experiments::{bucket, chain, cloth_tori, rings};
+use signorini_experiments::{ExperimentError, bucket, chain, cloth_tori, rings};
 use std::path::PathBuf;
 
 /// Options of the deformable experiments.
@@ -119,63 +119,98 @@ fn outcome(ok: bool) -> Outcome {
     }
 }
 
-/// Apply the command-line overrides to an experiment's `(dt, stiffness, duration,
-/// vertex_stiffness_limit)`.
-fn overrides(a: &DeformArgs, p: (&mut f64, &mut f64, &mut f64, &mut f64)) {
-    *p.0 = a.dt.unwrap_or(*p.0);
-    *p.1 = a.stiffness.unwrap_or(*p.1);
-    *p.2 = a.duration.unwrap_or(*p.2);
-    *p.3 = a.vertex_stiffness_limit.unwrap_or(*p.3);
+/// The knobs every deformable experiment's parameters share, for the command-line overrides.
+trait Knobs {
+    /// `[dt, stiffness, duration, vertex_stiffness_limit]`.
+    fn knobs(&mut self) -> [&mut f64; 4];
+}
+
+macro_rules! knobs {
+    ($($t:ty),*) => {$(
+        impl Knobs for $t {
+            fn knobs(&mut self) -> [&mut f64; 4] {
+                [&mut self.dt, &mut self.stiffness, &mut self.duration, &mut self.vertex_stiffness_limit]
+            }
+        }
+    )*};
+}
+knobs!(
+    cloth_tori::ClothToriParams,
+    rings::RingsParams,
+    chain::ChainParams,
+    bucket::BucketParams
+);
+
+/// The parameters of `a` (small or `--full`, with the overrides applied).
+fn params<P: Knobs>(
+    a: &DeformArgs,
+    small: fn(ForceModel) -> P,
+    full: fn(ForceModel) -> P,
+) -> anyhow::Result<P> {
+    let m = check(a)?;
+    let mut p = if a.full { full(m) } else { small(m) };
+    let [dt, k, duration, limit] = p.knobs();
+    for (v, o) in [
+        (dt, a.dt),
+        (k, a.stiffness),
+        (duration, a.duration),
+        (limit, a.vertex_stiffness_limit),
+    ] {
+        *v = o.unwrap_or(*v);
+    }
+    Ok(p)
+}
+
+type Runs = Vec<(DeformSummary, Extra)>;
+/// The small and the `--full` constructors of an experiment's parameters.
+type Sizes<P> = (fn(ForceModel) -> P, fn(ForceModel) -> P);
+type Compare<P> = fn(&P, &[ForceModel], &std::path::Path) -> Result<Runs, ExperimentError>;
+type RunOne<P> = fn(&P, &std::path::Path) -> Result<(DeformSummary, Extra), ExperimentError>;
+
+/// Run a deformable experiment without extra output (cloth-tori, chain, bucket): one model, or
+/// all three with `--compare` where the experiment has a comparison.
+fn drive<P: Knobs>(
+    a: DeformArgs,
+    name: &str,
+    (small, full): Sizes<P>,
+    compare: Option<Compare<P>>,
+    run: RunOne<P>,
+) -> Result<Outcome, BadInput> {
+    if a.rigid {
+        return Err(anyhow!("--rigid: only for rings").into());
+    }
+    let p = params(&a, small, full)?;
+    if a.compare {
+        let Some(compare) = compare else {
+            return Err(
+                anyhow!("--compare: not available for {name}; run once per --model").into(),
+            );
+        };
+        let runs = compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
+        let ok = runs.iter().fold(true, |ok, (s, e)| {
+            print(name, s, e, &a.out.join(&s.model)) && ok
+        });
+        return Ok(outcome(ok));
+    }
+    let (s, e) = run(&p, &a.out).map_err(anyhow::Error::from)?;
+    Ok(outcome(print(name, &s, &e, &a.out)))
 }
 
 /// Run `cloth-tori`.
 pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
-    let m = check(&a)?;
-    if a.rigid {
-        return Err(anyhow!("--rigid: only for rings").into());
-    }
-    let mut p = if a.full {
-        cloth_tori::ClothToriParams::full(m)
-    } else {
-        cloth_tori::ClothToriParams::small(m)
-    };
-    overrides(
-        &a,
-        (
-            &mut p.dt,
-            &mut p.stiffness,
-            &mut p.duration,
-            &mut p.vertex_stiffness_limit,
-        ),
-    );
-    if a.compare {
-        let runs = cloth_tori::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        let ok = runs.iter().fold(true, |ok, (s, e)| {
-            print("cloth-tori", s, e, &a.out.join(&s.model)) && ok
-        });
-        return Ok(outcome(ok));
-    }
-    let (s, e) = cloth_tori::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    Ok(outcome(print("cloth-tori", &s, &e, &a.out)))
+    use cloth_tori::ClothToriParams as P;
+    drive(
+        a,
+        "cloth-tori",
+        (P::small, P::full),
+        Some(cloth_tori::compare),
+        cloth_tori::run,
+    )
 }
 
 /// Run `rings`.
 pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
-    let m = check(&a)?;
-    let mut p = if a.full {
-        rings::RingsParams::full(m)
-    } else {
-        rings::RingsParams::small(m)
-    };
-    overrides(
-        &a,
-        (
-            &mut p.dt,
-            &mut p.stiffness,
-            &mut p.duration,
-            &mut p.vertex_stiffness_limit,
-        ),
-    );
+    let mut p = params(&a, rings::RingsParams::small, rings::RingsParams::full)?;
     p.rigid = a.rigid;
     if a.compare {
         let runs = rings::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
@@ -206,58 +241,18 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
 
 /// Run `chain` (`--compare` is not supported: run it once per `--model`).
 pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
-    let m = check(&a)?;
-    if a.rigid {
-        return Err(anyhow!("--rigid: only for rings").into());
-    }
-    if a.compare {
-        return Err(anyhow!("--compare: not available for chain; run once per --model").into());
-    }
-    let mut p = if a.full {
-        chain::ChainParams::full(m)
-    } else {
-        chain::ChainParams::small(m)
-    };
-    overrides(
-        &a,
-        (
-            &mut p.dt,
-            &mut p.stiffness,
-            &mut p.duration,
-            &mut p.vertex_stiffness_limit,
-        ),
-    );
-    let (s, e) = chain::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    Ok(outcome(print("chain", &s, &e, &a.out)))
+    use chain::ChainParams as P;
+    drive(a, "chain", (P::small, P::full), None, chain::run)
 }
 
 /// Run `bucket`.
 pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
-    let m = check(&a)?;
-    if a.rigid {
-        return Err(anyhow!("--rigid: only for rings").into());
-    }
-    let mut p = if a.full {
-        bucket::BucketParams::full(m)
-    } else {
-        bucket::BucketParams::small(m)
-    };
-    overrides(
-        &a,
-        (
-            &mut p.dt,
-            &mut p.stiffness,
-            &mut p.duration,
-            &mut p.vertex_stiffness_limit,
-        ),
-    );
-    if a.compare {
-        let runs = bucket::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        let ok = runs.iter().fold(true, |ok, (s, e)| {
-            print("bucket", s, e, &a.out.join(&s.model)) && ok
-        });
-        return Ok(outcome(ok));
-    }
-    let (s, e) = bucket::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    Ok(outcome(print("bucket", &s, &e, &a.out)))
+    use bucket::BucketParams as P;
+    drive(
+        a,
+        "bucket",
+        (P::small, P::full),
+        Some(bucket::compare),
+        bucket::run,
+    )
 }
