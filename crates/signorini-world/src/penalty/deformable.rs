@@ -313,13 +313,7 @@ impl DeformableWorld {
             d.x.iter()
                 .chain(&d.v)
                 .all(|p| p.iter().all(|c| c.is_finite()))
-        }) || !self.rigid.iter().all(|b| {
-            let s = &b.state;
-            s.position
-                .iter()
-                .chain(s.velocity().iter())
-                .all(|c| c.is_finite())
-        });
+        }) || !self.rigid.iter().all(|b| b.state.validate().is_ok());
         report
     }
 
@@ -470,15 +464,18 @@ impl DeformableWorld {
         imp: &mut [Vec<Vec3>],
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
-        let scale = self.stability_scales(objs, active);
-        for ((key, tr), s) in active.iter().zip(scale) {
+        let ids: Vec<[(usize, usize); 4]> = active
+            .keys()
+            .map(|key| self.vertex_ids(objs, key))
+            .collect();
+        let scale = self.stability_scales(&ids, active);
+        for (((key, tr), s), ids) in active.iter().zip(scale).zip(&ids) {
             let traj = collide::trajectory(objs, key);
             let d = self.params.thickness;
             let (pi, _) = tracked_impulse_thick(self.params.model, &traj, tr, k, h, d);
             if pi.j == Vec3::zeros() {
                 continue;
             }
-            let ids = self.vertex_ids(objs, key);
             let c = tr.coeffs;
             // Friction on the collision point P (and −F on Q): relative velocity s' = Σ cᵢ vᵢ*,
             // effective mass 1 / Σ cᵢ² wᵢ (never reverses the sliding).
@@ -499,9 +496,10 @@ impl DeformableWorld {
     /// Per-pair impulse scale of [`PenaltyParams::vertex_stiffness_limit`]: 1 when off;
     /// otherwise `min(1, a_max / aᵢ)` over the pair's vertices, `aᵢ = Σ_pairs k cᵢ² Δt² wᵢ`
     /// (the vertex's contact stiffness relative to CPF's stability bound, supplementary §C).
+    /// `ids` are the pairs' vertices ([`Self::vertex_ids`]), in the order of `active`.
     fn stability_scales(
         &self,
-        objs: &[Object<'_>],
+        ids: &[[(usize, usize); 4]],
         active: &BTreeMap<PairKey, Tracked>,
     ) -> Vec<Real> {
         let limit = self.params.vertex_stiffness_limit;
@@ -518,10 +516,6 @@ impl DeformableWorld {
                     .iter()
                     .map(|b| vec![0.0; b.mesh().vertices().len()]),
             )
-            .collect();
-        let ids: Vec<[(usize, usize); 4]> = active
-            .keys()
-            .map(|key| self.vertex_ids(objs, key))
             .collect();
         for (id, tr) in ids.iter().zip(active.values()) {
             for (&(o, i), c) in id.iter().zip(tr.coeffs) {

@@ -307,13 +307,8 @@ impl PenaltyWorld {
             report.max_penetration = self.penetration();
         }
         self.time += h;
-        report.diverged = !self.bodies.iter().all(|b| {
-            let s = &b.state;
-            s.position
-                .iter()
-                .chain(s.velocity().iter())
-                .all(|c| c.is_finite())
-        });
+        // `RigidBody3::validate`: every state field finite (pose, velocity, wrench).
+        report.diverged = !self.bodies.iter().all(|b| b.state.validate().is_ok());
         report
     }
 
