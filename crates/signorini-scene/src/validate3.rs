@@ -253,6 +253,25 @@ fn no_2d_fields(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
     Ok(())
 }
 
+/// What every 3D `[[body]]` reads first: its name (default `body<k>`), its material (after
+/// rejecting the 2D-only fields) and its report colour (the body's, else the material's).
+fn header<'m>(
+    cx: &Ctx,
+    p: &FieldPath,
+    k: usize,
+    b: &RawBody,
+    materials: &'m BTreeMap<String, RawMaterial>,
+) -> Res<(String, Option<&'m RawMaterial>, Option<String>)> {
+    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
+    let material = material(cx, p, b, materials)?;
+    no_2d_fields(cx, p, b)?;
+    let color = b
+        .color
+        .clone()
+        .or_else(|| material.and_then(|m| m.color.clone()));
+    Ok((name, material, color))
+}
+
 fn material<'m>(
     cx: &Ctx,
     p: &FieldPath,
@@ -361,9 +380,7 @@ pub(super) fn body3(
     materials: &BTreeMap<String, RawMaterial>,
     gravity: Vec3,
 ) -> Res<Vec<SceneBody3>> {
-    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
-    let material = material(cx, p, b, materials)?;
-    no_2d_fields(cx, p, b)?;
+    let (name, material, color) = header(cx, p, k, b, materials)?;
     let is_static = b.is_static.unwrap_or(false);
     let parts = shape3(cx, &p.key("shape"), &b.shape, true)?;
     let position = cx.opt_vec3(&p.key("position"), &b.position)?;
@@ -374,10 +391,6 @@ pub(super) fn body3(
         .transpose()?
         .unwrap_or_else(Quat::identity);
     let drops = drops(cx, p, b)?;
-    let color = b
-        .color
-        .clone()
-        .or_else(|| material.and_then(|m| m.color.clone()));
     if is_static {
         static_has_none(cx, p, b)?;
         if drops.len() > 1 {
@@ -840,9 +853,7 @@ pub(super) fn mesh_body(
     materials: &BTreeMap<String, RawMaterial>,
     gravity: Vec3,
 ) -> Res<Vec<SceneMesh>> {
-    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
-    let material = material(cx, p, b, materials)?;
-    no_2d_fields(cx, p, b)?;
+    let (name, material, color) = header(cx, p, k, b, materials)?;
     let is_static = b.is_static.unwrap_or(false);
     let parts = mesh_shape(cx, &p.key("shape"), &b.shape, true)?;
     let position = b
@@ -855,10 +866,6 @@ pub(super) fn mesh_body(
         .as_ref()
         .map(|r| cx.rotation(&p.key("rotation"), r))
         .transpose()?;
-    let color = b
-        .color
-        .clone()
-        .or_else(|| material.and_then(|m| m.color.clone()));
     let drops = drops(cx, p, b)?;
     if is_static && drops.len() > 1 {
         return Err(cx.bad(&p.key("copies"), "a static body is added once"));
