@@ -1,0 +1,236 @@
+//! Which objects cross in a `rings` run, and when: every `EVERY` steps, the edge–triangle
+//! crossings (the measure of `crossings.rs`) grouped by object pair (`ringI-pinJ`,
+//! `ringI-base`, `ringI-ringJ`) with their count and deepest depth; after the last step the
+//! rings' centres and mean velocities, each crossing (edge, triangle, depth), and when each
+//! object pair first crossed. Used for the `rings --full` analysis in
+//! docs/deformable.md.
+//!
+//! ```sh
+//! cargo run --release -p signorini-experiments --example rings_crossings -- full 300 15
+//! # environment overrides: MODEL=cpf|dpf|dpf-ccd, K (N/m), DT (s), DROP (m/s), G (m/s²),
+//! # LIMIT (vertex stiffness limit), STAGGER=m (start heights 1 cm × (k mod m) instead of 1 cm × k)
+//! ```
+//! Arguments: `small|full` (default small), steps (default 300), every (default 30).
+
+use signorini_experiments::crossings::segment_triangle;
+use signorini_experiments::deform_build::build_world;
+use signorini_experiments::rings::{RingsParams, spec};
+use signorini_math::Vec3;
+use signorini_penalty::ForceModel;
+use signorini_world::penalty::DeformableWorld;
+use std::collections::BTreeMap;
+
+/// One mesh at the current instant, with its bounds.
+struct Mesh {
+    x: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    edges: Vec<[u32; 2]>,
+    is_static: bool,
+    lo: Vec3,
+    hi: Vec3,
+}
+
+/// Edge `edge` of mesh `em` passes through triangle `tri` of mesh `tm`, `depth` deep.
+#[derive(Clone, Copy, Debug)]
+struct Crossing {
+    em: usize,
+    edge: usize,
+    tm: usize,
+    tri: usize,
+    depth: f64,
+}
+
+fn mesh(x: Vec<Vec3>, triangles: Vec<[u32; 3]>, edges: Vec<[u32; 2]>, is_static: bool) -> Mesh {
+    let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+    for p in &x {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+    }
+    Mesh {
+        x,
+        triangles,
+        edges,
+        is_static,
+        lo,
+        hi,
+    }
+}
+
+/// The deformables, then the obstacles (the object order of the stepper without rigid bodies).
+fn meshes(w: &DeformableWorld) -> Vec<Mesh> {
+    let d = w
+        .deformables
+        .iter()
+        .map(|d| mesh(d.x.clone(), d.triangles().to_vec(), d.mesh().edges(), false));
+    let o = w.obstacles.iter().map(|o| {
+        let m = o.mesh();
+        mesh(
+            m.vertices().to_vec(),
+            m.triangles().to_vec(),
+            m.edges(),
+            true,
+        )
+    });
+    d.chain(o).collect()
+}
+
+/// Every crossing, brute force over overlapping object pairs (as `crossings::crossings`).
+fn all_crossings(ms: &[Mesh]) -> Vec<Crossing> {
+    let mut out = Vec::new();
+    for (em, a) in ms.iter().enumerate() {
+        for (tm, b) in ms.iter().enumerate() {
+            let apart = (0..3).any(|k| a.lo[k] > b.hi[k] || b.lo[k] > a.hi[k]);
+            if (a.is_static && b.is_static) || apart {
+                continue;
+            }
+            for (edge, ed) in a.edges.iter().enumerate() {
+                let (p, q) = (a.x[ed[0] as usize], a.x[ed[1] as usize]);
+                for (tri, t) in b.triangles.iter().enumerate() {
+                    if em == tm && (t.contains(&ed[0]) || t.contains(&ed[1])) {
+                        continue;
+                    }
+                    let [u, v, z] = t.map(|k| b.x[k as usize]);
+                    if let Some(depth) = segment_triangle(&p, &q, &u, &v, &z) {
+                        out.push(Crossing {
+                            em,
+                            edge,
+                            tm,
+                            tri,
+                            depth,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn name(i: usize, rings: usize) -> String {
+    match i.checked_sub(rings) {
+        None => format!("ring{i}"),
+        Some(0) => "base".into(),
+        Some(j) => format!("pin{}", j - 1),
+    }
+}
+
+fn report_end(w: &DeformableWorld, ms: &[Mesh], cs: &[Crossing], rings: usize) {
+    for (i, d) in w.deformables.iter().enumerate() {
+        let n = d.x.len() as f64;
+        let c: Vec3 = d.x.iter().sum::<Vec3>() / n;
+        let v: Vec3 = d.v.iter().sum::<Vec3>() / n;
+        println!(
+            "ring{i}: centre ({:.4}, {:.4}, {:.4}) m, mean velocity ({:.2e}, {:.2e}, {:.2e}) m/s",
+            c.x, c.y, c.z, v.x, v.y, v.z
+        );
+    }
+    for c in cs {
+        println!(
+            "  {} edge {} {:?} through {} triangle {} {:?}, {:.2} mm",
+            name(c.em, rings),
+            c.edge,
+            ms[c.em].edges[c.edge],
+            name(c.tm, rings),
+            c.tri,
+            ms[c.tm].triangles[c.tri],
+            c.depth * 1e3
+        );
+    }
+}
+
+fn params(full: bool) -> Result<RingsParams, Box<dyn std::error::Error>> {
+    let mut p = if full {
+        RingsParams::full(ForceModel::Cpf)
+    } else {
+        RingsParams::small(ForceModel::Cpf)
+    };
+    let env = |k: &str| std::env::var(k).ok().and_then(|s| s.parse::<f64>().ok());
+    if let Ok(m) = std::env::var("MODEL") {
+        p.model = ForceModel::parse(&m.replace('-', "_")).ok_or("MODEL: cpf, dpf or dpf-ccd")?;
+    }
+    for (key, field) in [
+        ("K", &mut p.stiffness),
+        ("DT", &mut p.dt),
+        ("DROP", &mut p.drop_speed),
+        ("G", &mut p.gravity),
+        ("LIMIT", &mut p.vertex_stiffness_limit),
+    ] {
+        if let Some(x) = env(key) {
+            *field = x;
+        }
+    }
+    Ok(p)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let full = args.first().is_some_and(|a| a == "full");
+    let steps: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(300);
+    let every: usize = args
+        .get(2)
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(30)
+        .max(1);
+    let p = params(full)?;
+    let mut sp = spec(&p)?;
+    if let Some(m) = std::env::var("STAGGER")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        for (k, b) in sp.bodies.iter_mut().enumerate() {
+            let dz = -0.01 * (k - k % m.max(1)) as f64;
+            b.mesh = b.mesh.map(|v| v + Vec3::new(0.0, 0.0, dz))?;
+        }
+    }
+    let mut w = build_world(&sp)?;
+    let rings = w.deformables.len();
+    let mut first: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for n in 0..steps {
+        let rep = w.step();
+        let last = n + 1 == steps;
+        if (n + 1) % every != 0 && !last {
+            continue;
+        }
+        let ms = meshes(&w);
+        let cs = all_crossings(&ms);
+        let mut by: BTreeMap<(usize, usize), (usize, f64)> = BTreeMap::new();
+        for c in &cs {
+            let key = (c.em.min(c.tm), c.em.max(c.tm));
+            let e = by.entry(key).or_default();
+            e.0 += 1;
+            e.1 = e.1.max(c.depth);
+            first.entry(key).or_insert(n);
+        }
+        let groups: Vec<String> = by
+            .iter()
+            .map(|((a, b), (k, d))| {
+                format!(
+                    "{}-{}: {k} ({:.1} mm)",
+                    name(*a, rings),
+                    name(*b, rings),
+                    d * 1e3
+                )
+            })
+            .collect();
+        println!(
+            "step {n} t = {:.2} s: {} crossings, {} pairs in the step ({} penetrating at its end) | {}",
+            w.time(),
+            cs.len(),
+            rep.pairs,
+            rep.penetrating_pairs,
+            groups.join(", ")
+        );
+        if last {
+            report_end(&w, &ms, &cs, rings);
+        }
+    }
+    for ((a, b), n) in &first {
+        println!(
+            "{}-{} first crossed at step {n}",
+            name(*a, rings),
+            name(*b, rings)
+        );
+    }
+    Ok(())
+}
