@@ -415,6 +415,8 @@ impl DeformableWorld {
                     is_static: i >= nd + nr,
                     self_collide: i < nd && self.self_collision,
                     edge_normals: normals,
+                    rest: (i < nd && self.self_collision)
+                        .then(|| self.deformables[i].mesh().vertices()),
                 }
             })
             .collect()

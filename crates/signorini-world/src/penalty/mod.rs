@@ -391,6 +391,7 @@ impl PenaltyWorld {
                 is_static: b.state.is_static,
                 self_collide: false,
                 edge_normals: None,
+                rest: None,
             })
             .collect()
     }
