@@ -89,12 +89,22 @@ impl Object<'_> {
 
 /// Object index pairs `(i, j)`, `i < j`, not both static, whose swept bounds overlap.
 pub fn object_pairs(objs: &[Object<'_>]) -> Vec<(usize, usize)> {
+    object_pairs_within(objs, 0.0)
+}
+
+/// Object index pairs `(i, j)`, `i < j`, not both static, whose swept bounds are at most
+/// `margin` apart along every axis. The collision stage passes the contact thickness: two
+/// objects whose bounds do not overlap can still have features within the thickness (a body
+/// hovering less than `d` above a slab whose top is its bounding box's top), and skipping them
+/// delays every such contact until the surfaces cross, while a tracked pair is kept until it
+/// leaves the thickness — a hysteresis that adds `k d²/2` of energy per pair and contact.
+pub fn object_pairs_within(objs: &[Object<'_>], margin: f64) -> Vec<(usize, usize)> {
     let bounds: Vec<_> = objs.iter().map(Object::bounds).collect();
     let mut out = Vec::new();
     for i in 0..objs.len() {
         for j in i + 1..objs.len() {
             let (a, b) = (&bounds[i], &bounds[j]);
-            let overlap = (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k]);
+            let overlap = (0..3).all(|k| a.0[k] <= b.1[k] + margin && b.0[k] <= a.1[k] + margin);
             if overlap && !(objs[i].is_static && objs[j].is_static) {
                 out.push((i, j));
             }
@@ -133,7 +143,7 @@ pub fn gather(
     thickness: f64,
     report: &mut PenaltyReport,
 ) -> BTreeMap<PairKey, Tracked> {
-    let pairs = object_pairs(objs);
+    let pairs = object_pairs_within(objs, thickness);
     let mut needed = vec![false; objs.len()];
     for &(i, j) in &pairs {
         needed[i] = true;

@@ -188,6 +188,11 @@ impl DeformableWorld {
         &self.params
     }
 
+    /// The pairs tracked into the next step (diagnostics).
+    pub fn tracker(&self) -> &Tracker {
+        &self.tracker
+    }
+
     /// Simulated time (s).
     pub fn time(&self) -> Real {
         self.time
