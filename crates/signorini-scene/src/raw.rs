@@ -238,7 +238,8 @@ pub enum RawShape {
     },
     /// Procedural triangle mesh (penalty scenes), centred on the body origin.
     Primitive {
-        /// `box`, `sphere`, `rounded_box`, `torus`, `cylinder`, `stick`, `plane` or `bucket`.
+        /// `box`, `sphere`, `rounded_box`, `cube_sphere`, `rounded_cube`, `torus`, `cylinder`,
+        /// `stick`, `plane` or `bucket`.
         kind: String,
         /// Radius (sphere, rounded box, cylinder, bucket; torus: ring radius; m).
         radius: Option<f64>,

@@ -702,7 +702,8 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         rings.is_some(),
         stacks.is_some(),
     );
-    match kind.trim().to_ascii_lowercase().as_str() {
+    let kind = kind.trim().to_ascii_lowercase();
+    match kind.as_str() {
         "box" => {
             unused(&[
                 ("stacks", st),
@@ -823,6 +824,26 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             )
             .map_err(|e| bad_mesh(&e))
         }
+        "cube_sphere" | "rounded_cube" => {
+            unused(&[
+                ("stacks", st),
+                ("size", sz),
+                ("tube_radius", tb),
+                ("length", ln),
+                ("thickness", t),
+                ("rings", rg),
+            ])?;
+            let (r, n) = (
+                need("radius", *radius)?,
+                count("segments", *segments, 8, 1)?,
+            );
+            if kind == "cube_sphere" {
+                shapes::cube_sphere(r, n)
+            } else {
+                shapes::rounded_cube(r, n)
+            }
+            .map_err(|e| bad_mesh(&e))
+        }
         "bucket" => {
             unused(&[("size", sz), ("tube_radius", tb), ("thickness", t)])?;
             shapes::bucket(
@@ -837,8 +858,8 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         other => Err(cx.bad(
             &p.key("kind"),
             format!(
-                "unknown primitive `{other}` (box, sphere, rounded_box, torus, cylinder, stick, \
-                 plane, bucket)"
+                "unknown primitive `{other}` (box, sphere, rounded_box, cube_sphere, \
+                 rounded_cube, torus, cylinder, stick, plane, bucket)"
             ),
         )),
     }

@@ -1,5 +1,5 @@
-//! Procedural triangle meshes: box, UV sphere, rounded box, torus, capped cylinder, thin stick,
-//! cloth grid, open bucket.
+//! Procedural triangle meshes: box, UV sphere, rounded box, pole-free cube sphere and rounded
+//! cube, torus, capped cylinder, thin stick, cloth grid, open bucket.
 //!
 //! Every closed shape is centred at the origin with outward counter-clockwise triangles, so
 //! [`TriMesh::new`] accepts it and its centre of mass is the origin. The open shapes (grid,
@@ -79,6 +79,67 @@ pub fn sphere(r: Real, slices: usize, stacks: usize) -> Result<TriMesh, MeshErro
 pub fn rounded_box(r: Real, slices: usize, stacks: usize) -> Result<TriMesh, MeshError> {
     let a = 0.9 * r;
     sphere(r, slices, stacks)?.map(|v| {
+        let q = v.map(|c| c.powi(4)).sum().powf(0.25);
+        v * (a / q)
+    })
+}
+
+/// A pole-free sphere of radius `r`: the six faces of a cube, each an `n × n` grid
+/// (`n ≥ 1`), projected onto the sphere (`6 n² + 2` vertices, `12 n²` triangles, every vertex
+/// of valence 4–6).
+///
+/// The face grids are spaced by the tangent of the angle, so the cells are nearly equal in
+/// size. Unlike a fine [`sphere`], whose pole fans put `slices` thin triangles within a few
+/// millimetres of one vertex, all its features are about `π r / (2 n)` apart — what a contact
+/// thickness of a few millimetres needs on a shell of finite resolution.
+///
+/// # Errors
+/// [`MeshError`] if `r` is zero or not finite.
+pub fn cube_sphere(r: Real, n: usize) -> Result<TriMesh, MeshError> {
+    let n = n.max(1);
+    // Lattice points (i, j, k) ∈ {0, …, n}³ on the cube's surface, one vertex each.
+    let mut index = std::collections::BTreeMap::new();
+    let mut v = Vec::new();
+    let warp = |c: usize| (std::f64::consts::FRAC_PI_4 * (2.0 * c as Real / n as Real - 1.0)).tan();
+    let mut id = |p: [usize; 3]| -> u32 {
+        *index.entry(p).or_insert_with(|| {
+            let d = Vec3::new(warp(p[0]), warp(p[1]), warp(p[2]));
+            v.push(r * d / d.norm());
+            (v.len() - 1) as u32
+        })
+    };
+    let mut t = Vec::with_capacity(12 * n * n);
+    for axis in 0..3 {
+        for side in [0, n] {
+            let (a, b) = ((axis + 1) % 3, (axis + 2) % 3);
+            for i in 0..n {
+                for j in 0..n {
+                    let at = |di: usize, dj: usize| {
+                        let mut p = [0; 3];
+                        (p[axis], p[a], p[b]) = (side, i + di, j + dj);
+                        p
+                    };
+                    let q = [at(0, 0), at(1, 0), at(1, 1), at(0, 1)].map(&mut id);
+                    // (a, b, axis) is right-handed: counter-clockwise seen from +axis.
+                    if side == n {
+                        t.extend([[q[0], q[1], q[2]], [q[0], q[2], q[3]]]);
+                    } else {
+                        t.extend([[q[0], q[2], q[1]], [q[0], q[3], q[2]]]);
+                    }
+                }
+            }
+        }
+    }
+    TriMesh::new(v, t)
+}
+
+/// A pole-free rounded box: [`cube_sphere`] pushed onto the superellipsoid of [`rounded_box`].
+///
+/// # Errors
+/// [`MeshError`] if `r` is zero or not finite.
+pub fn rounded_cube(r: Real, n: usize) -> Result<TriMesh, MeshError> {
+    let a = 0.9 * r;
+    cube_sphere(r, n)?.map(|v| {
         let q = v.map(|c| c.powi(4)).sum().powf(0.25);
         v * (a / q)
     })

@@ -244,3 +244,52 @@ fn rounded_box_lies_on_its_superellipsoid_and_encloses_nearly_its_volume() {
     assert!(v < exact && v > 0.97 * exact, "{v} vs {exact}");
     assert!(shapes::rounded_box(0.0, 8, 4).is_err());
 }
+
+#[test]
+fn cube_sphere_is_closed_outward_on_the_sphere_and_evenly_spaced() {
+    let r = 0.075;
+    for n in [1, 2, 15] {
+        let m = shapes::cube_sphere(r, n).unwrap();
+        assert!(m.is_closed(), "n = {n}");
+        assert_eq!(m.vertices().len(), 6 * n * n + 2);
+        assert_eq!(m.triangles().len(), 12 * n * n);
+        for v in m.vertices() {
+            assert!((v.norm() - r).abs() < 1e-15, "{v:?} off the sphere");
+        }
+        // Outward: positive volume, below the sphere's and close to it when fine.
+        let (vol, ball) = (
+            m.signed_volume(),
+            4.0 / 3.0 * std::f64::consts::PI * r.powi(3),
+        );
+        assert!(vol > 0.0 && vol < ball, "n = {n}: {vol} vs {ball}");
+        if n == 15 {
+            assert!(vol > 0.99 * ball, "{vol} vs {ball}");
+        }
+    }
+    // No pole: at n = 15 (2700 triangles, the full bucket's resolution) every edge, quad
+    // diagonals included, is 5.5–12.4 mm long (a 52 × 26 UV sphere's first ring around a pole
+    // has 1.1 mm edges, under a 2 mm contact thickness).
+    let m = shapes::cube_sphere(r, 15).unwrap();
+    let lengths: Vec<f64> = m
+        .triangles()
+        .iter()
+        .flat_map(|t| (0..3).map(move |i| (t[i], t[(i + 1) % 3])))
+        .map(|(a, b)| (m.vertices()[a as usize] - m.vertices()[b as usize]).norm())
+        .collect();
+    let (lo, hi) = lengths
+        .iter()
+        .fold((f64::INFINITY, 0.0_f64), |(lo, hi), &l| {
+            (lo.min(l), hi.max(l))
+        });
+    assert!(lo > 5e-3 && lo > 0.4 * hi, "edges {lo} .. {hi}");
+    let b = shapes::rounded_cube(r, 15).unwrap();
+    assert!(b.is_closed());
+    for v in b.vertices() {
+        let s = v.map(|c| c.powi(4)).sum();
+        assert!(
+            (s - (0.9 * r).powi(4)).abs() < 1e-15,
+            "{v:?} off the superellipsoid"
+        );
+    }
+    assert!(shapes::cube_sphere(0.0, 4).is_err());
+}

@@ -293,6 +293,18 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             "kind = \"rounded_box\"",
         ),
         case(
+            prim("kind = \"cube_sphere\", radius = 0.1, rings = 4", ""),
+            "body[1].shape.rings",
+            "not used by primitive `cube_sphere`",
+            "kind = \"cube_sphere\"",
+        ),
+        case(
+            prim("kind = \"rounded_cube\", radius = 0.1, segments = 0", ""),
+            "body[1].shape.segments",
+            "must be >= 1",
+            "kind = \"rounded_cube\"",
+        ),
+        case(
             prim("kind = \"bucket\", radius = 0.4", ""),
             "body[1].shape",
             "needs `length`",

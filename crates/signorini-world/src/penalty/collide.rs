@@ -202,6 +202,10 @@ impl Gather<'_, '_> {
         if stays_apart(&traj, self.thickness) {
             return;
         }
+        let o = &self.objs[key.first.0 as usize];
+        if key.first.0 == key.second.0 && rest_near(o, &key, self.thickness) {
+            return;
+        }
         let outside = outside.or_else(|| self.edge_outside(&key, &traj));
         let hit = detect(&traj, outside).filter(|c| touching(&traj, c));
         if let Some(c) = hit.or_else(|| self.near(&traj, outside)) {
@@ -272,19 +276,12 @@ impl Gather<'_, '_> {
         let cand = self_pairs(m, bvh);
         let iu = i as u32;
         let out = self.outside_of(i);
-        let o = self.objs[i];
-        let d = self.thickness;
-        let far = |key: &PairKey| !rest_near(&o, key, d);
         for &(v, t) in &cand.vertex_face {
-            let key = vf_key(iu, v, iu, t);
-            if far(&key) {
-                self.consider(key, out);
-            }
+            self.consider(vf_key(iu, v, iu, t), out);
         }
         for &(e, f) in &cand.edge_edge {
-            let key = ee_key(iu, e, iu, f);
-            if o.edge_counts(e) && o.edge_counts(f) && far(&key) {
-                self.consider(key, None);
+            if self.objs[i].edge_counts(e) && self.objs[i].edge_counts(f) {
+                self.consider(ee_key(iu, e, iu, f), None);
             }
         }
     }
