@@ -723,7 +723,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             }
             shapes::cuboid(v / 2.0).map_err(|e| bad_mesh(&e))
         }
-        "sphere" => {
+        "sphere" | "rounded_box" => {
             unused(&[
                 ("stacks", st),
                 ("size", sz),
@@ -731,12 +731,16 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
                 ("length", ln),
                 ("thickness", t),
             ])?;
-            let r = need("radius", *radius)?;
-            shapes::sphere(
-                r,
+            let (r, n, m) = (
+                need("radius", *radius)?,
                 count("segments", *segments, 24, 3)?,
                 count("rings", *rings, 12, 2)?,
-            )
+            );
+            if kind == "sphere" {
+                shapes::sphere(r, n, m)
+            } else {
+                shapes::rounded_box(r, n, m)
+            }
             .map_err(|e| bad_mesh(&e))
         }
         "torus" => {
@@ -808,21 +812,6 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             shapes::cuboid(Vec3::new(v[0] / 2.0, v[1] / 2.0, d / 2.0))
                 .and_then(|m| m.map(|q| q + Vec3::new(0.0, 0.0, -d / 2.0)))
                 .map_err(|e| bad_mesh(&e))
-        }
-        "rounded_box" => {
-            unused(&[
-                ("stacks", st),
-                ("size", sz),
-                ("tube_radius", tb),
-                ("length", ln),
-                ("thickness", t),
-            ])?;
-            shapes::rounded_box(
-                need("radius", *radius)?,
-                count("segments", *segments, 24, 3)?,
-                count("rings", *rings, 12, 2)?,
-            )
-            .map_err(|e| bad_mesh(&e))
         }
         "cube_sphere" | "rounded_cube" => {
             unused(&[

@@ -77,8 +77,12 @@ pub fn sphere(r: Real, slices: usize, stacks: usize) -> Result<TriMesh, MeshErro
 /// # Errors
 /// [`MeshError`] if `r` is zero or not finite.
 pub fn rounded_box(r: Real, slices: usize, stacks: usize) -> Result<TriMesh, MeshError> {
-    let a = 0.9 * r;
-    sphere(r, slices, stacks)?.map(|v| {
+    onto_superellipsoid(&sphere(r, slices, stacks)?, 0.9 * r)
+}
+
+/// Every vertex of `m` pushed along its ray from the origin onto `x⁴ + y⁴ + z⁴ = a⁴`.
+fn onto_superellipsoid(m: &TriMesh, a: Real) -> Result<TriMesh, MeshError> {
+    m.map(|v| {
         let q = v.map(|c| c.powi(4)).sum().powf(0.25);
         v * (a / q)
     })
@@ -138,11 +142,7 @@ pub fn cube_sphere(r: Real, n: usize) -> Result<TriMesh, MeshError> {
 /// # Errors
 /// [`MeshError`] if `r` is zero or not finite.
 pub fn rounded_cube(r: Real, n: usize) -> Result<TriMesh, MeshError> {
-    let a = 0.9 * r;
-    cube_sphere(r, n)?.map(|v| {
-        let q = v.map(|c| c.powi(4)).sum().powf(0.25);
-        v * (a / q)
-    })
+    onto_superellipsoid(&cube_sphere(r, n)?, 0.9 * r)
 }
 
 /// Torus around the z axis: centre-line radius `big`, tube radius `small < big`.
