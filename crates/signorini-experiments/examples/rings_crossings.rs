@@ -10,10 +10,13 @@
 //! # environment overrides: MODEL=cpf|dpf|dpf-ccd, K (N/m), DT (s), DROP (m/s), G (m/s²),
 //! # LIMIT (vertex stiffness limit), STAGGER=m (start heights 1 cm × (k mod m) instead of 1 cm × k)
 //! ```
-//! Arguments: `small|full` (default small), steps (default 300), every (default 30).
+//! Arguments: `small|full|bucket-small|bucket-full` (default small), steps (default 300), every
+//! (default 30). The `bucket` variants run the bucket experiment's world instead (objects
+//! `bodyI` and `bucket`; only `MODEL` applies).
 
+use signorini_experiments::bucket::{self, BucketParams};
 use signorini_experiments::crossings::segment_triangle;
-use signorini_experiments::deform_build::build_world;
+use signorini_experiments::deform_build::{WorldSpec, build_world};
 use signorini_experiments::rings::{RingsParams, spec};
 use signorini_math::Vec3;
 use signorini_penalty::ForceModel;
@@ -106,31 +109,59 @@ fn all_crossings(ms: &[Mesh]) -> Vec<Crossing> {
     out
 }
 
-fn name(i: usize, rings: usize) -> String {
-    match i.checked_sub(rings) {
-        None => format!("ring{i}"),
-        Some(0) => "base".into(),
-        Some(j) => format!("pin{}", j - 1),
+/// How objects are named: `ringI`, `base`, `pinJ` (rings) or `bodyI`, `bucket` (bucket).
+struct Names {
+    deformables: usize,
+    bucket: bool,
+}
+
+fn name(i: usize, n: &Names) -> String {
+    match (i.checked_sub(n.deformables), n.bucket) {
+        (None, false) => format!("ring{i}"),
+        (None, true) => format!("body{i}"),
+        (Some(0), false) => "base".into(),
+        (Some(_), true) => "bucket".into(),
+        (Some(j), false) => format!("pin{}", j - 1),
     }
 }
 
-fn report_end(w: &DeformableWorld, ms: &[Mesh], cs: &[Crossing], rings: usize) {
+/// The `bucket` experiment's world (`bucket-small` or `bucket-full`), model from `MODEL`.
+fn bucket_spec(full: bool) -> Result<WorldSpec, Box<dyn std::error::Error>> {
+    let model = match std::env::var("MODEL") {
+        Ok(m) => ForceModel::parse(&m.replace('-', "_")).ok_or("MODEL: cpf, dpf or dpf-ccd")?,
+        Err(_) => ForceModel::Cpf,
+    };
+    let p = if full {
+        BucketParams::full(model)
+    } else {
+        BucketParams::small(model)
+    };
+    Ok(bucket::spec(&p)?)
+}
+
+fn report_end(w: &DeformableWorld, ms: &[Mesh], cs: &[Crossing], names: &Names) {
     for (i, d) in w.deformables.iter().enumerate() {
         let n = d.x.len() as f64;
         let c: Vec3 = d.x.iter().sum::<Vec3>() / n;
         let v: Vec3 = d.v.iter().sum::<Vec3>() / n;
         println!(
-            "ring{i}: centre ({:.4}, {:.4}, {:.4}) m, mean velocity ({:.2e}, {:.2e}, {:.2e}) m/s",
-            c.x, c.y, c.z, v.x, v.y, v.z
+            "{}: centre ({:.4}, {:.4}, {:.4}) m, mean velocity ({:.2e}, {:.2e}, {:.2e}) m/s",
+            name(i, names),
+            c.x,
+            c.y,
+            c.z,
+            v.x,
+            v.y,
+            v.z
         );
     }
     for c in cs {
         println!(
             "  {} edge {} {:?} through {} triangle {} {:?}, {:.2} mm",
-            name(c.em, rings),
+            name(c.em, names),
             c.edge,
             ms[c.em].edges[c.edge],
-            name(c.tm, rings),
+            name(c.tm, names),
             c.tri,
             ms[c.tm].triangles[c.tri],
             c.depth * 1e3
@@ -164,7 +195,8 @@ fn params(full: bool) -> Result<RingsParams, Box<dyn std::error::Error>> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let full = args.first().is_some_and(|a| a == "full");
+    let variant = args.first().map_or("small", String::as_str);
+    let full = variant.ends_with("full");
     let steps: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(300);
     let every: usize = args
         .get(2)
@@ -172,8 +204,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .transpose()?
         .unwrap_or(30)
         .max(1);
-    let p = params(full)?;
-    let mut sp = spec(&p)?;
+    let mut sp = if variant.starts_with("bucket") {
+        bucket_spec(full)?
+    } else {
+        spec(&params(full)?)?
+    };
     if let Some(m) = std::env::var("STAGGER")
         .ok()
         .and_then(|s| s.parse::<usize>().ok())
@@ -184,7 +219,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let mut w = build_world(&sp)?;
-    let rings = w.deformables.len();
+    let names = Names {
+        deformables: w.deformables.len(),
+        bucket: variant.starts_with("bucket"),
+    };
+    let names = &names;
     let mut first: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     for n in 0..steps {
         let rep = w.step();
@@ -207,8 +246,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map(|((a, b), (k, d))| {
                 format!(
                     "{}-{}: {k} ({:.1} mm)",
-                    name(*a, rings),
-                    name(*b, rings),
+                    name(*a, names),
+                    name(*b, names),
                     d * 1e3
                 )
             })
@@ -222,14 +261,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             groups.join(", ")
         );
         if last {
-            report_end(&w, &ms, &cs, rings);
+            report_end(&w, &ms, &cs, names);
         }
     }
     for ((a, b), n) in &first {
         println!(
             "{}-{} first crossed at step {n}",
-            name(*a, rings),
-            name(*b, rings)
+            name(*a, names),
+            name(*b, names)
         );
     }
     Ok(())
