@@ -110,7 +110,8 @@ impl BucketParams {
     }
 
     /// Full size (the paper: 40 dragons, 103k triangles): 40 bodies (5 layers of up to 3 × 3)
-    /// of 2600–2704 triangles in a 3008-triangle bucket, 108 360 triangles in all, 60 s.
+    /// of 2700 (pole-free spheres and rounded boxes) and 2704 (tori) triangles in a
+    /// 3008-triangle bucket, 111 060 triangles in all, 60 s.
     pub fn full(model: ForceModel) -> Self {
         BucketParams {
             bodies: 40,
