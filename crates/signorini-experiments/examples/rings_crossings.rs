@@ -8,7 +8,8 @@
 //! ```sh
 //! cargo run --release -p signorini-experiments --example rings_crossings -- full 300 15
 //! # environment overrides: MODEL=cpf|dpf|dpf-ccd, K (N/m), DT (s), DROP (m/s), G (m/s²),
-//! # LIMIT (vertex stiffness limit), STAGGER=m (start heights 1 cm × (k mod m) instead of 1 cm × k)
+//! # LIMIT (vertex stiffness limit), STAGGER=m (start heights 1 cm × (k mod m) instead of 1 cm × k),
+//! # DRAG (air drag of the deformables, 1/s)
 //! ```
 //! Arguments: `small|full|bucket-small|bucket-full` (default small), steps (default 300), every
 //! (default 30). The `bucket` variants run the bucket experiment's world instead (objects
@@ -216,6 +217,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (k, b) in sp.bodies.iter_mut().enumerate() {
             let dz = -0.01 * (k - k % m.max(1)) as f64;
             b.mesh = b.mesh.map(|v| v + Vec3::new(0.0, 0.0, dz))?;
+        }
+    }
+    if let Some(c) = std::env::var("DRAG").ok().and_then(|s| s.parse::<f64>().ok()) {
+        for b in &mut sp.bodies {
+            b.material.drag = c;
         }
     }
     let mut w = build_world(&sp)?;
