@@ -219,7 +219,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             b.mesh = b.mesh.map(|v| v + Vec3::new(0.0, 0.0, dz))?;
         }
     }
-    if let Some(c) = std::env::var("DRAG").ok().and_then(|s| s.parse::<f64>().ok()) {
+    if let Some(c) = std::env::var("DRAG")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+    {
         for b in &mut sp.bodies {
             b.material.drag = c;
         }
