@@ -10,7 +10,8 @@ mod roundtrip_deform;
 mod runs;
 mod runs3;
 
-use std::path::PathBuf;
+use signorini_scene::{Model, RunOptions, RunOutcome, Scene, run};
+use std::path::{Path, PathBuf};
 
 /// Repository root.
 pub fn repo() -> PathBuf {
@@ -23,4 +24,24 @@ pub fn tmp(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// Run `scene` for at most `steps` steps, with `model` instead of the scene's if given,
+/// writing its outputs into `out` if given (panics on an error).
+pub fn run_steps(
+    scene: &Scene,
+    model: Option<Model>,
+    steps: usize,
+    out: Option<&Path>,
+) -> RunOutcome {
+    run(
+        scene,
+        RunOptions {
+            model,
+            max_steps: Some(steps),
+            out: out.map(Path::to_path_buf),
+            ..Default::default()
+        },
+    )
+    .unwrap()
 }

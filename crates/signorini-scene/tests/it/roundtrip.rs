@@ -1,11 +1,11 @@
 //! Every built-in scene parses; the paper experiments' scenes give the same result as the
 //! experiment code for a few steps (byte-identical trajectories).
 
-use crate::{repo, tmp};
+use crate::{repo, run_steps, tmp};
 use signorini_experiments::bodyset::load_body_set;
 use signorini_experiments::pour2d::{RunSpec, run_pour};
 use signorini_experiments::triangle_drop::{run_triangle, scene as triangle_scene};
-use signorini_scene::{Model, RunOptions, builtin, load_scene, load_str, run};
+use signorini_scene::{Model, builtin, load_scene, load_str};
 use signorini_world::ContactModel;
 use std::sync::Arc;
 
@@ -25,14 +25,7 @@ fn every_builtin_scene_parses_and_matches_its_file() {
 fn every_builtin_scene_runs_a_few_steps_without_failure() {
     for b in builtin::SCENES {
         let s = load_str(&b.path(), b.text).unwrap();
-        let o = run(
-            &s,
-            RunOptions {
-                max_steps: Some(5),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let o = run_steps(&s, None, 5, None);
         assert_eq!(o.summary.steps, 5, "{}", b.name);
         assert_eq!(o.summary.failed_steps, 0, "{}", b.name);
     }
@@ -51,16 +44,7 @@ fn triangle_scene_trajectory_is_identical_to_the_experiment() {
     let n = 40;
     for model in [Model::Peg, Model::Standard] {
         let dir = tmp(&format!("tri-{}", model.name()));
-        let o = run(
-            &s,
-            RunOptions {
-                model: Some(model),
-                max_steps: Some(n),
-                out: Some(dir.clone()),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let o = run_steps(&s, Some(model), n, Some(&dir));
         let cm = model.contact_model().unwrap();
         let expected = dir.join("experiment.csv");
         let e = run_triangle(cm, s.h, 8, Some(n), Some(&expected)).unwrap();
@@ -79,15 +63,7 @@ fn pour2d_scene_trajectory_is_identical_to_the_experiment() {
     let s = load_scene(&repo().join("scenes/pour2d_a_h010.toml")).unwrap();
     let n = 30; // two drops (steps 1 and 26)
     let dir = tmp("pour");
-    run(
-        &s,
-        RunOptions {
-            max_steps: Some(n),
-            out: Some(dir.clone()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    run_steps(&s, None, n, Some(&dir));
     let set = load_body_set(
         "a",
         &repo().join("../shared/data/peg2d/body_sets/set_a.json"),

@@ -2,7 +2,7 @@
 //! pour3d trajectories, and box-on-plane / stick traces byte-identical to the experiments'
 //! `box_<model>.csv` / `stick_<model>.csv`, for every model.
 
-use crate::{repo, tmp};
+use crate::{repo, run_steps, tmp};
 use signorini_experiments::box_on_plane::{self, BoxConfig, MODELS, trace, write_trace};
 use signorini_experiments::pour3d::{Bodies, RunSpec3, run_pour3d};
 use signorini_experiments::stick::{self, StickConfig};
@@ -25,15 +25,7 @@ fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
     let s = load_scene(&repo().join("scenes").join(scene)).unwrap();
     assert_eq!(s.kind, SceneKind::Polyhedra);
     let dir = tmp(scene);
-    run(
-        &s,
-        RunOptions {
-            max_steps: Some(n),
-            out: Some(dir.clone()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    run_steps(&s, None, n, Some(&dir));
     let spec = RunSpec3 {
         model: ContactModel::Peg,
         bodies: Arc::new(bodies),
@@ -67,16 +59,7 @@ fn pour3d_random_scene_trajectory_is_identical_to_the_experiment() {
 fn scene_trace(scene: &str, model: Model, n: usize, dir: &Path) -> Vec<u8> {
     let s = load_scene(&repo().join("scenes").join(scene)).unwrap();
     assert_eq!(s.kind, SceneKind::Meshes);
-    let o = run(
-        &s,
-        RunOptions {
-            model: Some(model),
-            max_steps: Some(n),
-            out: Some(dir.to_path_buf()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let o = run_steps(&s, Some(model), n, Some(dir));
     assert_eq!(o.summary.steps, n);
     assert!(o.world.meshes().is_some());
     std::fs::read(dir.join("trace.csv")).unwrap()

@@ -2,12 +2,12 @@
 //! world the experiment builds (equal `WorldSpec`s), and a few steps of the scene's run write
 //! the experiment's per-step CSV byte for byte.
 
-use crate::{repo, tmp};
+use crate::{repo, run_steps, tmp};
 use signorini_experiments::cloth_tori::{ClothToriParams, simulate, spec};
 use signorini_experiments::deform_run::write_trace;
 use signorini_penalty::ForceModel;
 use signorini_scene::validate::Length;
-use signorini_scene::{Model, RunOptions, SceneKind, load_scene, run};
+use signorini_scene::{Model, SceneKind, load_scene};
 
 #[test]
 fn cloth_tori_scene_is_the_small_experiment_and_traces_identically() {
@@ -22,16 +22,7 @@ fn cloth_tori_scene_is_the_small_experiment_and_traces_identically() {
         (Model::Dpf, ForceModel::Dpf, 3),
     ] {
         let dir = tmp(&format!("cloth-tori-{}", model.name()));
-        let o = run(
-            &s,
-            RunOptions {
-                model: Some(model),
-                max_steps: Some(n),
-                out: Some(dir.clone()),
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let o = run_steps(&s, Some(model), n, Some(&dir));
         assert_eq!(o.summary.steps, n);
         let p = ClothToriParams {
             duration: n as f64 * small.dt,
@@ -60,15 +51,7 @@ fn rings_scene_is_the_small_experiment_and_traces_identically() {
     assert_eq!(s.length, Length::Steps(300), "10 s as the small variant");
     let n = 4;
     let dir = tmp("rings-scene");
-    run(
-        &s,
-        RunOptions {
-            max_steps: Some(n),
-            out: Some(dir.clone()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    run_steps(&s, None, n, Some(&dir));
     let mut w = build(&small).unwrap();
     write_trace(&dir.join("experiment.csv"), &trace(&mut w, n, 1)).unwrap();
     let ours = std::fs::read(dir.join("trace.csv")).unwrap();
@@ -97,15 +80,7 @@ fn traces_as_experiment(
         "the small variant's duration"
     );
     let dir = tmp(&format!("{name}-scene"));
-    let o = run(
-        &s,
-        RunOptions {
-            max_steps: Some(n),
-            out: Some(dir.clone()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let o = run_steps(&s, None, n, Some(&dir));
     assert_eq!(o.summary.steps, n);
     write_trace(&dir.join("experiment.csv"), &trace(&mut world, n, 1)).unwrap();
     let ours = std::fs::read(dir.join("trace.csv")).unwrap();
@@ -169,15 +144,7 @@ fn a_deformable_run_records_its_vertex_track_and_the_report_replays_it() {
     let s = load_scene(&repo().join("scenes/chain.toml")).unwrap();
     let dir = tmp("chain-vertices");
     let n = 9;
-    let o = run(
-        &s,
-        RunOptions {
-            max_steps: Some(n),
-            out: Some(dir.clone()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let o = run_steps(&s, None, n, Some(&dir));
     assert!(o.summary.files.contains(&"vertices.json".to_string()));
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("vertices.json")).unwrap()).unwrap();
@@ -250,14 +217,7 @@ fn a_diverging_deformable_run_stops_and_fails() {
         .unwrap()
         .replace("damping = 0.1, pressure", "damping = 1.0, pressure");
     let s = signorini_scene::load_str(&path, &text).unwrap();
-    let o = run(
-        &s,
-        RunOptions {
-            max_steps: Some(40),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let o = run_steps(&s, None, 40, None);
     assert_eq!(o.summary.failed_steps, 1, "{:?}", o.summary);
     assert!(
         o.summary.steps < 40,
@@ -290,15 +250,7 @@ fn cube_on_cloth_scene_is_the_world_tests_cube_and_stays_on_the_cloth() {
     assert_eq!(s.body_counts(), (2, 2));
     let n = 400;
     let dir = tmp("cube-on-cloth");
-    let o = run(
-        &s,
-        RunOptions {
-            max_steps: Some(n),
-            out: Some(dir.clone()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let o = run_steps(&s, None, n, Some(&dir));
     assert_eq!((o.summary.steps, o.summary.failed_steps), (n, 0));
     assert_eq!(o.summary.dynamic_bodies, 2);
 
