@@ -723,23 +723,30 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             }
             shapes::cuboid(v / 2.0).map_err(|e| bad_mesh(&e))
         }
-        "sphere" | "rounded_box" => {
+        "sphere" | "rounded_box" | "cube_sphere" | "rounded_cube" => {
+            let uv = matches!(kind.as_str(), "sphere" | "rounded_box");
             unused(&[
                 ("stacks", st),
                 ("size", sz),
                 ("tube_radius", tb),
                 ("length", ln),
                 ("thickness", t),
+                ("rings", rg && !uv),
             ])?;
-            let (r, n, m) = (
-                need("radius", *radius)?,
-                count("segments", *segments, 24, 3)?,
-                count("rings", *rings, 12, 2)?,
-            );
-            if kind == "sphere" {
-                shapes::sphere(r, n, m)
+            let r = need("radius", *radius)?;
+            let (n, m) = if uv {
+                (
+                    count("segments", *segments, 24, 3)?,
+                    count("rings", *rings, 12, 2)?,
+                )
             } else {
-                shapes::rounded_box(r, n, m)
+                (count("segments", *segments, 8, 1)?, 0)
+            };
+            match kind.as_str() {
+                "sphere" => shapes::sphere(r, n, m),
+                "rounded_box" => shapes::rounded_box(r, n, m),
+                "cube_sphere" => shapes::cube_sphere(r, n),
+                _ => shapes::rounded_cube(r, n),
             }
             .map_err(|e| bad_mesh(&e))
         }
@@ -812,26 +819,6 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             shapes::cuboid(Vec3::new(v[0] / 2.0, v[1] / 2.0, d / 2.0))
                 .and_then(|m| m.map(|q| q + Vec3::new(0.0, 0.0, -d / 2.0)))
                 .map_err(|e| bad_mesh(&e))
-        }
-        "cube_sphere" | "rounded_cube" => {
-            unused(&[
-                ("stacks", st),
-                ("size", sz),
-                ("tube_radius", tb),
-                ("length", ln),
-                ("thickness", t),
-                ("rings", rg),
-            ])?;
-            let (r, n) = (
-                need("radius", *radius)?,
-                count("segments", *segments, 8, 1)?,
-            );
-            if kind == "cube_sphere" {
-                shapes::cube_sphere(r, n)
-            } else {
-                shapes::rounded_cube(r, n)
-            }
-            .map_err(|e| bad_mesh(&e))
         }
         "bucket" => {
             unused(&[("size", sz), ("tube_radius", tb), ("thickness", t)])?;
