@@ -151,3 +151,24 @@ fn experiments_take_quiet_and_a_diverged_run_exits_1() {
     assert_eq!(code, 1, "a step of 0.5 s should diverge: {text}");
     assert!(text.contains("DIVERGED"), "{text}");
 }
+
+/// `--stiffness-factors` repeats the comparison per factor and prints the table; it needs
+/// `--compare` and positive factors (exit 2 otherwise).
+#[test]
+fn the_stiffness_sweep_prints_one_row_per_factor_and_rejects_bad_factors() {
+    let out = std::env::temp_dir().join(format!("signorini-ksweep-{}", std::process::id()));
+    let o = out.to_str().unwrap();
+    let base = ["experiment", "cloth-tori", "--quiet", "--duration", "0.1"];
+    let run = |extra: &[&str]| signorini(&[&base[..], extra, &["--out", o]].concat());
+    let (code, text, _) = run(&["--compare", "--stiffness-factors", "1,2"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("k ×1 ") && text.contains("k ×2 "), "{text}");
+    assert!(out.join("k_x2/dpf_ccd/summary.json").is_file());
+    assert!(out.join("jitter_vs_stiffness.svg").is_file());
+    let (code, _, err) = run(&["--compare", "--stiffness-factors", "1,-2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("stiffness factors"), "{err}");
+    let (code, _, err) = run(&["--stiffness-factors", "1,2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--compare"), "{err}");
+}

@@ -3,12 +3,15 @@
 //!
 //! Owns: [`ClothToriParams`] (with [`ClothToriParams::small`] and [`ClothToriParams::full`]),
 //! [`spec`] (the world as a [`WorldSpec`], shared with scene files), [`build`] and [`run`]. Settings and why they are scaled: `docs/deformable.md`
-//! ("Experiments"). In short: the paper's Δt = 1/30 s, k = 2 N/m per pair, tolerance 0.2 mm,
-//! Coulomb 0.8 and viscous friction 0.005 are kept; gravity is 9.81 mm/s² (the scene is read in
-//! millimetre units), because an explicit penalty contact at step `h` rests at a depth of at
-//! least `g h² / 2` per vertex (5.4 mm at 1/30 s with g = 9.81 m/s², 27× the tolerance);
-//! vertex masses are chosen so that `k h² / m ≈ 0.4` keeps the contact stable, and the cloth's
-//! springs are sub-stepped.
+//! ("Experiments"). In short: the paper's Δt = 1/30 s, tolerance 0.2 mm, Coulomb 0.8 and
+//! viscous friction 0.005 are kept; gravity is 9.81 mm/s² (the scene is read in millimetre
+//! units), because an explicit penalty contact at step `h` rests at a depth of at least
+//! `g h² / 2` per vertex (5.4 mm at 1/30 s with g = 9.81 m/s², 27× the tolerance); the cloth's
+//! springs are sub-stepped. The contact stiffness is 16 N/m per pair, 8× the paper's 2 N/m:
+//! the paper gives no masses, so only `k h² / m` carries over, and 16 N/m puts it at ≈ 1.4 per
+//! pair (cloth vertices of 12.5 g), the regime where discrete forces jitter at this step as in
+//! the paper's figures (`--stiffness-factors` sweeps it; docs/deformable.md, "Jitter against
+//! stiffness"). Equivalently: the paper's 2 N/m on bodies 8× lighter.
 
 use crate::ExperimentError;
 use crate::deform_build::{DeformSpec, WorldSpec, build_world, grid_corners, place};
@@ -73,7 +76,7 @@ impl ClothToriParams {
         ClothToriParams {
             model,
             dt: 1.0 / 30.0,
-            stiffness: 2.0,
+            stiffness: 16.0,
             tolerance: 2e-3,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
@@ -109,7 +112,8 @@ impl ClothToriParams {
     }
 }
 
-/// Cloth material: 5 kg/m² (12.5 g per vertex at 5 cm cells, `k Δt²/m ≈ 0.18` per pair).
+/// Cloth material: 5 kg/m² (12.5 g per vertex at 5 cm cells, `k Δt²/m ≈ 1.4` per pair at the
+/// default 16 N/m).
 pub const CLOTH: Material = Material {
     areal_density: 5.0,
     stretch: 125.0,

@@ -2,7 +2,7 @@
 //! paper (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at
 //! rest), [`stick`] (Fig. 9), and the deformable benchmarks [`cloth_tori`] (Figs. 12–13) and
 //! [`rings`] (Figs. 15–16), [`chain`] (Figs. 1a, 8), [`bucket`] (Fig. 14) with their shared
-//! runner [`deform_run`].
+//! runner [`deform_run`] and the model comparison over stiffness [`stiffness_sweep`].
 //!
 //! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`,
 //! `../shared/data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
@@ -35,6 +35,7 @@ pub mod reference;
 pub mod rings;
 pub mod stats;
 pub mod stick;
+pub mod stiffness_sweep;
 pub mod svg;
 pub mod sweep;
 pub mod timing;

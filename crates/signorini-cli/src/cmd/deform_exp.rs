@@ -7,6 +7,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use signorini_experiments::deform_run::ForceModel;
 use signorini_experiments::deform_run::{DeformSummary, Extra};
+use signorini_experiments::stiffness_sweep::{SweepPoint, factor_dir, stiffness_sweep};
 use signorini_experiments::{ExperimentError, bucket, chain, cloth_tori, rings};
 use std::path::PathBuf;
 
@@ -42,6 +43,12 @@ pub struct DeformArgs {
     /// DIR/force_compare.svg and DIR/crossings_compare.svg (rings: without the sweep).
     #[arg(long)]
     compare: bool,
+    /// With --compare: repeat the comparison at these multiples of the stiffness (for example
+    /// `1,2,4,8,16`), each into `DIR/k_x<factor>/`, and plot the final-half jitter of every
+    /// model against the stiffness in DIR/jitter_vs_stiffness.svg (table in
+    /// DIR/stiffness_sweep.csv).
+    #[arg(long, value_delimiter = ',', requires = "compare")]
+    stiffness_factors: Vec<f64>,
 }
 
 const ALL: [ForceModel; 3] = [ForceModel::Cpf, ForceModel::Dpf, ForceModel::DpfCcd];
@@ -74,6 +81,51 @@ fn check(a: &DeformArgs) -> anyhow::Result<ForceModel> {
         bail!("--vertex-stiffness-limit must be finite and >= 0, got {x}");
     }
     model(&a.model)
+}
+
+/// Print the stiffness sweep's table: per factor, each model's jitter and crossings at the
+/// end, and the jitter of every other model relative to the first (CPF).
+fn print_sweep(points: &[SweepPoint], out: &std::path::Path) {
+    println!("stiffness sweep (jitter, crossings at the end; ratio = model's jitter / cpf's):");
+    for pt in points {
+        let base = pt.runs.first().map(|(s, _)| s.jitter).unwrap_or(f64::NAN);
+        let cells: Vec<String> = pt
+            .runs
+            .iter()
+            .map(|(s, e)| {
+                let ratio = if base > 0.0 {
+                    format!("×{:.1}", s.jitter / base)
+                } else {
+                    "×–".into()
+                };
+                format!(
+                    "{} {:.4} ({} crossings{}, {ratio})",
+                    s.model,
+                    s.jitter,
+                    s.pairs_penetrating_at_end,
+                    if e.diverged_at.is_some() {
+                        ", DIVERGED"
+                    } else {
+                        ""
+                    },
+                )
+            })
+            .collect();
+        println!(
+            "  k ×{:<5} = {:>10.4} N/m: {}",
+            pt.factor,
+            pt.stiffness,
+            cells.join("; ")
+        );
+    }
+    println!("plot in {}", out.join("jitter_vs_stiffness.svg").display());
+}
+
+/// Print every run of a comparison; false if one diverged.
+fn print_runs(name: &str, runs: &[(DeformSummary, Extra)], out: &std::path::Path) -> bool {
+    runs.iter().fold(true, |ok, (s, e)| {
+        print(name, s, e, &out.join(&s.model)) && ok
+    })
 }
 
 /// Print a run's figures; false if it diverged (exit code 1).
@@ -169,7 +221,7 @@ type RunOne<P> = fn(&P, &std::path::Path) -> Result<(DeformSummary, Extra), Expe
 
 /// Run a deformable experiment without extra output (cloth-tori, chain, bucket): one model, or
 /// all three with `--compare` where the experiment has a comparison.
-fn drive<P: Knobs>(
+fn drive<P: Knobs + Clone>(
     a: DeformArgs,
     name: &str,
     (small, full): Sizes<P>,
@@ -186,14 +238,37 @@ fn drive<P: Knobs>(
                 anyhow!("--compare: not available for {name}; run once per --model").into(),
             );
         };
-        let runs = compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        let ok = runs.iter().fold(true, |ok, (s, e)| {
-            print(name, s, e, &a.out.join(&s.model)) && ok
-        });
-        return Ok(outcome(ok));
+        return compare_all(&a, name, &p, compare);
     }
     let (s, e) = run(&p, &a.out).map_err(anyhow::Error::from)?;
     Ok(outcome(print(name, &s, &e, &a.out)))
+}
+
+/// `--compare`: all three models, once or (with `--stiffness-factors`) at each stiffness.
+fn compare_all<P: Knobs + Clone>(
+    a: &DeformArgs,
+    name: &str,
+    p: &P,
+    compare: Compare<P>,
+) -> Result<Outcome, BadInput> {
+    if a.stiffness_factors.is_empty() {
+        let runs = compare(p, &ALL, &a.out).map_err(anyhow::Error::from)?;
+        return Ok(outcome(print_runs(name, &runs, &a.out)));
+    }
+    let points = stiffness_sweep(
+        p,
+        &a.stiffness_factors,
+        name,
+        &a.out,
+        |q: &mut P| q.knobs()[1],
+        |q, dir| compare(q, &ALL, dir),
+    )
+    .map_err(anyhow::Error::from)?;
+    let ok = points.iter().fold(true, |ok, pt| {
+        print_runs(name, &pt.runs, &factor_dir(&a.out, pt.factor)) && ok
+    });
+    print_sweep(&points, &a.out);
+    Ok(outcome(ok))
 }
 
 /// Run `cloth-tori`.
@@ -213,11 +288,7 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
     let mut p = params(&a, rings::RingsParams::small, rings::RingsParams::full)?;
     p.rigid = a.rigid;
     if a.compare {
-        let runs = rings::compare(&p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        let ok = runs.iter().fold(true, |ok, (s, e)| {
-            print("rings", s, e, &a.out.join(&s.model)) && ok
-        });
-        return Ok(outcome(ok));
+        return compare_all(&a, "rings", &p, rings::compare);
     }
     let r = rings::run(&p, &a.out).map_err(anyhow::Error::from)?;
     let ok = print("rings", &r.summary, &r.extra, &a.out);

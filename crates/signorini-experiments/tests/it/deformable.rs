@@ -15,9 +15,12 @@ fn tmp(name: &str) -> std::path::PathBuf {
     d
 }
 
-/// One torus (96 triangles) 1 cm above a 6 × 6-cell cloth (72 triangles), 3 s at Δt = 1/30 s.
+/// One torus (96 triangles) 1 cm above a 6 × 6-cell cloth (72 triangles), 3 s at Δt = 1/30 s,
+/// with the soft contact of 2 N/m (`k Δt²/m ≈ 0.18` per pair; the experiment's default until
+/// 25 Nov is now 16 N/m), where discrete forces let the torus sink through the cloth.
 fn tiny_cloth(model: ForceModel) -> ClothToriParams {
     ClothToriParams {
+        stiffness: 2.0,
         cloth_cells: 6,
         tori_per_side: 1,
         layers: 1,
@@ -64,6 +67,34 @@ fn cpf_leaves_no_crossing_on_the_tiny_cloth_and_is_deterministic() {
 fn discrete_forces_let_the_torus_through_the_tiny_cloth() {
     let (s, e) = cloth_tori::run(&tiny_cloth(ForceModel::Dpf), &tmp("ct-dpf")).unwrap();
     assert!(e.peak_pairs > 0, "DPF kept the torus out: {s:?} {e:?}");
+}
+
+/// At the experiment's default stiffness (`k Δt²/m ≈ 1.4` per pair) discrete forces jitter
+/// several times more than continuous ones on the tiny cloth (docs/deformable.md, "Jitter
+/// against stiffness").
+#[test]
+fn at_the_default_stiffness_discrete_forces_jitter_and_cpf_does_not() {
+    let run = |model: ForceModel, name: &str| {
+        let p = ClothToriParams {
+            stiffness: ClothToriParams::small(model).stiffness,
+            ..tiny_cloth(model)
+        };
+        cloth_tori::run(&p, &tmp(name)).unwrap()
+    };
+    let (cpf, ce) = run(ForceModel::Cpf, "stiff-cpf");
+    let (dpf, _) = run(ForceModel::Dpf, "stiff-dpf");
+    // Measured: CPF 0.282, DPF 1.70 (6.0×); at 2 N/m CPF 0.255, DPF 0.359 (1.4×).
+    assert!(
+        cpf.jitter > 0.0,
+        "the torus never rested on the cloth: {cpf:?}"
+    );
+    assert!(
+        dpf.jitter > 4.0 * cpf.jitter,
+        "DPF {} vs CPF {}",
+        dpf.jitter,
+        cpf.jitter
+    );
+    assert_eq!(ce.peak_pairs, 0, "CPF let an edge through: {ce:?}");
 }
 
 #[test]
@@ -279,4 +310,67 @@ fn rigid_rings_land_without_crossings() {
         touching > 10,
         "the ring never landed: {touching} steps with contact"
     );
+}
+
+#[test]
+fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
+    use signorini_experiments::deform_run::{DeformSummary, Extra};
+    use signorini_experiments::stiffness_sweep::stiffness_sweep;
+    use std::cell::RefCell;
+    use std::path::{Path, PathBuf};
+
+    #[derive(Clone)]
+    struct P {
+        k: f64,
+    }
+    let summary = |model: &str, jitter: f64| DeformSummary {
+        model: model.into(),
+        dt: 0.5,
+        steps: 3,
+        triangles: 1,
+        pairs_penetrating_at_end: 0,
+        max_depth: 0.0,
+        jitter,
+        ms_per_step: 1.0,
+    };
+    let extra = Extra {
+        peak_pairs: 0,
+        peak_depth: 0.0,
+        steps_with_crossings: 0,
+        final_rms_speed: 0.0,
+        diverged_at: None,
+    };
+    let out = tmp("stiffness-sweep");
+    let seen: RefCell<Vec<(f64, PathBuf)>> = RefCell::new(vec![]);
+    let fake = |p: &P, dir: &Path| {
+        seen.borrow_mut().push((p.k, dir.to_path_buf()));
+        Ok(vec![
+            (summary("cpf", 1.0 / p.k), extra),
+            (summary("dpf", p.k), extra),
+        ])
+    };
+    let pts =
+        stiffness_sweep(&P { k: 2.0 }, &[1.0, 4.0], "fake", &out, |p| &mut p.k, fake).unwrap();
+    assert_eq!(
+        *seen.borrow(),
+        vec![(2.0, out.join("k_x1")), (8.0, out.join("k_x4"))]
+    );
+    assert_eq!(
+        pts.iter().map(|p| p.stiffness).collect::<Vec<_>>(),
+        [2.0, 8.0]
+    );
+    let csv = std::fs::read_to_string(out.join("stiffness_sweep.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 5, "{csv}");
+    assert!(rows[4].starts_with("4,8,dpf,0.5,8e0,"), "{}", rows[4]);
+    assert!(rows[3].starts_with("4,8,cpf,0.5,1.25e-1,"), "{}", rows[3]);
+    let svg = std::fs::read_to_string(out.join("jitter_vs_stiffness.svg")).unwrap();
+    assert!(
+        svg.contains(">cpf<") && svg.contains(">dpf<"),
+        "legend missing"
+    );
+    for bad in [vec![], vec![0.0], vec![f64::NAN], vec![1.0, -2.0]] {
+        let r = stiffness_sweep(&P { k: 2.0 }, &bad, "fake", &out, |p| &mut p.k, fake);
+        assert!(r.is_err(), "factors {bad:?} accepted");
+    }
 }
