@@ -264,9 +264,12 @@ fn compare_all<P: Knobs + Clone>(
         |q, dir| compare(q, &ALL, dir),
     )
     .map_err(anyhow::Error::from)?;
-    let ok = points.iter().fold(true, |ok, pt| {
-        print_runs(name, &pt.runs, &factor_dir(&a.out, pt.factor)) && ok
-    });
+    // Print every factor's runs, then decide (no short-circuit: every run is reported).
+    let printed: Vec<bool> = points
+        .iter()
+        .map(|pt| print_runs(name, &pt.runs, &factor_dir(&a.out, pt.factor)))
+        .collect();
+    let ok = printed.iter().all(|&ok| ok);
     print_sweep(&points, &a.out);
     Ok(outcome(ok))
 }
