@@ -13,11 +13,12 @@
 //! **Jitter** (one definition for all deformable experiments): [`jitter`] of the total
 //! contact-force series `F_n = Σ |J|/h` over the final half of the run, i.e.
 //! `mean |F_{n+1} − F_n| / mean F` — the relative step-to-step change of the contact force
-//! once the bodies should have settled (0 if no contact force at all).
+//! once the bodies should have settled (0 if no contact force at all). [`Extra`] adds the
+//! high-pass jitter ([`jitter_high_pass`], 9-step window), which does not count slow changes.
 
 use crate::ExperimentError;
 use crate::crossings::{MeshView, crossings};
-use crate::penalty_out::{jitter, plot, write_csv, write_json};
+use crate::penalty_out::{HIGH_PASS_WINDOW, jitter, jitter_high_pass, plot, write_csv, write_json};
 use serde::Serialize;
 use signorini_math::{Real, Vec3};
 use signorini_world::penalty::{DeformableWorld, PenaltyReport};
@@ -206,6 +207,9 @@ pub struct Extra {
     pub steps_with_crossings: usize,
     /// Mean RMS vertex speed over the final half (m/s).
     pub final_rms_speed: Real,
+    /// High-pass jitter of the final half ([`jitter_high_pass`] with a 9-step window): the
+    /// step-to-step noise of the contact force without its slow changes.
+    pub jitter_high_pass: Real,
     /// The step (0-based) at which the run diverged and stopped (`PenaltyReport::diverged`), if any.
     pub diverged_at: Option<usize>,
 }
@@ -250,6 +254,7 @@ pub fn summarize(
         peak_depth: tr.crossing_depth.iter().copied().fold(0.0, Real::max),
         steps_with_crossings: tr.crossing_pairs.iter().filter(|&&c| c > 0).count(),
         final_rms_speed: tail.iter().sum::<Real>() / tail.len().max(1) as Real,
+        jitter_high_pass: jitter_high_pass(&tr.force[half..], HIGH_PASS_WINDOW),
         diverged_at: tr.diverged_at,
     };
     (s, e)
@@ -288,10 +293,15 @@ pub fn write_outputs(
     write_json(&out.join("summary.json"), s)?;
     write_csv(
         &out.join("details.csv"),
-        "model,peak_pairs,peak_depth,steps_with_crossings,final_rms_speed",
+        "model,peak_pairs,peak_depth,steps_with_crossings,final_rms_speed,jitter_high_pass",
         [format!(
-            "{},{},{:e},{},{:e}",
-            s.model, e.peak_pairs, e.peak_depth, e.steps_with_crossings, e.final_rms_speed
+            "{},{},{:e},{},{:e},{:e}",
+            s.model,
+            e.peak_pairs,
+            e.peak_depth,
+            e.steps_with_crossings,
+            e.final_rms_speed,
+            e.jitter_high_pass
         )],
     )
 }
@@ -357,10 +367,10 @@ pub fn write_comparison(
     )?;
     write_csv(
         &out.join("compare.csv"),
-        "model,dt,steps,triangles,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth,jitter,ms_per_step",
+        "model,dt,steps,triangles,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth,jitter,ms_per_step,jitter_high_pass",
         runs.iter().map(|(_, s, e)| {
             format!(
-                "{},{},{},{},{},{:e},{},{:e},{:e},{}",
+                "{},{},{},{},{},{:e},{},{:e},{:e},{},{:e}",
                 s.model,
                 s.dt,
                 s.steps,
@@ -370,7 +380,8 @@ pub fn write_comparison(
                 e.peak_pairs,
                 e.peak_depth,
                 s.jitter,
-                s.ms_per_step
+                s.ms_per_step,
+                e.jitter_high_pass
             )
         }),
     )

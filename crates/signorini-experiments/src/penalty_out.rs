@@ -85,3 +85,28 @@ pub fn jitter(force: &[f64]) -> f64 {
         force.windows(2).map(|w| (w[1] - w[0]).abs()).sum::<f64>() / (force.len() - 1) as f64;
     change / mean
 }
+
+/// Window (steps) of [`jitter_high_pass`]'s centred moving average.
+pub const HIGH_PASS_WINDOW: usize = 9;
+
+/// High-pass jitter of a contact-force series: the mean absolute residual from the centred
+/// moving average over `window` steps (odd), divided by the mean force (0 for an all-zero
+/// series or one shorter than the window). Unlike [`jitter`], a force that changes linearly
+/// over the window — bodies still settling or sliding — gives 0: it measures step-to-step
+/// noise, not slow motion. An alternating `m ± a` series gives `a (1 − 1/window) / m`.
+pub fn jitter_high_pass(force: &[f64], window: usize) -> f64 {
+    let w = window.max(1) | 1;
+    if force.len() < w {
+        return 0.0;
+    }
+    let mean = force.iter().sum::<f64>() / force.len() as f64;
+    if mean == 0.0 {
+        return 0.0;
+    }
+    let residual = force
+        .windows(w)
+        .map(|win| (win[w / 2] - win.iter().sum::<f64>() / w as f64).abs())
+        .sum::<f64>()
+        / (force.len() - w + 1) as f64;
+    residual / mean
+}

@@ -86,16 +86,17 @@ pub fn write_stiffness_sweep(
     std::fs::create_dir_all(out).map_err(|err| ExperimentError::io(out, err))?;
     write_csv(
         &out.join("stiffness_sweep.csv"),
-        "factor,stiffness,model,dt,jitter,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth,diverged",
+        "factor,stiffness,model,dt,jitter,jitter_high_pass,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth,diverged",
         points.iter().flat_map(|pt| {
             pt.runs.iter().map(move |(s, e)| {
                 format!(
-                    "{},{},{},{},{:e},{},{:e},{},{:e},{}",
+                    "{},{},{},{},{:e},{:e},{},{:e},{},{:e},{}",
                     pt.factor,
                     pt.stiffness,
                     s.model,
                     s.dt,
                     s.jitter,
+                    e.jitter_high_pass,
                     s.pairs_penetrating_at_end,
                     s.max_depth,
                     e.peak_pairs,

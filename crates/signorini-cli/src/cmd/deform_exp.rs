@@ -143,8 +143,8 @@ fn print(name: &str, s: &DeformSummary, e: &Extra, out: &std::path::Path) -> boo
         e.peak_pairs, e.peak_depth, e.steps_with_crossings
     );
     println!(
-        "  jitter (final half, mean |ΔF| / mean F) {:.4e}, final-half RMS vertex speed {:.3e} m/s",
-        s.jitter, e.final_rms_speed
+        "  jitter (final half, mean |ΔF| / mean F) {:.4e}, high-pass (residual from a 9-step mean) {:.4e}, final-half RMS vertex speed {:.3e} m/s",
+        s.jitter, e.jitter_high_pass, e.final_rms_speed
     );
     println!(
         "  {:.2} ms/step, {:.1} steps per wall-clock second",

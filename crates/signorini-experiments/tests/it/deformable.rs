@@ -338,6 +338,7 @@ fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
         peak_depth: 0.0,
         steps_with_crossings: 0,
         final_rms_speed: 0.0,
+        jitter_high_pass: 0.0,
         diverged_at: None,
     };
     let out = tmp("stiffness-sweep");
@@ -362,8 +363,12 @@ fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
     let csv = std::fs::read_to_string(out.join("stiffness_sweep.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 5, "{csv}");
-    assert!(rows[4].starts_with("4,8,dpf,0.5,8e0,"), "{}", rows[4]);
-    assert!(rows[3].starts_with("4,8,cpf,0.5,1.25e-1,"), "{}", rows[3]);
+    assert!(rows[4].starts_with("4,8,dpf,0.5,8e0,0e0,"), "{}", rows[4]);
+    assert!(
+        rows[3].starts_with("4,8,cpf,0.5,1.25e-1,0e0,"),
+        "{}",
+        rows[3]
+    );
     let svg = std::fs::read_to_string(out.join("jitter_vs_stiffness.svg")).unwrap();
     assert!(
         svg.contains(">cpf<") && svg.contains(">dpf<"),

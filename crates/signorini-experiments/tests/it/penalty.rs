@@ -2,7 +2,7 @@
 //! the perturbation ordering, the jitter figure.
 
 use signorini_experiments::particle1d::{self as p1, Method};
-use signorini_experiments::penalty_out::jitter;
+use signorini_experiments::penalty_out::{jitter, jitter_high_pass};
 
 #[test]
 fn stability_thresholds_match_the_analytic_values() {
@@ -55,6 +55,40 @@ fn jitter_figure() {
     assert_eq!(jitter(&[2.0, 2.0, 2.0]), 0.0);
     // Mean 1.5, mean |Δ| = 1 → 2/3.
     assert!((jitter(&[1.0, 2.0, 1.0, 2.0]) - 1.0 / 1.5).abs() < 1e-15);
+}
+
+/// The high-pass jitter ignores slow changes that the first difference counts: a linear ramp
+/// (a body still settling) is 0 for it, and an alternating `m ± a` series is `a (1 − 1/w) / m`.
+#[test]
+fn high_pass_jitter_separates_noise_from_slow_motion() {
+    let ramp: Vec<f64> = (0..100).map(|i| 10.0 + 0.1 * i as f64).collect();
+    assert!(jitter(&ramp) > 0.006, "{}", jitter(&ramp));
+    assert!(
+        jitter_high_pass(&ramp, 9) < 1e-14,
+        "{}",
+        jitter_high_pass(&ramp, 9)
+    );
+    let alt: Vec<f64> = (0..101)
+        .map(|i| if i % 2 == 0 { 11.0 } else { 9.0 })
+        .collect();
+    let mean = alt.iter().sum::<f64>() / alt.len() as f64;
+    let want = (1.0 - 1.0 / 9.0) / mean;
+    assert!(
+        (jitter_high_pass(&alt, 9) - want).abs() < 1e-12,
+        "{}",
+        jitter_high_pass(&alt, 9)
+    );
+    // Noise on top of the ramp: the high-pass figure sees the noise alone.
+    let both: Vec<f64> = ramp.iter().zip(&alt).map(|(r, a)| r + a - 10.0).collect();
+    let noise_only = jitter_high_pass(&alt, 9) * mean;
+    let m_both = both.iter().sum::<f64>() / both.len() as f64;
+    assert!((jitter_high_pass(&both, 9) * m_both - noise_only).abs() < 1e-9);
+    assert_eq!(
+        jitter_high_pass(&[1.0; 5], 9),
+        0.0,
+        "shorter than the window"
+    );
+    assert_eq!(jitter_high_pass(&[0.0; 20], 9), 0.0, "no force");
 }
 
 /// `summary.json` holds exactly the fields issue 6 lists; the limits are within 1 %.
