@@ -73,7 +73,7 @@ fn discrete_forces_let_the_torus_through_the_tiny_cloth() {
 /// several times more than continuous ones on the tiny cloth (docs/deformable.md, "Jitter
 /// against stiffness").
 #[test]
-fn at_the_default_stiffness_discrete_forces_jitter_and_cpf_does_not() {
+fn at_the_default_stiffness_discrete_forces_jitter_several_times_more_than_cpf() {
     let run = |model: ForceModel, name: &str| {
         let p = ClothToriParams {
             stiffness: ClothToriParams::small(model).stiffness,
