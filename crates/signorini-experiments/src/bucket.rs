@@ -10,10 +10,11 @@
 //! pressurised mass-spring shells of three procedural shapes (UV spheres, tori and rounded
 //! boxes — spheres pushed out to `|x|⁴ + |y|⁴ + |z|⁴ = a⁴`, [`shapes::rounded_box`]), the bucket is the open single-sheet
 //! [`shapes::bucket`] (open like the paper's: no inside/outside information). The paper gives no
-//! settings for this scene, so the cloth-and-tori ones are kept: Δt = 1/30 s, k = 2 N/m per
-//! pair, Coulomb 0.8, viscous 0.005, a 2 mm tolerance, gravity 9.81 mm/s² (lengths read in
-//! millimetre units), air drag 0.5/s and ≈ 13.5 g per vertex whatever the resolution
-//! (`k Δt²/m ≈ 0.16` per pair), the shells' springs sub-stepped. The drag caps the fall at
+//! settings for this scene, so the cloth-and-tori ones are kept: Δt = 1/30 s, k = 16 N/m per
+//! pair (2 N/m before 25 Nov, as the cloth-and-tori), Coulomb 0.8, viscous 0.005, a 2 mm
+//! tolerance, gravity 9.81 mm/s² (lengths read in millimetre units), air drag 0.5/s and
+//! ≈ 13.5 g per vertex whatever the resolution (`k Δt²/m ≈ 1.3` per pair), the shells' springs
+//! sub-stepped. The drag caps the fall at
 //! 2 cm/s: a single-sheet bottom hit much faster lets vertices through it (penetration
 //! `≈ v √(m/k)` per pair exceeds the tolerance), and the penalty then pushes them the wrong way. The bodies start in layers of `per_side²` above the rim,
 //! every other layer shifted and each body turned, moving down at `drop_speed`: they arrive in
@@ -87,7 +88,7 @@ impl BucketParams {
         BucketParams {
             model,
             dt: 1.0 / 30.0,
-            stiffness: 2.0,
+            stiffness: 16.0,
             tolerance: 2e-3,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             friction: Friction {
