@@ -16,8 +16,7 @@
 
 use crate::ExperimentError;
 use crate::deform_run::{DeformSummary, Extra};
-use crate::penalty_out::write_csv;
-use crate::svg::{Plot, Series};
+use crate::penalty_out::{plot_scaled, write_csv};
 use signorini_math::Real;
 use std::path::{Path, PathBuf};
 
@@ -106,31 +105,34 @@ pub fn write_stiffness_sweep(
             })
         }),
     )?;
-    let mut plot = Plot::new(
-        &format!("{name}: final-half jitter against contact stiffness"),
-        "log2(stiffness / experiment's stiffness)",
-        "jitter (mean |dF| / mean F)",
-        true,
-    );
     let models: Vec<String> = points
         .first()
         .map(|pt| pt.runs.iter().map(|(s, _)| s.model.clone()).collect())
         .unwrap_or_default();
-    for (i, m) in models.iter().enumerate() {
-        let pts = points
-            .iter()
-            .filter_map(|pt| {
-                let (s, _) = pt.runs.iter().find(|(s, _)| &s.model == m)?;
-                Some((pt.factor.log2(), s.jitter, s.jitter, s.jitter))
-            })
-            .collect();
-        plot.add(Series {
-            name: m.clone(),
-            color: ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"][i % 4].into(),
-            dashed: false,
-            points: pts,
-        });
-    }
-    let path = out.join("jitter_vs_stiffness.svg");
-    std::fs::write(&path, plot.to_svg()).map_err(|err| ExperimentError::io(&path, err))
+    // Per model, (log₂ factor, jitter) over the factors that ran it.
+    let xy: Vec<(Vec<Real>, Vec<Real>)> = models
+        .iter()
+        .map(|m| {
+            points
+                .iter()
+                .filter_map(|pt| {
+                    let (s, _) = pt.runs.iter().find(|(s, _)| &s.model == m)?;
+                    Some((pt.factor.log2(), s.jitter))
+                })
+                .unzip()
+        })
+        .collect();
+    let series: Vec<(&str, &[Real], &[Real])> = models
+        .iter()
+        .zip(&xy)
+        .map(|(m, (x, y))| (m.as_str(), x.as_slice(), y.as_slice()))
+        .collect();
+    plot_scaled(
+        &out.join("jitter_vs_stiffness.svg"),
+        &format!("{name}: final-half jitter against contact stiffness"),
+        "log2(stiffness / experiment's stiffness)",
+        "jitter (mean |dF| / mean F)",
+        true,
+        &series,
+    )
 }
