@@ -10,12 +10,15 @@
 //! - [`discrete`]: discrete penalty impulses (Eq. 3) — closest point at the end positions, and
 //!   the CCD-tracked variant of Fig. 8b;
 //! - [`friction`]: Coulomb plus viscous friction (§3.6);
-//! - [`track`]: first-contact detection with the CCD crate and feature-pair tracking (§3.2).
+//! - [`track`]: first-contact detection with the CCD crate and feature-pair tracking (§3.2);
+//! - [`distance`]: distance pairs (edge–edge proximity at an edge's end: closest points and
+//!   normal refreshed every step, a conservative departure from §3.2's fixed collision points).
 //!
 //! Does not own: bodies, time stepping (`signorini-world::penalty`), meshes
 //! (`signorini-geometry::mesh`), CCD kernels (`signorini-ccd`). See `docs/penalty.md`.
 
 pub mod discrete;
+pub mod distance;
 pub mod friction;
 pub mod impulse;
 pub mod intervals;
@@ -77,7 +80,7 @@ pub fn tracked_impulse(
 /// [`tracked_impulse`] with a contact thickness `d` (m): the pair is in contact while its
 /// depth `d − σ m̂·s` is positive (a collision tolerance, as the paper's cloth and chain
 /// benchmarks use), so contact forces act before the features meet. `d = 0` is
-/// [`tracked_impulse`] exactly.
+/// [`tracked_impulse`] exactly. A [`Tracked::distance`] pair gets [`distance::impulse`].
 pub fn tracked_impulse_thick(
     model: ForceModel,
     traj: &Trajectory,
@@ -86,6 +89,9 @@ pub fn tracked_impulse_thick(
     h: signorini_math::Real,
     d: signorini_math::Real,
 ) -> (PairImpulse, Intervals) {
+    if t.distance {
+        return distance::impulse(model, traj, &t.coeffs, k, h, d);
+    }
     let n = traj.normal_bernstein();
     let m = pair::normal_power(&n);
     let g = pair::gap_cubic(&m, &traj.separation(&t.coeffs));
@@ -102,4 +108,19 @@ pub fn tracked_impulse_thick(
         ForceModel::Dpf => PairImpulse::from_j(signorini_math::Vec3::zeros(), &t.coeffs),
     };
     (imp, iv)
+}
+
+/// Penetration depth `δ` of a tracked pair at time `t` (negative: apart; a pair with contact
+/// thickness `d` is in contact while `d + δ > 0`): [`depth_at`] for the paper's tracked pairs,
+/// [`distance::depth`] for distance pairs.
+pub fn tracked_depth(
+    traj: &Trajectory,
+    t: &Tracked,
+    at: signorini_math::Real,
+) -> signorini_math::Real {
+    if t.distance {
+        distance::depth(traj, &t.coeffs, at)
+    } else {
+        depth_at(traj, &t.coeffs, t.outside, at)
+    }
 }

@@ -30,6 +30,12 @@ pub struct Tracked {
     pub coeffs: [Real; 4],
     /// Sign of `g = m·s` on the outside (`±1`).
     pub outside: i8,
+    /// A **distance pair** (see [`crate::distance`]): its collision points are the closest
+    /// points of its features at the start of each step and its normal the direction between
+    /// them, so its force is the gradient of `k (d − dist)²/2` in the contact thickness `d`.
+    /// The stepper makes edge–edge proximity pairs whose closest point is an end of an edge
+    /// such pairs; every other pair is `false` (the paper's tracked collision points).
+    pub distance: bool,
 }
 
 /// A new contact: first time of impact and the tracked state it starts.
@@ -77,7 +83,11 @@ pub fn detect(traj: &Trajectory, outside: Option<i8>) -> Option<Contact> {
     };
     Some(Contact {
         toi,
-        tracked: Tracked { coeffs, outside },
+        tracked: Tracked {
+            coeffs,
+            outside,
+            distance: false,
+        },
     })
 }
 

@@ -186,6 +186,7 @@ fn thickness_closed_form_matches_quadrature() {
         let tr = Tracked {
             coeffs: c,
             outside: sigma,
+            distance: false,
         };
         let plain = tracked_impulse(ForceModel::Cpf, &traj, &tr, k, h).0;
         let zero =
@@ -340,5 +341,6 @@ fn intervals_split_at_every_root_including_penetration_at_start() {
     let _ = Tracked {
         coeffs: [0.0; 4],
         outside: 1,
+        distance: false,
     };
 }

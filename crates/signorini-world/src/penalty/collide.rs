@@ -15,7 +15,7 @@ use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_math::Vec3;
 use signorini_penalty::pair::{Kind, Trajectory, separation_coeffs};
 use signorini_penalty::track::weights_at;
-use signorini_penalty::{Contact, PairKey, Tracked, Tracker, depth_at, detect};
+use signorini_penalty::{Contact, PairKey, Tracked, Tracker, detect, distance, tracked_depth};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One mesh as the collision stage sees it: vertices moving linearly from `x0` to `x1`.
@@ -195,19 +195,29 @@ struct Gather<'a, 'o> {
 
 impl Gather<'_, '_> {
     fn consider(&mut self, key: PairKey, outside: Option<i8>) {
-        if self.active.contains_key(&key) {
-            return;
-        }
+        // A tracked pair stays as it is; a distance pair gives way to a CCD hit of its features
+        // (they touch during the step: the paper's tracked pair then holds the crossing).
+        let upgrade = match self.active.get(&key) {
+            Some(t) if t.distance => true,
+            Some(_) => return,
+            None => false,
+        };
         let traj = trajectory(self.objs, &key);
-        if stays_apart(&traj, self.thickness) {
+        if !upgrade && stays_apart(&traj, self.thickness) {
             return;
         }
         let o = &self.objs[key.first.0 as usize];
-        if key.first.0 == key.second.0 && rest_near(o, &key, self.thickness) {
+        if !upgrade && key.first.0 == key.second.0 && rest_near(o, &key, self.thickness) {
             return;
         }
         let outside = outside.or_else(|| self.edge_outside(&key, &traj));
         let hit = detect(&traj, outside).filter(|c| touching(&traj, c));
+        if upgrade {
+            if let Some(c) = hit {
+                self.active.insert(key, c.tracked);
+            }
+            return;
+        }
         if let Some(c) = hit.or_else(|| self.near(&traj, outside)) {
             self.active.insert(key, c.tracked);
             if key.kind == Kind::VertexFace {
@@ -218,7 +228,9 @@ impl Gather<'_, '_> {
     }
 
     /// Proximity within the thickness at `t = 0` or `t = 1` (collision weights at the closer
-    /// of the two); the outside is the side the first feature is on at `t = 0`.
+    /// of the two); the outside is the side the first feature is on at `t = 0`. An edge–edge
+    /// pair whose closest point is an end of an edge becomes a distance pair
+    /// ([`signorini_penalty::distance`]): its edge–edge normal does not measure that distance.
     fn near(&self, traj: &Trajectory, outside: Option<i8>) -> Option<Contact> {
         if self.thickness <= 0.0 || nearly_parallel(traj) {
             return None;
@@ -233,6 +245,12 @@ impl Gather<'_, '_> {
         if d0.min(d1) >= self.thickness {
             return None;
         }
+        if distance::is_edge_end(traj.kind, &coeffs) {
+            return Some(Contact {
+                toi,
+                tracked: distance::refresh(traj),
+            });
+        }
         let side = || {
             let (p, q) = traj.points(&coeffs, 0.0);
             let g = traj.normal_at(0.0).dot(&(p - q));
@@ -241,7 +259,11 @@ impl Gather<'_, '_> {
         let outside = outside.or_else(side)?;
         Some(Contact {
             toi,
-            tracked: Tracked { coeffs, outside },
+            tracked: Tracked {
+                coeffs,
+                outside,
+                distance: false,
+            },
         })
     }
 
@@ -330,6 +352,7 @@ impl Gather<'_, '_> {
             let tracked = Tracked {
                 coeffs: separation_coeffs(Kind::VertexFace, &w),
                 outside: 1,
+                distance: false,
             };
             self.active
                 .insert(vf_key(a as u32, v as u32, b as u32, t as u32), tracked);
@@ -340,7 +363,8 @@ impl Gather<'_, '_> {
 }
 
 /// The pairs to carry to the next step: those still within the contact thickness at the new
-/// positions `objs` (`x0` = `x1`), i.e. with `d − σ m̂·s > 0`. Those that really interpenetrate
+/// positions `objs` (`x0` = `x1`), i.e. with `d − σ m̂·s > 0` (distance pairs: with their
+/// collision points moved to the closest points there, `d − dist > 0`). Those that really interpenetrate
 /// (`−σ m̂·s > 0`) are counted in the report with their largest depth.
 pub fn retain(
     objs: &[Object<'_>],
@@ -349,8 +373,12 @@ pub fn retain(
     report: &mut PenaltyReport,
 ) -> Tracker {
     let mut tracker = Tracker::new();
-    for (key, tr) in active {
-        let depth = depth_at(&trajectory(objs, &key), &tr.coeffs, tr.outside, 0.0);
+    for (key, mut tr) in active {
+        let traj = trajectory(objs, &key);
+        if tr.distance {
+            tr = distance::refresh(&traj);
+        }
+        let depth = tracked_depth(&traj, &tr, 0.0);
         if depth > 0.0 {
             report.penetrating_pairs += 1;
             report.max_depth = report.max_depth.max(depth);

@@ -261,7 +261,7 @@ impl DeformableWorld {
         }
         let active = match self.params.model {
             ForceModel::Dpf => {
-                self.discrete_impulses(&objs, &mut imp, &mut report);
+                self.discrete_impulses(&objs, &vel, &mut imp, &mut report);
                 BTreeMap::new()
             }
             _ => {
@@ -483,21 +483,56 @@ impl DeformableWorld {
             if pi.j == Vec3::zeros() {
                 continue;
             }
-            let c = tr.coeffs;
-            // Friction on the collision point P (and −F on Q): relative velocity s' = Σ cᵢ vᵢ*,
-            // effective mass 1 / Σ cᵢ² wᵢ (never reverses the sliding).
-            let vel = |(o, i): (usize, usize)| v.get(o).map_or(Vec3::zeros(), |vo| vo[i]);
-            let v_rel: Vec3 = (0..4).map(|n| c[n] * vel(ids[n])).sum();
-            let inv: Real = (0..4).map(|n| c[n] * c[n] * self.inv_mass(ids[n])).sum();
-            let m_eff = if inv > 0.0 { 1.0 / inv } else { Real::INFINITY };
-            let f = friction_impulse(&self.params.friction, &pi.j, &v_rel, h, m_eff);
-            for n in 0..4 {
-                let (o, i) = ids[n];
-                if o < imp.len() {
-                    imp[o][i] += c[n] * s * (pi.j + f);
-                }
+            self.apply_pair(ids, &tr.coeffs, pi.j, s, v, imp);
+        }
+    }
+
+    /// Add a pair's contact impulse `j` (on its first collision point `P`; `−j` on `Q`) and its
+    /// friction to the vertex impulses `imp`, as `cᵢ s (j + F)` (Eqs. 13, 17), `s` the
+    /// stiffness-limit scale: friction `F` (§3.6) on the relative velocity `s' = Σ cᵢ vᵢ*` with
+    /// the pair's effective mass `1 / Σ cᵢ² wᵢ` (never reverses the sliding). Shared by every
+    /// force model, so the discrete baselines get the same friction as CPF.
+    fn apply_pair(
+        &self,
+        ids: &[(usize, usize); 4],
+        c: &[Real; 4],
+        j: Vec3,
+        s: Real,
+        v: &[Vec<Vec3>],
+        imp: &mut [Vec<Vec3>],
+    ) {
+        let h = self.params.h;
+        let vel = |(o, i): (usize, usize)| v.get(o).map_or(Vec3::zeros(), |vo| vo[i]);
+        let v_rel: Vec3 = (0..4).map(|n| c[n] * vel(ids[n])).sum();
+        let inv: Real = (0..4).map(|n| c[n] * c[n] * self.inv_mass(ids[n])).sum();
+        let m_eff = if inv > 0.0 { 1.0 / inv } else { Real::INFINITY };
+        let f = friction_impulse(&self.params.friction, &j, &v_rel, h, m_eff);
+        for n in 0..4 {
+            let (o, i) = ids[n];
+            if o < imp.len() {
+                imp[o][i] += c[n] * s * (j + f);
             }
         }
+    }
+
+    /// A discrete vertex–face contact: impulse `jv` on vertex `(a, vi)`, `−wₙ jv` on the corners
+    /// of triangle `t` of object `b` (barycentric weights `w` of the closest point), with
+    /// friction as for every pair ([`Self::apply_pair`]).
+    #[allow(clippy::too_many_arguments)]
+    fn apply_vertex_face(
+        &self,
+        objs: &[Object<'_>],
+        (a, vi): (usize, usize),
+        (b, t): (usize, usize),
+        w: &[Real; 3],
+        jv: Vec3,
+        v: &[Vec<Vec3>],
+        imp: &mut [Vec<Vec3>],
+    ) {
+        let tri = objs[b].triangles[t].map(|c| (b, c as usize));
+        let ids = [(a, vi), tri[0], tri[1], tri[2]];
+        let c = [1.0, -w[0], -w[1], -w[2]];
+        self.apply_pair(&ids, &c, jv, 1.0, v, imp);
     }
 
     /// Per-pair impulse scale of [`PenaltyParams::vertex_stiffness_limit`]: 1 when off;
@@ -552,12 +587,13 @@ impl DeformableWorld {
     fn discrete_impulses(
         &self,
         objs: &[Object<'_>],
+        v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
         rep: &mut PenaltyReport,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
         if self.params.thickness > 0.0 {
-            self.proximity_impulses(objs, imp, rep);
+            self.proximity_impulses(objs, v, imp, rep);
         }
         for (i, j) in collide::object_pairs(objs) {
             for (a, b) in [(i, j), (j, i)] {
@@ -572,13 +608,7 @@ impl DeformableWorld {
                     }
                     let (t, w, q, d) = query::closest_point(p, ob.x0, ob.triangles);
                     let jv = signorini_penalty::discrete::closest_point_impulse(p, &q, k, h);
-                    imp[a][vi] += jv;
-                    if b < imp.len() {
-                        let tri = ob.triangles[t];
-                        for (n, &corner) in tri.iter().enumerate() {
-                            imp[b][corner as usize] -= w[n] * jv;
-                        }
-                    }
+                    self.apply_vertex_face(objs, (a, vi), (b, t), &w, jv, v, imp);
                     rep.pairs += 1;
                     rep.penetrating_pairs += 1;
                     rep.max_depth = rep.max_depth.max(d);
@@ -595,6 +625,7 @@ impl DeformableWorld {
     fn proximity_impulses(
         &self,
         objs: &[Object<'_>],
+        vel: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
         rep: &mut PenaltyReport,
     ) {
@@ -638,12 +669,7 @@ impl DeformableWorld {
                     continue;
                 }
                 let jv = (h * k * (d - dist) / dist) * (p - q);
-                imp[a][v as usize] += jv;
-                if b < imp.len() {
-                    for (n, &c) in tri.iter().enumerate() {
-                        imp[b][c as usize] -= w[n] * jv;
-                    }
-                }
+                self.apply_vertex_face(objs, (a, v as usize), (b, t as usize), &w, jv, vel, imp);
                 rep.pairs += 1;
             }
         }
