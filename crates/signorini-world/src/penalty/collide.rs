@@ -75,15 +75,42 @@ impl Object<'_> {
         (a.0.inf(&b.0), a.1.sup(&b.1))
     }
 
-    fn bvh(&self, margin: f64) -> Option<(signorini_ccd::TriMesh, MeshBvh)> {
+    /// The sweep as a CCD mesh, and the BVH in `slot` made current for it: refitted (same
+    /// topology, boxes of this sweep) if there is one, left as it is for a static object (its
+    /// boxes never change), built otherwise. The candidate lists of `signorini-ccd` are sorted,
+    /// so they do not depend on the tree's topology, only on the boxes.
+    fn bvh(&self, margin: f64, slot: &mut Option<MeshBvh>) -> Option<signorini_ccd::TriMesh> {
         let m = signorini_ccd::TriMesh::new(
             self.x0.to_vec(),
             self.x1.to_vec(),
             self.triangles.to_vec(),
         )
         .ok()?;
-        let bvh = MeshBvh::build(&m, margin);
-        Some((m, bvh))
+        let current = match slot.take() {
+            Some(b) if self.is_static => Some(b),
+            Some(mut b) => b.refit(&m).is_ok().then_some(b),
+            None => None,
+        };
+        *slot = Some(current.unwrap_or_else(|| MeshBvh::build(&m, margin)));
+        Some(m)
+    }
+}
+
+/// The BVHs of a world's objects kept from step to step (one per object, built on first use,
+/// then refitted): rebuilding every tree in every step took a fifth of the full cloth-and-tori
+/// step. Cleared when the object count or the margin (the contact thickness) changes.
+#[derive(Clone, Debug, Default)]
+pub struct BvhCache {
+    trees: Vec<Option<MeshBvh>>,
+    margin: f64,
+}
+
+impl BvhCache {
+    fn prepare(&mut self, objects: usize, margin: f64) {
+        if self.trees.len() != objects || self.margin != margin {
+            self.trees = vec![None; objects];
+            self.margin = margin;
+        }
     }
 }
 
@@ -141,6 +168,7 @@ pub fn gather(
     objs: &[Object<'_>],
     tracker: &Tracker,
     thickness: f64,
+    cache: &mut BvhCache,
     report: &mut PenaltyReport,
 ) -> BTreeMap<PairKey, Tracked> {
     let pairs = object_pairs_within(objs, thickness);
@@ -152,11 +180,18 @@ pub fn gather(
     for (i, o) in objs.iter().enumerate() {
         needed[i] |= o.self_collide && !o.is_static;
     }
-    // One BVH per object per step (built in parallel), shared by all its pairs.
-    let bvhs: Vec<Option<(signorini_ccd::TriMesh, MeshBvh)>> = objs
+    // One BVH per object, made current for this step in parallel, shared by all its pairs.
+    cache.prepare(objs.len(), thickness);
+    let meshes: Vec<Option<signorini_ccd::TriMesh>> = objs
         .par_iter()
         .zip(needed.par_iter())
-        .map(|(o, &n)| if n { o.bvh(thickness) } else { None })
+        .zip(cache.trees.par_iter_mut())
+        .map(|((o, &n), slot)| if n { o.bvh(thickness, slot) } else { None })
+        .collect();
+    let bvhs: Vec<Option<(&signorini_ccd::TriMesh, &MeshBvh)>> = meshes
+        .iter()
+        .zip(&cache.trees)
+        .map(|(m, b)| m.as_ref().zip(b.as_ref()))
         .collect();
     let mut st = Gather {
         objs,
@@ -186,7 +221,7 @@ pub fn gather(
 
 struct Gather<'a, 'o> {
     objs: &'a [Object<'o>],
-    bvhs: &'a [Option<(signorini_ccd::TriMesh, MeshBvh)>],
+    bvhs: &'a [Option<(&'a signorini_ccd::TriMesh, &'a MeshBvh)>],
     thickness: f64,
     active: BTreeMap<PairKey, Tracked>,
     claimed: BTreeSet<((u32, u32), u32)>,
@@ -292,7 +327,7 @@ impl Gather<'_, '_> {
     /// Pairs within one object (adjacent features are skipped by `self_pairs`).
     fn self_collisions(&mut self, i: usize) {
         let bvhs = self.bvhs;
-        let Some((m, bvh)) = &bvhs[i] else {
+        let Some((m, bvh)) = bvhs[i] else {
             return;
         };
         let cand = self_pairs(m, bvh);
@@ -311,7 +346,7 @@ impl Gather<'_, '_> {
     /// Pairs between two objects, then their initial penetrations.
     fn between(&mut self, i: usize, j: usize) {
         let bvhs = self.bvhs;
-        let (Some((_, bi)), Some((_, bj))) = (&bvhs[i], &bvhs[j]) else {
+        let (Some((_, bi)), Some((_, bj))) = (bvhs[i], bvhs[j]) else {
             return;
         };
         let cand = mesh_pairs(bi, bj);

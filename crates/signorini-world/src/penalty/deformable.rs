@@ -32,6 +32,7 @@
 
 use super::collide::{self, Object};
 use super::{MeshBody, PenaltyError, PenaltyParams, PenaltyReport, query};
+use rayon::prelude::*;
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_deformable::Deformable;
 use signorini_geometry::mesh::TriMesh;
@@ -111,6 +112,7 @@ pub struct DeformableWorld {
     tracker: Tracker,
     time: Real,
     edges: Vec<Vec<[u32; 2]>>,
+    bvh_cache: collide::BvhCache,
 }
 
 /// Vertex–triangle candidates `(vertex object, triangle object, [(vertex, triangle)])`.
@@ -127,6 +129,7 @@ struct Sweep {
 impl Sweep {
     fn new(w: &DeformableWorld, x0: Vec<Vec<Vec3>>, x1: Vec<Vec<Vec3>>) -> Self {
         let normals = (0..x0.len())
+            .into_par_iter()
             .map(|i| {
                 let d = w.deformables.get(i)?;
                 d.mesh()
@@ -160,6 +163,7 @@ impl DeformableWorld {
             tracker: Tracker::new(),
             time: 0.0,
             edges,
+            bvh_cache: collide::BvhCache::default(),
         })
     }
 
@@ -215,9 +219,11 @@ impl DeformableWorld {
         let h = self.params.h;
         let mut report = PenaltyReport::default();
         // Block 1: predicted (mean and end) velocities and the linear vertex sweep.
+        // Each deformable's predictor is independent: in parallel, collected in order
+        // (deterministic).
         let (mut v, mut v_end): (Vec<Vec<Vec3>>, Vec<Vec<Vec3>>) = self
             .deformables
-            .iter()
+            .par_iter()
             .map(|d| d.free_motion(h, self.substeps))
             .unzip();
         let free: Vec<Vec6> = self
@@ -230,6 +236,7 @@ impl DeformableWorld {
             return report;
         }
         let sweep = self.sweep(&v, &free);
+        let mut bvh_cache = std::mem::take(&mut self.bvh_cache);
         let objs = self.objects(&sweep);
         // Blocks 2–3: pairs and vertex impulses (deformable vertices, then rigid-body vertices).
         let mut imp: Vec<Vec<Vec3>> = v
@@ -265,8 +272,9 @@ impl DeformableWorld {
                 BTreeMap::new()
             }
             _ => {
+                let thickness = self.params.thickness;
                 let active =
-                    collide::gather(&objs, &self.tracker, self.params.thickness, &mut report);
+                    collide::gather(&objs, &self.tracker, thickness, &mut bvh_cache, &mut report);
                 self.continuous_impulses(&objs, &active, &vel, &mut imp);
                 active
             }
@@ -312,6 +320,7 @@ impl DeformableWorld {
             b.state.integrate_position(h);
         }
         // Block 5: keep the pairs still penetrating at the new positions.
+        self.bvh_cache = bvh_cache;
         self.update_tracker(active, &mut report);
         self.time += h;
         report.diverged = !self.deformables.iter().all(|d| {

@@ -283,8 +283,13 @@ impl PenaltyWorld {
             }
             _ => {
                 let objs = self.objects(&sweep);
-                let mut active =
-                    collide::gather(&objs, &self.tracker, self.params.thickness, &mut report);
+                let mut active = collide::gather(
+                    &objs,
+                    &self.tracker,
+                    self.params.thickness,
+                    &mut collide::BvhCache::default(),
+                    &mut report,
+                );
                 self.continuous_impulses(&active, &sweep, &free, &mut acc);
                 self.corrective_passes(&mut active, &free, &mut acc, &mut report);
                 active
@@ -344,7 +349,8 @@ impl PenaltyWorld {
             for (k, t) in active.iter() {
                 known.insert(*k, *t);
             }
-            let found = collide::gather(&self.objects(&sweep), &known, d, report);
+            let mut cache = collide::BvhCache::default();
+            let found = collide::gather(&self.objects(&sweep), &known, d, &mut cache, report);
             let fresh: BTreeMap<PairKey, Tracked> = found
                 .into_iter()
                 .filter(|(k, _)| !active.contains_key(k))
