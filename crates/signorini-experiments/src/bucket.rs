@@ -46,6 +46,9 @@ pub struct BucketParams {
     /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
     /// the paper's plain accumulation).
     pub vertex_stiffness_limit: Real,
+    /// Linearly implicit contact correction instead of the stiffness limit
+    /// (`PenaltyParams::implicit_contact`; default off).
+    pub implicit_contact: bool,
     /// Friction (Coulomb and viscous).
     pub friction: Friction,
     /// Simulated time (s).
@@ -91,6 +94,7 @@ impl BucketParams {
             stiffness: 16.0,
             tolerance: 2e-3,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+            implicit_contact: false,
             friction: Friction {
                 mu: 0.8,
                 viscous: 0.005,
@@ -228,6 +232,7 @@ pub fn spec(p: &BucketParams) -> Result<WorldSpec, ExperimentError> {
         substeps: p.substeps,
         self_collision: true,
         vertex_stiffness_limit: p.vertex_stiffness_limit,
+        implicit_contact: p.implicit_contact,
     })
 }
 

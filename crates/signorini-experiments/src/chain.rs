@@ -34,6 +34,9 @@ pub struct ChainParams {
     /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
     /// the paper's plain accumulation).
     pub vertex_stiffness_limit: Real,
+    /// Linearly implicit contact correction instead of the stiffness limit
+    /// (`PenaltyParams::implicit_contact`; default off).
+    pub implicit_contact: bool,
     /// Friction.
     pub friction: Friction,
     /// Simulated time (s).
@@ -59,6 +62,7 @@ impl ChainParams {
             stiffness: 10.0,
             tolerance: 2e-3,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+            implicit_contact: false,
             friction: Friction {
                 mu: 0.3,
                 viscous: 0.0,
@@ -160,6 +164,7 @@ pub fn spec(p: &ChainParams) -> Result<WorldSpec, ExperimentError> {
         substeps: p.substeps,
         self_collision: true,
         vertex_stiffness_limit: p.vertex_stiffness_limit,
+        implicit_contact: p.implicit_contact,
     })
 }
 

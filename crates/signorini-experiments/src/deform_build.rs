@@ -118,6 +118,8 @@ pub struct WorldSpec {
     pub self_collision: bool,
     /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off).
     pub vertex_stiffness_limit: Real,
+    /// Linearly implicit contact correction (`PenaltyParams::implicit_contact`; default off).
+    pub implicit_contact: bool,
 }
 
 /// `mesh` rotated by `rotation` (if any) and then moved by `at`: `x ↦ R x + at`.
@@ -176,6 +178,7 @@ pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
     params.friction = spec.friction;
     params.thickness = spec.thickness;
     params.vertex_stiffness_limit = spec.vertex_stiffness_limit;
+    params.implicit_contact = spec.implicit_contact;
     let rigid = (spec.rigid.iter().enumerate())
         .map(|(k, r)| r.build().map_err(|e| format!("rigid body {k}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;

@@ -40,6 +40,9 @@ pub struct RingsParams {
     /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
     /// the paper's plain accumulation).
     pub vertex_stiffness_limit: Real,
+    /// Linearly implicit contact correction instead of the stiffness limit
+    /// (`PenaltyParams::implicit_contact`; default off).
+    pub implicit_contact: bool,
     /// Friction.
     pub friction: Friction,
     /// Simulated time (s).
@@ -69,6 +72,7 @@ impl RingsParams {
             stiffness: 256_000.0,
             tolerance: 2e-3,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+            implicit_contact: false,
             friction: Friction {
                 mu: 0.5,
                 viscous: 0.0,
@@ -179,6 +183,7 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
         stiffness: p.stiffness,
         thickness: p.tolerance,
         vertex_stiffness_limit: p.vertex_stiffness_limit,
+        implicit_contact: p.implicit_contact,
         friction: p.friction,
         substeps: p.substeps,
         self_collision: true,

@@ -109,6 +109,7 @@ pub(super) fn deformable_scene(
             substeps: 1,
             self_collision: true,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+            implicit_contact: false,
         },
         names: Vec::new(),
         colors: Vec::new(),

@@ -31,6 +31,7 @@
 //! paper's "collision tolerance", `docs/deformable.md`).
 
 use super::collide::{self, Object};
+use super::implicit::{self, PairContact};
 use super::{MeshBody, PenaltyError, PenaltyParams, PenaltyReport, query};
 use rayon::prelude::*;
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
@@ -113,6 +114,22 @@ pub struct DeformableWorld {
     time: Real,
     edges: Vec<Vec<[u32; 2]>>,
     bvh_cache: collide::BvhCache,
+}
+
+/// A discrete vertex–face contact: `((vertex object, vertex), (triangle object, triangle),
+/// barycentric weights of the closest point)`.
+type VertexFace = ((usize, usize), (usize, usize), [Real; 3]);
+
+/// One pair's contact impulse as the stepper applies it: its vertices and separation
+/// coefficients, the contact impulse `j` on the first collision point, the stiffness-limit
+/// scale `s` and the fraction `tau` of the step in contact.
+#[derive(Clone, Copy)]
+struct Applied<'a> {
+    ids: &'a [(usize, usize); 4],
+    c: &'a [Real; 4],
+    j: Vec3,
+    s: Real,
+    tau: Real,
 }
 
 /// Vertex–triangle candidates `(vertex object, triangle object, [(vertex, triangle)])`.
@@ -266,19 +283,25 @@ impl DeformableWorld {
                 });
             vel.to_mut().extend(rigid_v);
         }
+        // With the implicit correction the pairs are gathered first and solved together.
+        let mut contacts = self.params.implicit_contact.then(Vec::new);
         let active = match self.params.model {
             ForceModel::Dpf => {
-                self.discrete_impulses(&objs, &vel, &mut imp, &mut report);
+                self.discrete_impulses(&objs, &vel, &mut imp, &mut contacts, &mut report);
                 BTreeMap::new()
             }
             _ => {
                 let thickness = self.params.thickness;
                 let active =
                     collide::gather(&objs, &self.tracker, thickness, &mut bvh_cache, &mut report);
-                self.continuous_impulses(&objs, &active, &vel, &mut imp);
+                self.continuous_impulses(&objs, &active, &vel, &mut imp, &mut contacts);
                 active
             }
         };
+        if let Some(c) = contacts {
+            let inv = |id| self.inv_mass(id);
+            report.contact_residual = implicit::solve(&c, inv, self.deformables.len(), &mut imp);
+        }
         report.pairs = report.pairs.max(active.len());
         drop(vel);
         // Net contact force per deformable and rigid body (self-contact cancels), summed in
@@ -478,6 +501,7 @@ impl DeformableWorld {
         active: &BTreeMap<PairKey, Tracked>,
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
+        contacts: &mut Option<Vec<PairContact>>,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
         let ids: Vec<[(usize, usize); 4]> = active
@@ -488,11 +512,23 @@ impl DeformableWorld {
         for (((key, tr), s), ids) in active.iter().zip(scale).zip(&ids) {
             let traj = collide::trajectory(objs, key);
             let d = self.params.thickness;
-            let (pi, _) = tracked_impulse_thick(self.params.model, &traj, tr, k, h, d);
+            let (pi, iv) = tracked_impulse_thick(self.params.model, &traj, tr, k, h, d);
             if pi.j == Vec3::zeros() {
                 continue;
             }
-            self.apply_pair(ids, &tr.coeffs, pi.j, s, v, imp);
+            // In contact: the penetration intervals (CPF), the whole step (force at t = 1).
+            let tau = match self.params.model {
+                ForceModel::DpfCcd => 1.0,
+                _ => iv.measure(),
+            };
+            let pair = Applied {
+                ids,
+                c: &tr.coeffs,
+                j: pi.j,
+                s,
+                tau,
+            };
+            self.apply_pair(&pair, v, imp, contacts);
         }
     }
 
@@ -500,22 +536,32 @@ impl DeformableWorld {
     /// friction to the vertex impulses `imp`, as `cᵢ s (j + F)` (Eqs. 13, 17), `s` the
     /// stiffness-limit scale: friction `F` (§3.6) on the relative velocity `s' = Σ cᵢ vᵢ*` with
     /// the pair's effective mass `1 / Σ cᵢ² wᵢ` (never reverses the sliding). Shared by every
-    /// force model, so the discrete baselines get the same friction as CPF.
+    /// force model, so the discrete baselines get the same friction as CPF. With the implicit
+    /// correction on, the pair goes to `contacts` instead, to be solved with the others.
     fn apply_pair(
         &self,
-        ids: &[(usize, usize); 4],
-        c: &[Real; 4],
-        j: Vec3,
-        s: Real,
+        pair: &Applied<'_>,
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
+        contacts: &mut Option<Vec<PairContact>>,
     ) {
+        let Applied { ids, c, j, s, tau } = *pair;
         let h = self.params.h;
         let vel = |(o, i): (usize, usize)| v.get(o).map_or(Vec3::zeros(), |vo| vo[i]);
         let v_rel: Vec3 = (0..4).map(|n| c[n] * vel(ids[n])).sum();
         let inv: Real = (0..4).map(|n| c[n] * c[n] * self.inv_mass(ids[n])).sum();
         let m_eff = if inv > 0.0 { 1.0 / inv } else { Real::INFINITY };
         let f = friction_impulse(&self.params.friction, &j, &v_rel, h, m_eff);
+        if let Some(list) = contacts {
+            list.push(PairContact {
+                ids: *ids,
+                c: *c,
+                impulse: j + s * f,
+                normal: j.normalize(),
+                kappa: self.params.stiffness * h * h * tau,
+            });
+            return;
+        }
         for n in 0..4 {
             let (o, i) = ids[n];
             if o < imp.len() {
@@ -527,21 +573,26 @@ impl DeformableWorld {
     /// A discrete vertex–face contact: impulse `jv` on vertex `(a, vi)`, `−wₙ jv` on the corners
     /// of triangle `t` of object `b` (barycentric weights `w` of the closest point), with
     /// friction as for every pair ([`Self::apply_pair`]).
-    #[allow(clippy::too_many_arguments)]
     fn apply_vertex_face(
         &self,
         objs: &[Object<'_>],
-        (a, vi): (usize, usize),
-        (b, t): (usize, usize),
-        w: &[Real; 3],
+        ((a, vi), (b, t), w): VertexFace,
         jv: Vec3,
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
+        contacts: &mut Option<Vec<PairContact>>,
     ) {
         let tri = objs[b].triangles[t].map(|c| (b, c as usize));
         let ids = [(a, vi), tri[0], tri[1], tri[2]];
         let c = [1.0, -w[0], -w[1], -w[2]];
-        self.apply_pair(&ids, &c, jv, 1.0, v, imp);
+        let pair = Applied {
+            ids: &ids,
+            c: &c,
+            j: jv,
+            s: 1.0,
+            tau: 1.0,
+        };
+        self.apply_pair(&pair, v, imp, contacts);
     }
 
     /// Per-pair impulse scale of [`PenaltyParams::vertex_stiffness_limit`]: 1 when off;
@@ -598,11 +649,12 @@ impl DeformableWorld {
         objs: &[Object<'_>],
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
+        contacts: &mut Option<Vec<PairContact>>,
         rep: &mut PenaltyReport,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
         if self.params.thickness > 0.0 {
-            self.proximity_impulses(objs, v, imp, rep);
+            self.proximity_impulses(objs, v, imp, contacts, rep);
         }
         for (i, j) in collide::object_pairs(objs) {
             for (a, b) in [(i, j), (j, i)] {
@@ -617,7 +669,8 @@ impl DeformableWorld {
                     }
                     let (t, w, q, d) = query::closest_point(p, ob.x0, ob.triangles);
                     let jv = signorini_penalty::discrete::closest_point_impulse(p, &q, k, h);
-                    self.apply_vertex_face(objs, (a, vi), (b, t), &w, jv, v, imp);
+                    let vf = ((a, vi), (b, t), w);
+                    self.apply_vertex_face(objs, vf, jv, v, imp, contacts);
                     rep.pairs += 1;
                     rep.penetrating_pairs += 1;
                     rep.max_depth = rep.max_depth.max(d);
@@ -636,6 +689,7 @@ impl DeformableWorld {
         objs: &[Object<'_>],
         vel: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
+        contacts: &mut Option<Vec<PairContact>>,
         rep: &mut PenaltyReport,
     ) {
         let (k, h, d) = (self.params.stiffness, self.params.h, self.params.thickness);
@@ -678,7 +732,8 @@ impl DeformableWorld {
                     continue;
                 }
                 let jv = (h * k * (d - dist) / dist) * (p - q);
-                self.apply_vertex_face(objs, (a, v as usize), (b, t as usize), &w, jv, vel, imp);
+                let vf = ((a, v as usize), (b, t as usize), w);
+                self.apply_vertex_face(objs, vf, jv, vel, imp, contacts);
                 rep.pairs += 1;
             }
         }

@@ -550,3 +550,107 @@ fn refitted_bvhs_find_the_same_pairs_as_rebuilt_ones() {
         "only {found} pairs: the torus never reached the cloth"
     );
 }
+
+/// A 1 kg box shell (8 vertices of 1/8 kg) resting on a static slab under gravity with a
+/// contact far past explicit stability: `k h²/m` = 20 per pair (CPF's bound is 2). Without
+/// the stiffness limit the explicit contact blows up; with the linearly implicit correction
+/// (`PenaltyParams::implicit_contact`) the box comes to rest, its contact force equals its
+/// weight (the correction leaves the equilibrium alone) and the solve's residual is tiny.
+#[test]
+fn implicit_contact_rests_a_box_far_past_the_explicit_stability_bound() {
+    let settle = |implicit: bool| {
+        let mut w = box_on_slab(
+            1e-3,
+            Vec3::zeros(),
+            (0.1, -0.1),
+            ForceModel::Cpf,
+            Friction::NONE,
+        );
+        let mut p = *w.params();
+        p.stiffness = 20.0 * 0.125 / (p.h * p.h);
+        p.vertex_stiffness_limit = 0.0;
+        p.implicit_contact = implicit;
+        let b = w.deformables.remove(0);
+        let slab = w.obstacles.remove(0);
+        let mut b = b;
+        b.gravity = Vec3::new(0.0, 0.0, -9.81);
+        let mut w = DeformableWorld::new(vec![b], vec![slab], p).unwrap();
+        let (mut force, mut residual, mut finite) = (0.0, 0.0 as Real, true);
+        for n in 0..2000 {
+            let r = w.step();
+            finite &= !r.diverged;
+            if !finite {
+                break;
+            }
+            residual = residual.max(r.contact_residual);
+            if n >= 1000 {
+                force += r.contact_force / 1000.0;
+            }
+        }
+        let speed = w.deformables[0]
+            .v
+            .iter()
+            .map(|v| v.norm())
+            .fold(0.0, Real::max);
+        (finite, force, speed, residual)
+    };
+    let (ok, force, speed, residual) = settle(true);
+    assert!(ok, "implicit contact diverged");
+    assert!(
+        (force - 9.81).abs() < 0.01 * 9.81,
+        "mean contact force {force} N, weight 9.81 N"
+    );
+    assert!(speed < 1e-3, "still moving at {speed} m/s");
+    assert!(residual < 1e-8, "implicit solve residual {residual}");
+    let (ok, force, speed, _) = settle(false);
+    assert!(
+        !ok || speed > 0.1 || (force - 9.81).abs() > 1.0,
+        "the explicit contact was stable: force {force}, speed {speed}"
+    );
+}
+
+/// The implicit correction between two deformables conserves their total momentum (a box
+/// shell thrown at another, no gravity, stiff contact): the solve's `Σ mᵢ Δvᵢ` equals the
+/// sum of the pair impulses, which cancel.
+#[test]
+fn implicit_contact_between_deformables_conserves_momentum() {
+    let shell = |at: Vec3, v: Vec3| {
+        let m = shapes::cuboid(Vec3::repeat(0.05))
+            .unwrap()
+            .map(|p| p + at)
+            .unwrap();
+        let material = Material {
+            areal_density: 1.0 / 0.06,
+            stretch: 1e4,
+            shear: 1e4,
+            bend: 1e3,
+            damping: 1.0,
+            pressure: 0.0,
+            drag: 0.0,
+        };
+        let mut b = Deformable::new(m, material).unwrap();
+        b.gravity = Vec3::zeros();
+        b.v = vec![v; b.x.len()];
+        b
+    };
+    let a = shell(Vec3::zeros(), Vec3::new(0.2, 0.0, 0.0));
+    let b = shell(Vec3::new(0.103, 0.02, 0.01), Vec3::zeros());
+    let mut p = params(ForceModel::Cpf, 1e-3, 2e5);
+    p.thickness = 2e-3;
+    p.implicit_contact = true;
+    let mut w = DeformableWorld::new(vec![a, b], vec![], p).unwrap();
+    let momentum = |w: &DeformableWorld| -> Vec3 {
+        w.deformables
+            .iter()
+            .flat_map(|d| d.v.iter().zip(d.masses()).map(|(v, m)| *m * v))
+            .sum()
+    };
+    let p0 = momentum(&w);
+    let mut touched = false;
+    for _ in 0..200 {
+        touched |= w.step().pairs > 0;
+    }
+    assert!(touched, "the boxes never met");
+    let drift = (momentum(&w) - p0).norm() / p0.norm();
+    assert!(drift < 1e-8, "momentum drift {drift}");
+}
