@@ -355,17 +355,11 @@ fn box_over_slab(gap: Real, vz: Real, xy: (Real, Real)) -> DeformableWorld {
     )
 }
 
-/// [`box_over_slab`] with a velocity `v`, force model and friction of choice.
-fn box_on_slab(
-    gap: Real,
-    v: Vec3,
-    xy: (Real, Real),
-    model: ForceModel,
-    friction: Friction,
-) -> DeformableWorld {
-    let shell = shapes::cuboid(Vec3::repeat(0.05))
+/// A 10 cm, 1 kg deformable box shell centred at `at`, moving at `v`, without gravity.
+fn box_shell(at: Vec3, v: Vec3) -> Deformable {
+    let m = shapes::cuboid(Vec3::repeat(0.05))
         .unwrap()
-        .map(|p| p + Vec3::new(xy.0, xy.1, 0.05 + gap))
+        .map(|p| p + at)
         .unwrap();
     let material = Material {
         areal_density: 1.0 / 0.06,
@@ -376,9 +370,21 @@ fn box_on_slab(
         pressure: 0.0,
         drag: 0.0,
     };
-    let mut b = Deformable::new(shell, material).unwrap();
+    let mut b = Deformable::new(m, material).unwrap();
     b.gravity = Vec3::zeros();
     b.v = vec![v; b.x.len()];
+    b
+}
+
+/// [`box_over_slab`] with a velocity `v`, force model and friction of choice.
+fn box_on_slab(
+    gap: Real,
+    v: Vec3,
+    xy: (Real, Real),
+    model: ForceModel,
+    friction: Friction,
+) -> DeformableWorld {
+    let b = box_shell(Vec3::new(xy.0, xy.1, 0.05 + gap), v);
     let slab = shapes::cuboid(Vec3::new(0.2, 0.2, 0.01))
         .unwrap()
         .map(|p| p - Vec3::new(0.0, 0.0, 0.01))
@@ -559,22 +565,18 @@ fn refitted_bvhs_find_the_same_pairs_as_rebuilt_ones() {
 #[test]
 fn implicit_contact_rests_a_box_far_past_the_explicit_stability_bound() {
     let settle = |implicit: bool| {
-        let mut w = box_on_slab(
-            1e-3,
-            Vec3::zeros(),
-            (0.1, -0.1),
-            ForceModel::Cpf,
-            Friction::NONE,
-        );
-        let mut p = *w.params();
-        p.stiffness = 20.0 * 0.125 / (p.h * p.h);
+        let mut b = box_shell(Vec3::new(0.1, -0.1, 0.051), Vec3::zeros());
+        b.gravity = Vec3::new(0.0, 0.0, -9.81);
+        let slab = shapes::cuboid(Vec3::new(0.2, 0.2, 0.01))
+            .unwrap()
+            .map(|p| p - Vec3::new(0.0, 0.0, 0.01))
+            .unwrap();
+        let mut p = params(ForceModel::Cpf, 1e-3, 20.0 * 0.125 / 1e-6);
+        p.friction = Friction::NONE;
+        p.thickness = 2e-3;
         p.vertex_stiffness_limit = 0.0;
         p.implicit_contact = implicit;
-        let b = w.deformables.remove(0);
-        let slab = w.obstacles.remove(0);
-        let mut b = b;
-        b.gravity = Vec3::new(0.0, 0.0, -9.81);
-        let mut w = DeformableWorld::new(vec![b], vec![slab], p).unwrap();
+        let mut w = DeformableWorld::new(vec![b], vec![Obstacle::new(slab)], p).unwrap();
         let (mut force, mut residual, mut finite) = (0.0, 0.0 as Real, true);
         for n in 0..2000 {
             let r = w.step();
@@ -614,27 +616,8 @@ fn implicit_contact_rests_a_box_far_past_the_explicit_stability_bound() {
 /// sum of the pair impulses, which cancel.
 #[test]
 fn implicit_contact_between_deformables_conserves_momentum() {
-    let shell = |at: Vec3, v: Vec3| {
-        let m = shapes::cuboid(Vec3::repeat(0.05))
-            .unwrap()
-            .map(|p| p + at)
-            .unwrap();
-        let material = Material {
-            areal_density: 1.0 / 0.06,
-            stretch: 1e4,
-            shear: 1e4,
-            bend: 1e3,
-            damping: 1.0,
-            pressure: 0.0,
-            drag: 0.0,
-        };
-        let mut b = Deformable::new(m, material).unwrap();
-        b.gravity = Vec3::zeros();
-        b.v = vec![v; b.x.len()];
-        b
-    };
-    let a = shell(Vec3::zeros(), Vec3::new(0.2, 0.0, 0.0));
-    let b = shell(Vec3::new(0.103, 0.02, 0.01), Vec3::zeros());
+    let a = box_shell(Vec3::zeros(), Vec3::new(0.2, 0.0, 0.0));
+    let b = box_shell(Vec3::new(0.103, 0.02, 0.01), Vec3::zeros());
     let mut p = params(ForceModel::Cpf, 1e-3, 2e5);
     p.thickness = 2e-3;
     p.implicit_contact = true;
