@@ -90,6 +90,8 @@ pub struct RawContact {
     pub viscous_friction: Option<f64>,
     /// Per-vertex contact-stiffness limit (deformable scenes only; default 1, 0 = off).
     pub vertex_stiffness_limit: Option<f64>,
+    /// Linearly implicit contact correction (deformable scenes only; default false).
+    pub implicit_contact: Option<bool>,
 }
 
 /// `contact.stiffness_perturbation`: `k(t) = k (1 + amplitude sin 2π frequency t)`.

@@ -59,6 +59,12 @@ pub(super) fn no_deformable_fields(cx: &Ctx, raw: &RawScene) -> Res<()> {
             ));
         }
     }
+    if raw.contact.implicit_contact.is_some() {
+        return Err(cx.bad(
+            &root.key("contact").key("implicit_contact"),
+            "only for scenes with `[[deformable]]` bodies (DeformableWorld)",
+        ));
+    }
     Ok(())
 }
 
@@ -204,6 +210,7 @@ fn settings(cx: &Ctx, raw: &RawScene, out: &mut SceneDeformables) -> Res<()> {
     if let Some(v) = raw.contact.vertex_stiffness_limit {
         out.spec.vertex_stiffness_limit = cx.non_negative(&c.key("vertex_stiffness_limit"), v)?;
     }
+    out.spec.implicit_contact = raw.contact.implicit_contact.unwrap_or(false);
     Ok(())
 }
 

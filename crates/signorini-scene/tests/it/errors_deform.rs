@@ -374,6 +374,12 @@ fn cases() -> Vec<Case> {
             "vertex_stiffness_limit",
         ),
         case(
+            format!("{STEP}{PENALTY}implicit_contact = true\n[[body]]\nstatic = true\nshape = {{ type = \"box\", size = [1.0, 1.0, 1.0] }}\n"),
+            "contact.implicit_contact",
+            "only for scenes with `[[deformable]]`",
+            "implicit_contact",
+        ),
+        case(
             cloth("").replace("[checks]", "") + "[checks]\nmax_overlap = 0.1\n",
             "checks.max_overlap",
             "use `max_penetration`",

@@ -37,6 +37,24 @@ fn cloth_tori_scene_is_the_small_experiment_and_traces_identically() {
     }
 }
 
+/// `contact.implicit_contact = true` in the cloth-and-tori scene is the experiment with
+/// `--implicit-contact` (the same world description).
+#[test]
+fn the_implicit_contact_field_reaches_the_world_description() {
+    let text = std::fs::read_to_string(repo().join("scenes/cloth_tori.toml")).unwrap();
+    let text = text.replace("[contact]\n", "[contact]\nimplicit_contact = true\n");
+    let dir = tmp("implicit-field");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scene.toml");
+    std::fs::write(&path, text).unwrap();
+    let s = load_scene(&path).unwrap();
+    let want = ClothToriParams {
+        implicit_contact: true,
+        ..ClothToriParams::small(ForceModel::Cpf)
+    };
+    assert_eq!(s.deformables.as_ref().unwrap().spec, spec(&want).unwrap());
+}
+
 #[test]
 fn rings_scene_is_the_small_experiment_and_traces_identically() {
     use signorini_experiments::deform_run::trace;
