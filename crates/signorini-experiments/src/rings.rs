@@ -8,11 +8,12 @@
 //! "Experiments"): the paper's Δt is kept; gravity is 0.981 mm/s² with the rings thrown down
 //! at 2 cm/s (the resting depth of a penalty contact is `m g / (k q)` for `q` pairs per vertex:
 //! it must stay inside the 2 mm tolerance). The paper gives no masses, so only `k Δt² / m`
-//! carries over: the default 256 000 N/m per pair on ≈ 410 kg ring vertices puts it at ≈ 0.7
-//! per pair, the regime where discrete forces jitter at this step as in the paper's figures
-//! (`--stiffness-factors` sweeps it; docs/deformable.md, "Jitter against stiffness"). It was
-//! 8000 N/m (the paper's Fig. 16 value, ≈ 0.02 per pair) before the per-vertex stiffness limit
-//! kept CPF stable at any stiffness.
+//! carries over: the default 512 000 N/m per pair on ≈ 410 kg ring vertices puts it at ≈ 1.4
+//! per pair, as the cloth-and-tori's default, the regime where discrete forces chatter at this
+//! step as in the paper's figures (`--stiffness-factors` sweeps it; docs/deformable.md,
+//! "Jitter against stiffness"). It was 8000 N/m (the paper's Fig. 16 value, ≈ 0.02 per pair)
+//! before the per-vertex stiffness limit kept CPF stable at any stiffness, and 256 000 N/m
+//! (≈ 0.7) from 25 to 26 Nov, where discrete forces with friction sink but do not chatter.
 
 use crate::ExperimentError;
 use crate::deform_build::{DeformSpec, RigidSpec, WorldSpec, build_world, place, surface_area};
@@ -69,7 +70,7 @@ impl RingsParams {
         RingsParams {
             model,
             dt: 1.0 / 30.0,
-            stiffness: 256_000.0,
+            stiffness: 512_000.0,
             tolerance: 2e-3,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             implicit_contact: false,
