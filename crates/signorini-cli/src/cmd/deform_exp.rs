@@ -36,7 +36,8 @@ pub struct DeformArgs {
     /// Correct the pair impulses for the contact stiffness over the step, linearly implicitly
     /// (backward Euler on the contact springs; stable at any stiffness, the resting depth
     /// unchanged), instead of the per-vertex stiffness limit. A departure from the paper's
-    /// explicit scheme; applies to every model run (see docs/deformable.md).
+    /// explicit scheme, for cpf and dpf-ccd; dpf stays the paper's explicit baseline (see
+    /// docs/deformable.md).
     #[arg(long)]
     implicit_contact: bool,
     /// The full-size variant (many more triangles; slow).

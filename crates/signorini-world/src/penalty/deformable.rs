@@ -283,8 +283,11 @@ impl DeformableWorld {
                 });
             vel.to_mut().extend(rigid_v);
         }
-        // With the implicit correction the pairs are gathered first and solved together.
-        let mut contacts = self.params.implicit_contact.then(Vec::new);
+        // With the implicit correction the pairs are gathered first and solved together. Like
+        // the stiffness limit it replaces, it is for the tracked-pair models: the discrete
+        // closest-point baseline stays the paper's explicit one.
+        let implicit = self.params.implicit_contact && self.params.model != ForceModel::Dpf;
+        let mut contacts = implicit.then(Vec::new);
         let active = match self.params.model {
             ForceModel::Dpf => {
                 self.discrete_impulses(&objs, &vel, &mut imp, &mut contacts, &mut report);

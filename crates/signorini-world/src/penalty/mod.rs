@@ -107,10 +107,12 @@ pub struct PenaltyParams {
     /// penalty analogue of mass splitting (Tonge, Benevolenski, Voroshilov 2012) and a
     /// departure from the paper; see docs/deformable.md.
     pub vertex_stiffness_limit: Real,
-    /// Deformable stepper: correct the pair impulses for the contact stiffness over the step,
-    /// linearly implicitly (`implicit::solve`), instead of limiting the per-vertex stiffness
-    /// (the limit is then not used). Default `false` (explicit, the paper's scheme plus the
-    /// limit). A departure from the paper, which integrates explicitly; see docs/deformable.md.
+    /// Deformable stepper, tracked-pair models (CPF, DPF-CCD): correct the pair impulses for
+    /// the contact stiffness over the step, linearly implicitly (`implicit::solve`), instead
+    /// of limiting the per-vertex stiffness (the limit then scales only friction). The discrete
+    /// closest-point model (`Dpf`) stays explicit, as it has no limit either. Default `false`
+    /// (explicit, the paper's scheme plus the limit). A departure from the paper, which
+    /// integrates explicitly; see docs/deformable.md.
     pub implicit_contact: bool,
 }
 
