@@ -290,7 +290,7 @@ impl DeformableWorld {
         let mut contacts = implicit.then(Vec::new);
         let active = match self.params.model {
             ForceModel::Dpf => {
-                self.discrete_impulses(&objs, &vel, &mut imp, &mut contacts, &mut report);
+                self.discrete_impulses(&objs, &vel, &mut imp, &mut report);
                 BTreeMap::new()
             }
             _ => {
@@ -583,7 +583,6 @@ impl DeformableWorld {
         jv: Vec3,
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
-        contacts: &mut Option<Vec<PairContact>>,
     ) {
         let tri = objs[b].triangles[t].map(|c| (b, c as usize));
         let ids = [(a, vi), tri[0], tri[1], tri[2]];
@@ -595,7 +594,8 @@ impl DeformableWorld {
             s: 1.0,
             tau: 1.0,
         };
-        self.apply_pair(&pair, v, imp, contacts);
+        // Always explicit: the discrete model has neither the limit nor the implicit correction.
+        self.apply_pair(&pair, v, imp, &mut None);
     }
 
     /// Per-pair impulse scale of [`PenaltyParams::vertex_stiffness_limit`]: 1 when off;
@@ -652,12 +652,11 @@ impl DeformableWorld {
         objs: &[Object<'_>],
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
-        contacts: &mut Option<Vec<PairContact>>,
         rep: &mut PenaltyReport,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
         if self.params.thickness > 0.0 {
-            self.proximity_impulses(objs, v, imp, contacts, rep);
+            self.proximity_impulses(objs, v, imp, rep);
         }
         for (i, j) in collide::object_pairs(objs) {
             for (a, b) in [(i, j), (j, i)] {
@@ -673,7 +672,7 @@ impl DeformableWorld {
                     let (t, w, q, d) = query::closest_point(p, ob.x0, ob.triangles);
                     let jv = signorini_penalty::discrete::closest_point_impulse(p, &q, k, h);
                     let vf = ((a, vi), (b, t), w);
-                    self.apply_vertex_face(objs, vf, jv, v, imp, contacts);
+                    self.apply_vertex_face(objs, vf, jv, v, imp);
                     rep.pairs += 1;
                     rep.penetrating_pairs += 1;
                     rep.max_depth = rep.max_depth.max(d);
@@ -692,7 +691,6 @@ impl DeformableWorld {
         objs: &[Object<'_>],
         vel: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
-        contacts: &mut Option<Vec<PairContact>>,
         rep: &mut PenaltyReport,
     ) {
         let (k, h, d) = (self.params.stiffness, self.params.h, self.params.thickness);
@@ -736,7 +734,7 @@ impl DeformableWorld {
                 }
                 let jv = (h * k * (d - dist) / dist) * (p - q);
                 let vf = ((a, v as usize), (b, t as usize), w);
-                self.apply_vertex_face(objs, vf, jv, vel, imp, contacts);
+                self.apply_vertex_face(objs, vf, jv, vel, imp);
                 rep.pairs += 1;
             }
         }
