@@ -1,7 +1,8 @@
 //! Distance pairs: contact-thickness pairs whose collision points follow the closest points.
 //!
 //! Owns: [`is_edge_end`] (which proximity pairs become distance pairs), [`refresh`] (their
-//! collision points at the start of a step), [`normal`], [`impulse`] and [`depth`].
+//! collision points at the start of a step), [`normal`], [`cubic`] (the inputs of the shared
+//! closed form), [`end_impulse`] and [`depth`].
 //!
 //! Why. A pair made by proximity within the contact thickness `d` (not by a CCD hit) whose
 //! closest points are an **end vertex** of one of the two edges is really a vertex–edge
@@ -17,16 +18,14 @@
 //! collision points and the **constant normal** `n̂ = s(0)/|s(0)|` over the step (outside `+1`),
 //! so that its depth is `d − n̂·s(t)`: exactly `d − dist` at the start of each step, and over the
 //! step the CPF integral of Eq. 8 with this normal, `J = −k h ∫ (n̂·s − d) n̂ dt` over the interval
-//! where the depth is positive (the closed form of [`crate::impulse::continuous_lk_from`] with
-//! `m ≡ n̂`, `L_k = 1`). Its force is then the gradient of the potential `k (d − dist)²/2`
+//! where the depth is positive (the shared closed form of `crate::tracked_impulse_thick` with
+//! `m ≡ n̂`, `L_k = 1`, from [`cubic`]). Its force is then the gradient of the potential `k (d − dist)²/2`
 //! (sampled continuously along the step): it switches on at zero and does no net work over a
 //! closed path. It only repels; crossings are left to the vertex–face pairs and the edge–edge
 //! pairs of CCD hits, which keep the paper's tracking.
 
-use crate::ForceModel;
-use crate::impulse::{PairImpulse, continuous_lk_from};
-use crate::intervals::{Intervals, penetration_intervals};
-use crate::pair::{Kind, Trajectory, gap_cubic, normal_power};
+use crate::impulse::PairImpulse;
+use crate::pair::{Kind, Trajectory, VecPoly, gap_cubic, normal_power};
 use crate::track::{Tracked, weights_at};
 use signorini_math::{Real, Vec3};
 
@@ -63,40 +62,38 @@ pub fn depth(traj: &Trajectory, c: &[Real; 4], t: Real) -> Real {
     -n.dot(&(p - q))
 }
 
-/// Impulse of a distance pair with stiffness `k`, step `h` and thickness `d` under `model`:
-/// CPF (closed form and "exact", identical for a constant unit normal) integrates the depth
-/// `d − n̂·s(t)` over the step where it is positive; CCD-tracked discrete forces take it at
-/// `t = 1`; `Dpf` does not track pairs (zero). Also returns the intervals of the step in
-/// contact.
-pub fn impulse(
-    model: ForceModel,
+/// The Bernstein normal `[n̂, n̂, n̂]`, its power form and the cubic `n̂·s(t) − d` of a distance
+/// pair with thickness `d`: the inputs of the shared CPF closed form
+/// (`crate::tracked_impulse_thick`), with `L_k = 1` (`None` if the collision points coincide
+/// at `t = 0`).
+pub fn cubic(
     traj: &Trajectory,
     c: &[Real; 4],
+    d: Real,
+) -> Option<([Vec3; 3], VecPoly<3>, [Real; 4])> {
+    let n = [normal(traj, c)?; 3];
+    let m = normal_power(&n);
+    let mut g = gap_cubic(&m, &traj.separation(c));
+    g[0] -= d;
+    Some((n, m, g))
+}
+
+/// CCD-tracked discrete force of a distance pair with unit normal `nh`: `k h (d − n̂·s(1)) n̂`
+/// if positive (Fig. 8b's force at `t = 1`), else zero.
+pub fn end_impulse(
+    traj: &Trajectory,
+    c: &[Real; 4],
+    nh: &Vec3,
     k: Real,
     h: Real,
     d: Real,
-) -> (PairImpulse, Intervals) {
-    let zero = PairImpulse::from_j(Vec3::zeros(), c);
-    let Some(nh) = normal(traj, c) else {
-        return (zero, Intervals::default());
-    };
+) -> PairImpulse {
     let s = traj.separation(c);
-    let n = [nh; 3];
-    let m = normal_power(&n);
-    let mut g = gap_cubic(&m, &s);
-    g[0] -= d;
-    let iv = penetration_intervals(&g, 1);
-    let imp = match model {
-        ForceModel::Cpf | ForceModel::CpfExact => continuous_lk_from(&n, &m, &g, c, &iv, k * h),
-        ForceModel::DpfCcd => {
-            let depth = d - nh.dot(&(s[0] + s[1]));
-            if depth > 0.0 {
-                PairImpulse::from_j((k * h * depth) * nh, c)
-            } else {
-                zero
-            }
-        }
-        ForceModel::Dpf => zero,
+    let depth = d - nh.dot(&(s[0] + s[1]));
+    let j = if depth > 0.0 {
+        (k * h * depth) * nh
+    } else {
+        Vec3::zeros()
     };
-    (imp, iv)
+    PairImpulse::from_j(j, c)
 }

@@ -80,7 +80,9 @@ pub fn tracked_impulse(
 /// [`tracked_impulse`] with a contact thickness `d` (m): the pair is in contact while its
 /// depth `d − σ m̂·s` is positive (a collision tolerance, as the paper's cloth and chain
 /// benchmarks use), so contact forces act before the features meet. `d = 0` is
-/// [`tracked_impulse`] exactly. A [`Tracked::distance`] pair gets [`distance::impulse`].
+/// [`tracked_impulse`] exactly. A [`Tracked::distance`] pair takes the same path with its
+/// constant unit normal ([`distance::cubic`]); for it the closed form is exact, and the
+/// CCD-tracked discrete force is [`distance::end_impulse`].
 pub fn tracked_impulse_thick(
     model: ForceModel,
     traj: &Trajectory,
@@ -89,23 +91,32 @@ pub fn tracked_impulse_thick(
     h: signorini_math::Real,
     d: signorini_math::Real,
 ) -> (PairImpulse, Intervals) {
-    if t.distance {
-        return distance::impulse(model, traj, &t.coeffs, k, h, d);
-    }
-    let n = traj.normal_bernstein();
-    let m = pair::normal_power(&n);
-    let g = pair::gap_cubic(&m, &traj.separation(&t.coeffs));
-    let g = impulse::thick_cubic(&g, &n, d, t.outside);
+    let zero = || PairImpulse::from_j(signorini_math::Vec3::zeros(), &t.coeffs);
+    let (n, m, g) = if t.distance {
+        let Some(nmg) = distance::cubic(traj, &t.coeffs, d) else {
+            return (zero(), Intervals::default());
+        };
+        nmg
+    } else {
+        let n = traj.normal_bernstein();
+        let m = pair::normal_power(&n);
+        let g = pair::gap_cubic(&m, &traj.separation(&t.coeffs));
+        (n, m, impulse::thick_cubic(&g, &n, d, t.outside))
+    };
     let iv = penetration_intervals(&g, t.outside);
     let imp = match model {
         ForceModel::Cpf => impulse::continuous_lk_from(&n, &m, &g, &t.coeffs, &iv, k * h),
+        ForceModel::CpfExact if t.distance => {
+            impulse::continuous_lk_from(&n, &m, &g, &t.coeffs, &iv, k * h)
+        }
         ForceModel::CpfExact => {
             impulse::continuous_exact_thick(traj, &t.coeffs, &iv, k, h, d, t.outside)
         }
+        ForceModel::DpfCcd if t.distance => distance::end_impulse(traj, &t.coeffs, &n[0], k, h, d),
         ForceModel::DpfCcd => {
             discrete::tracked_end_impulse_thick(traj, &t.coeffs, t.outside, k, h, d)
         }
-        ForceModel::Dpf => PairImpulse::from_j(signorini_math::Vec3::zeros(), &t.coeffs),
+        ForceModel::Dpf => zero(),
     };
     (imp, iv)
 }

@@ -68,10 +68,11 @@ pub fn solve(
             if o >= imp.len() {
                 continue;
             }
-            if o >= deformables || inv_mass((o, i)) == 0.0 {
-                if o >= deformables {
-                    imp[o][i] += p.c[n] * p.impulse;
-                }
+            if o >= deformables {
+                imp[o][i] += p.c[n] * p.impulse;
+                continue;
+            }
+            if inv_mass((o, i)) == 0.0 {
                 continue;
             }
             if number[o][i] == u32::MAX {

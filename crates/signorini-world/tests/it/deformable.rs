@@ -385,14 +385,19 @@ fn box_on_slab(
     friction: Friction,
 ) -> DeformableWorld {
     let b = box_shell(Vec3::new(xy.0, xy.1, 0.05 + gap), v);
-    let slab = shapes::cuboid(Vec3::new(0.2, 0.2, 0.01))
-        .unwrap()
-        .map(|p| p - Vec3::new(0.0, 0.0, 0.01))
-        .unwrap();
     let mut p = params(model, 1e-3, 1000.0);
     p.friction = friction;
     p.thickness = 2e-3;
-    DeformableWorld::new(vec![b], vec![Obstacle::new(slab)], p).unwrap()
+    DeformableWorld::new(vec![b], vec![slab()], p).unwrap()
+}
+
+/// A static 40 × 40 × 2 cm slab whose top, at `z = 0`, is the top of its bounding box.
+fn slab() -> Obstacle {
+    let m = shapes::cuboid(Vec3::new(0.2, 0.2, 0.01))
+        .unwrap()
+        .map(|p| p - Vec3::new(0.0, 0.0, 0.01))
+        .unwrap();
+    Obstacle::new(m)
 }
 
 /// Energy of the box before, and after one bounce on the slab (the first step after its last
@@ -567,16 +572,12 @@ fn implicit_contact_rests_a_box_far_past_the_explicit_stability_bound() {
     let settle = |implicit: bool| {
         let mut b = box_shell(Vec3::new(0.1, -0.1, 0.051), Vec3::zeros());
         b.gravity = Vec3::new(0.0, 0.0, -9.81);
-        let slab = shapes::cuboid(Vec3::new(0.2, 0.2, 0.01))
-            .unwrap()
-            .map(|p| p - Vec3::new(0.0, 0.0, 0.01))
-            .unwrap();
         let mut p = params(ForceModel::Cpf, 1e-3, 20.0 * 0.125 / 1e-6);
         p.friction = Friction::NONE;
         p.thickness = 2e-3;
         p.vertex_stiffness_limit = 0.0;
         p.implicit_contact = implicit;
-        let mut w = DeformableWorld::new(vec![b], vec![Obstacle::new(slab)], p).unwrap();
+        let mut w = DeformableWorld::new(vec![b], vec![slab()], p).unwrap();
         let (mut force, mut residual, mut finite) = (0.0, 0.0 as Real, true);
         for n in 0..2000 {
             let r = w.step();
