@@ -15,8 +15,10 @@ pub struct StageTimes {
     pub detection: f64,
     /// Assembly of the complementarity problem.
     pub formulation: f64,
-    /// The solve, including fallbacks.
+    /// The first solve of the step, including its fallbacks (all islands).
     pub solve: f64,
+    /// Gap-correction re-solves, the split-impulse solve and position projection.
+    pub gap_corrections: f64,
     /// Velocity and position update.
     pub integration: f64,
 }
@@ -24,7 +26,12 @@ pub struct StageTimes {
 impl StageTimes {
     /// Sum of all stages.
     pub fn total(&self) -> f64 {
-        self.broad_phase + self.detection + self.formulation + self.solve + self.integration
+        self.broad_phase
+            + self.detection
+            + self.formulation
+            + self.solve
+            + self.gap_corrections
+            + self.integration
     }
 }
 

@@ -295,14 +295,17 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             None => pred.free.clone(),
             Some(f) => self.solve(f, &pred.free, &mut report),
         };
+        times.solve = t.elapsed().as_secs_f64();
+
+        let t = Instant::now();
         let mut carried = None;
         if form.is_some() && !report.failed {
             carried = self.split_velocities(&set, &pred.free, &mut report);
             velocities = self.correct_gaps(set, velocities, &pred, &mut report);
         }
-        times.solve = t.elapsed().as_secs_f64();
+        times.gap_corrections = t.elapsed().as_secs_f64();
 
-        let t = Instant::now();
+        let (t, mut projection) = (Instant::now(), 0.0);
         self.integrate(&velocities);
         if let Some(carried) = carried {
             for (b, v) in self.bodies.iter_mut().zip(&carried) {
@@ -310,9 +313,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     S::set_velocity(b, v);
                 }
             }
+            let tp = Instant::now();
             self.project_positions(&mut report);
+            projection = tp.elapsed().as_secs_f64();
         }
-        times.integration = t.elapsed().as_secs_f64();
+        times.integration = t.elapsed().as_secs_f64() - projection;
+        times.gap_corrections += projection;
         report.times = times;
         self.steps += 1;
         report
