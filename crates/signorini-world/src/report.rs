@@ -44,8 +44,18 @@ pub struct StepReport {
     pub pairs: usize,
     /// Contacts and U/I/X constraint counts.
     pub counts: ConstraintCounts,
-    /// Number of complementarity unknowns (0 if nothing was solved).
+    /// Number of complementarity unknowns, summed over the islands (0 if nothing was solved).
     pub unknowns: usize,
+    /// Unknowns of the largest island's problem (the largest problem solved this step).
+    pub largest_unknowns: usize,
+    /// Contact islands solved (0 if nothing was solved; 1 without `WorldParams::islands`).
+    pub islands: usize,
+    /// Dynamic bodies in the largest island (all dynamic bodies without islands).
+    pub largest_island: usize,
+    /// Islands merged and stepped again because their results penetrated each other.
+    pub island_merges: usize,
+    /// Islands whose every solve failed (`failed` is true if any did).
+    pub failed_islands: usize,
     /// Solver that produced the accepted answer (`None` if nothing was solved or all failed).
     pub solver: Option<SolverKind>,
     /// Fallbacks taken before the accepted answer (solver or form, and why).

@@ -113,6 +113,12 @@ pub struct WorldParams {
     /// failed solve ends the corrections, so this bounds the work of a step; a solve cut short
     /// by it fails like any other (best iterate, `StepReport::budget_exhausted`).
     pub solve_work_limit: Option<Real>,
+    /// Split each step into contact islands (connected components of the dynamic bodies under
+    /// the broad phase's pairs; static bodies join none) and solve them independently, in
+    /// parallel, merged in a fixed order (bit-identical whatever the thread count). Default
+    /// true. False solves the whole world as one problem (the same solution up to the
+    /// solver's tolerance, at the cost of one problem of every contact in the world).
+    pub islands: bool,
 }
 
 impl WorldParams {
@@ -131,6 +137,7 @@ impl WorldParams {
             friction_directions: DEFAULT_FRICTION_DIRECTIONS,
             split_penetration: false,
             solve_work_limit: None,
+            islands: true,
         }
     }
 }
@@ -142,11 +149,11 @@ impl<T: Ord + Clone + Debug> ContactKey for T {}
 /// What the stepper needs from a dimension (2D: [`crate::Planar`], 3D: [`crate::Spatial`]).
 /// `D` is the number of velocity components per body. All functions are pure; the stepper
 /// calls them in the order of the module docs.
-pub trait Space<const D: usize>: Sized {
+pub trait Space<const D: usize>: Sized + Send + Sync {
     /// A body (state, shape, mass).
-    type Body: DofBody<D> + Clone + Debug;
+    type Body: DofBody<D> + Clone + Debug + Send + Sync;
     /// A contact with its gap-rate Jacobian.
-    type Contact: ContactRow<D> + Clone + Debug;
+    type Contact: ContactRow<D> + Clone + Debug + Send + Sync;
     /// Identity of a contact's feature pair.
     type Key: ContactKey;
     /// World-frame features of all bodies at one configuration.
@@ -227,7 +234,7 @@ pub struct GenericWorld<S: Space<D>, const D: usize> {
     pub params: WorldParams,
     /// Steps taken so far.
     pub steps: usize,
-    space: PhantomData<S>,
+    pub(crate) space: PhantomData<S>,
 }
 
 /// Stage 1 output.
@@ -264,7 +271,19 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     }
 
     /// Advance one step of size h; never panics, failures are recorded in the report.
+    /// With [`WorldParams::islands`] (the default) the step is split into contact islands
+    /// solved in parallel (`islands.rs`); otherwise the whole world is one problem.
     pub fn step(&mut self) -> StepReport {
+        if self.params.islands {
+            self.step_islands()
+        } else {
+            self.step_whole()
+        }
+    }
+
+    /// One step of the whole world as one complementarity problem (also the step of each
+    /// island, on a world holding only the island's bodies).
+    pub(crate) fn step_whole(&mut self) -> StepReport {
         let mut report = StepReport {
             step: self.steps,
             ..Default::default()
@@ -320,6 +339,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         times.integration = t.elapsed().as_secs_f64() - projection;
         times.gap_corrections += projection;
         report.times = times;
+        report.largest_unknowns = report.unknowns;
+        report.islands = usize::from(report.unknowns > 0);
+        report.largest_island = self.bodies.iter().filter(|b| !b.is_static()).count();
+        report.failed_islands = usize::from(report.failed);
         self.steps += 1;
         report
     }
@@ -702,7 +725,7 @@ pub const APPROXIMATE_TOLERANCE: Real = 1e-6;
 /// The most negative constraint value of a set at the current configuration: a U-constraint's
 /// gap, an I/X-constraint's largest gap over its primary and secondaries (paper Eqs. 11, 15,
 /// 16: the constraint holds iff that value is ≥ 0). +∞ for an empty set.
-fn start_violation<C: ContactRow<D>, const D: usize>(set: &ConstraintSet<C>) -> Real {
+pub(crate) fn start_violation<C: ContactRow<D>, const D: usize>(set: &ConstraintSet<C>) -> Real {
     let unilateral = set.unilateral.iter().map(|&k| set.contacts[k].gap());
     let pairs = set.inter.iter().chain(set.cross.iter()).map(|p| {
         p.secondaries

@@ -1,0 +1,333 @@
+//! Contact islands: the step split into independent subproblems, solved in parallel.
+//!
+//! Owns: [`GenericWorld::step_islands`] (the island stage orchestrator), the island search
+//! ([`components`]) and the merge of the islands' reports. Does not own: what is done inside
+//! an island — that is the whole-world step of `stepper.rs` run on the island's bodies.
+//!
+//! An island is a connected component of the graph whose nodes are the dynamic bodies and whose
+//! edges are the broad phase's candidate pairs (boxes of the current ∪ predicted configuration,
+//! inflated by the detection distance: every pair that can produce a contact this step). Static
+//! bodies never join two islands: a static body touched by several islands is copied into each
+//! (as in Box2D v3's `island.c`, where static bodies carry no island). Islands are independent
+//! complementarity problems (the constraint Jacobians of two islands share no body unknown), so
+//! the step is their union.
+//!
+//! Order of one step:
+//! ```text
+//! geometry now and predicted ──▶ candidate pairs ──▶ islands (union–find, sorted)
+//!   ──rayon──▶ each island: its bodies (sorted by world index) in a local world, one
+//!              whole-world step (detect, formulate, solve, corrections, integrate)
+//!   ──▶ cross-island check at the configuration reached: a penetrating pair of two islands
+//!       merges them and both are stepped again from the start state
+//!   ──▶ results written back and reports merged in island order
+//! ```
+//! Determinism: each island is computed sequentially from the same inputs whatever the thread
+//! count, and everything is merged in the fixed island order (islands sorted by their lowest
+//! body index), so runs are bit-identical with 1 or many threads. A body whose island is alone
+//! gets exactly the trajectory it would have in a world of its own (with the static bodies it
+//! touches).
+
+use crate::report::{StageTimes, StepReport};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, start_violation};
+use rayon::prelude::*;
+use signorini_contact::DofBody;
+use signorini_math::Real;
+use std::time::Instant;
+
+/// The dynamic bodies of one island, ascending world indices.
+pub(crate) type Island = Vec<usize>;
+
+/// Connected components of the dynamic bodies under `pairs` (pairs with a static body link
+/// nothing). Only bodies that appear in a pair with another dynamic body or a static one are
+/// returned; each island is sorted, and islands are sorted by their first body.
+pub(crate) fn components(is_static: &[bool], pairs: &[(usize, usize)]) -> Vec<Island> {
+    let n = is_static.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    let mut touched = vec![false; n];
+    for &(i, j) in pairs {
+        match (is_static[i], is_static[j]) {
+            (false, false) => {
+                touched[i] = true;
+                touched[j] = true;
+                union(&mut parent, i, j);
+            }
+            (false, true) => touched[i] = true,
+            (true, false) => touched[j] = true,
+            (true, true) => {}
+        }
+    }
+    let mut by_root: std::collections::BTreeMap<usize, Island> = Default::default();
+    for b in (0..n).filter(|&b| touched[b]) {
+        by_root.entry(find(&mut parent, b)).or_default().push(b);
+    }
+    let mut islands: Vec<Island> = by_root.into_values().collect();
+    islands.sort_by_key(|isl| isl[0]);
+    islands
+}
+
+fn find(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// Union by the smaller root, so roots are deterministic.
+fn union(parent: &mut [usize], i: usize, j: usize) {
+    let (a, b) = (find(parent, i), find(parent, j));
+    if a != b {
+        let (lo, hi) = (a.min(b), a.max(b));
+        parent[hi] = lo;
+    }
+}
+
+/// What stepping one island produced: its bodies' new states (in `members` order, static
+/// ones included and unchanged) and the island's report.
+struct Stepped<B> {
+    members: Vec<usize>,
+    bodies: Vec<B>,
+    report: StepReport,
+}
+
+impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
+    /// One step with the world split into contact islands (module docs). Every field of the
+    /// report is merged over the islands: counts, pairs, unknowns, iterations and the normal
+    /// impulse are summed; residual, corrections, projections and split depth are the
+    /// largest; `failed` and `budget_exhausted` are true if any island's is; fallbacks and
+    /// failures carry their island's index. Stage times are wall times: the island stages
+    /// share the parallel section's wall time in proportion to their summed CPU time.
+    pub(crate) fn step_islands(&mut self) -> StepReport {
+        let t = Instant::now();
+        let h = self.params.h;
+        let now = S::geometry(&self.bodies);
+        let current: Vec<_> = self.bodies.iter().map(S::velocity).collect();
+        let next = S::moved(&self.bodies, &current, h);
+        let margin = S::detection_distance(&self.params);
+        let pairs = S::candidate_pairs(&self.bodies, &now, &next, margin);
+        let is_static: Vec<bool> = self.bodies.iter().map(|b| b.is_static()).collect();
+        let mut islands = components(&is_static, &pairs);
+        let broad_phase = t.elapsed().as_secs_f64();
+
+        // ---- Solve every island; merge islands that end up penetrating each other. ----
+        let t = Instant::now();
+        let mut stepped: Vec<Stepped<S::Body>>;
+        let mut merges = 0;
+        loop {
+            stepped = islands
+                .par_iter()
+                .map(|isl| self.step_island(isl, &pairs))
+                .collect();
+            match self.cross_island_merge(&islands, &stepped) {
+                Some(merged) if merges < islands.len() => {
+                    islands = merged;
+                    merges += 1;
+                }
+                _ => break,
+            }
+        }
+        let parallel = t.elapsed().as_secs_f64();
+
+        // ---- Write back; bodies in no island fly freely. ----
+        let t = Instant::now();
+        let mut in_island = vec![false; self.bodies.len()];
+        for s in &stepped {
+            for (&g, b) in s.members.iter().zip(&s.bodies) {
+                if !is_static[g] {
+                    self.bodies[g] = b.clone();
+                    in_island[g] = true;
+                }
+            }
+        }
+        for (g, b) in self.bodies.iter_mut().enumerate() {
+            if !is_static[g] && !in_island[g] {
+                let free = S::free_velocity(b, h);
+                S::integrate(b, &free, h);
+            }
+        }
+        let free_flight = t.elapsed().as_secs_f64();
+
+        let mut report = merge_reports(self.steps, stepped.iter().map(|s| &s.report));
+        report.pairs = pairs.len();
+        report.islands = islands.len();
+        report.island_merges = merges;
+        report.largest_island = islands.iter().map(Vec::len).max().unwrap_or(0);
+        report.times = wall_times(&report.times, broad_phase, parallel, free_flight);
+        self.steps += 1;
+        report
+    }
+
+    /// One island as a world of its own: its dynamic bodies and the static bodies they pair
+    /// with, in world-index order, stepped by the whole-world step.
+    fn step_island(&self, island: &[usize], pairs: &[(usize, usize)]) -> Stepped<S::Body> {
+        let mut members: Vec<usize> = island.to_vec();
+        let mine = |b: usize| island.binary_search(&b).is_ok();
+        for &(i, j) in pairs {
+            if self.bodies[i].is_static() && mine(j) {
+                members.push(i);
+            }
+            if self.bodies[j].is_static() && mine(i) {
+                members.push(j);
+            }
+        }
+        members.sort_unstable();
+        members.dedup();
+        let mut local = GenericWorld::<S, D> {
+            bodies: members.iter().map(|&g| self.bodies[g].clone()).collect(),
+            params: self.params.clone(),
+            steps: self.steps,
+            space: std::marker::PhantomData,
+        };
+        let report = local.step_whole();
+        Stepped {
+            members,
+            bodies: local.bodies,
+            report,
+        }
+    }
+
+    /// The islands merged where the configuration the islands reached has two bodies of
+    /// different islands (or an island and a free body) violating the model's constraints by
+    /// more than [`CORRECTION_TOLERANCE`]; `None` if there is no such pair.
+    fn cross_island_merge(
+        &self,
+        islands: &[Island],
+        stepped: &[Stepped<S::Body>],
+    ) -> Option<Vec<Island>> {
+        let h = self.params.h;
+        let mut owner = vec![usize::MAX; self.bodies.len()];
+        let mut reached = self.bodies.clone();
+        for (k, s) in stepped.iter().enumerate() {
+            for (&g, b) in s.members.iter().zip(&s.bodies) {
+                if !b.is_static() {
+                    reached[g] = b.clone();
+                    owner[g] = k;
+                }
+            }
+        }
+        for (g, b) in reached.iter_mut().enumerate() {
+            if !b.is_static() && owner[g] == usize::MAX {
+                let free = S::free_velocity(b, h);
+                S::integrate(b, &free, h);
+            }
+        }
+        let geometry = S::geometry(&reached);
+        let crossing: Vec<(usize, usize)> = S::candidate_pairs(&reached, &geometry, &geometry, 0.0)
+            .into_iter()
+            .filter(|&(i, j)| {
+                let (a, b) = (&reached[i], &reached[j]);
+                !a.is_static() && !b.is_static() && (owner[i] != owner[j] || owner[i] == usize::MAX)
+            })
+            .filter(|&pair| {
+                let set = S::detect(&self.params, &reached, &geometry, &geometry, &[pair]);
+                start_violation(&set) < -CORRECTION_TOLERANCE
+            })
+            .collect();
+        if crossing.is_empty() {
+            return None;
+        }
+        let is_static: Vec<bool> = self.bodies.iter().map(|b| b.is_static()).collect();
+        let mut links: Vec<(usize, usize)> = crossing;
+        for isl in islands {
+            links.extend(isl.windows(2).map(|w| (w[0], w[1])));
+            links.push((isl[0], isl[0]));
+        }
+        Some(components(&is_static, &links))
+    }
+}
+
+/// The reports of the islands merged into one (see [`GenericWorld::step_islands`]); stage
+/// times are summed CPU times here, turned into wall times by [`wall_times`].
+fn merge_reports<'a>(step: usize, reports: impl Iterator<Item = &'a StepReport>) -> StepReport {
+    let mut m = StepReport {
+        step,
+        ..Default::default()
+    };
+    for (k, r) in reports.enumerate() {
+        m.counts.contacts += r.counts.contacts;
+        m.counts.unilateral += r.counts.unilateral;
+        m.counts.inter += r.counts.inter;
+        m.counts.cross += r.counts.cross;
+        if r.unknowns > m.largest_unknowns {
+            m.largest_unknowns = r.unknowns;
+            m.solver = r.solver.or(m.solver);
+        }
+        m.unknowns += r.unknowns;
+        m.iterations += r.iterations;
+        m.residual = m.residual.max(r.residual);
+        m.normal_impulse += r.normal_impulse;
+        m.corrections = m.corrections.max(r.corrections);
+        m.projections = m.projections.max(r.projections);
+        m.failed |= r.failed;
+        m.failed_islands += r.failed as usize;
+        m.budget_exhausted |= r.budget_exhausted;
+        m.kept_best = max_option(m.kept_best, r.kept_best);
+        m.split = max_option(m.split, r.split);
+        m.fallbacks
+            .extend(r.fallbacks.iter().map(|f| format!("island {k}: {f}")));
+        if let Some(f) = &r.failure {
+            let line = format!("island {k}: {f}");
+            m.failure = Some(match m.failure.take() {
+                Some(prev) => format!("{prev}; {line}"),
+                None => line,
+            });
+        }
+        let (a, b) = (&mut m.times, &r.times);
+        a.detection += b.detection + b.broad_phase;
+        a.formulation += b.formulation;
+        a.solve += b.solve;
+        a.gap_corrections += b.gap_corrections;
+        a.integration += b.integration;
+    }
+    m
+}
+
+fn max_option(a: Option<Real>, b: Option<Real>) -> Option<Real> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Stage wall times: the global broad phase as measured; the island stages scaled so that
+/// they add up to the wall time of the parallel section; free flight added to integration.
+fn wall_times(cpu: &StageTimes, broad_phase: f64, parallel: f64, free_flight: f64) -> StageTimes {
+    let sum = cpu.detection + cpu.formulation + cpu.solve + cpu.gap_corrections + cpu.integration;
+    let scale = if sum > 0.0 { parallel / sum } else { 0.0 };
+    let rest = if sum > 0.0 { 0.0 } else { parallel };
+    StageTimes {
+        broad_phase: broad_phase + rest,
+        detection: cpu.detection * scale,
+        formulation: cpu.formulation * scale,
+        solve: cpu.solve * scale,
+        gap_corrections: cpu.gap_corrections * scale,
+        integration: cpu.integration * scale + free_flight,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn components_join_dynamic_bodies_and_never_through_static_ones() {
+        // 0 static floor; 1–2 touch, 3–4 touch, both touch the floor; 5 alone; 6 in no pair.
+        let is_static = [true, false, false, false, false, false, false];
+        let pairs = [(0, 1), (0, 2), (1, 2), (0, 3), (3, 4), (0, 4), (0, 5)];
+        assert_eq!(
+            components(&is_static, &pairs),
+            vec![vec![1, 2], vec![3, 4], vec![5]]
+        );
+    }
+
+    #[test]
+    fn components_are_sorted_and_transitive() {
+        let is_static = [false; 6];
+        let pairs = [(4, 5), (0, 5), (1, 2)];
+        assert_eq!(
+            components(&is_static, &pairs),
+            vec![vec![0, 4, 5], vec![1, 2]]
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! Contact islands (`WorldParams::islands`): two stacks that never touch are two independent
+//! problems. Each stack's trajectory in the two-stack world is bit-identical to the same stack
+//! alone in a world of its own, with 1 or 2 threads; the whole world solved as one problem
+//! agrees with the islands to the solver's tolerance.
+
+use signorini_geometry::dim3::ConvexPolyhedron;
+use signorini_math::{Mat3, Quat, Real, Vec3};
+use signorini_world::{ContactModel, PolyBody, World3, WorldParams};
+
+/// A static slab, top face z = 0.
+fn floor() -> PolyBody {
+    let slab = ConvexPolyhedron::cuboid(Vec3::new(20.0, 20.0, 0.5))
+        .unwrap()
+        .translated(&Vec3::new(0.0, 0.0, -0.5));
+    PolyBody::fixed(slab)
+}
+
+/// Three 0.2 m cubes dropped in a slightly tilted column at `x`.
+fn stack(x: Real) -> Vec<PolyBody> {
+    (0..3)
+        .map(|k| {
+            let k = k as Real;
+            let tilt = Quat::from_axis_angle(&Vec3::x_axis(), 0.05 * (k + 1.0));
+            let shape = ConvexPolyhedron::cuboid(Vec3::repeat(0.1)).unwrap();
+            PolyBody::dynamic(shape, 1.0, Mat3::identity() * (0.04 / 6.0))
+                .unwrap()
+                .with_pose(Vec3::new(x + 0.02 * k, 0.01 * k, 0.12 + 0.22 * k), tilt)
+                .with_gravity(9.81)
+        })
+        .collect()
+}
+
+fn params(islands: bool) -> WorldParams {
+    let mut p = WorldParams::new(ContactModel::Peg, 0.01);
+    p.mu = 0.5;
+    p.gap_corrections = 8;
+    p.split_penetration = true;
+    p.islands = islands;
+    p
+}
+
+/// Poses (position, orientation as 4 numbers) of every dynamic body after each of `steps`
+/// steps, and the largest island count seen.
+fn run(
+    bodies: &[PolyBody],
+    islands: bool,
+    threads: usize,
+    steps: usize,
+) -> (Vec<[Real; 7]>, usize) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let mut w = World3::new(params(islands)).unwrap();
+        for b in bodies {
+            w.add_body(b.clone()).unwrap();
+        }
+        let mut poses = Vec::new();
+        let mut most = 0;
+        for _ in 0..steps {
+            let r = w.step();
+            assert!(!r.failed, "{:?}", r.failure);
+            most = most.max(r.islands);
+            for b in w.bodies.iter().filter(|b| !b.state.is_static) {
+                let (p, q) = (b.state.position, b.state.orientation);
+                poses.push([p.x, p.y, p.z, q.w, q.i, q.j, q.k]);
+            }
+        }
+        (poses, most)
+    })
+}
+
+/// Every 6th pose row of a two-stack run belongs to stack A's (first three) or B's bodies.
+fn split(poses: &[[Real; 7]]) -> (Vec<[Real; 7]>, Vec<[Real; 7]>) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for step in poses.chunks(6) {
+        a.extend_from_slice(&step[..3]);
+        b.extend_from_slice(&step[3..]);
+    }
+    (a, b)
+}
+
+#[test]
+fn two_stacks_are_two_islands_bit_identical_to_each_stack_alone_with_1_or_2_threads() {
+    let steps = 80;
+    let (a, b) = (stack(-3.0), stack(3.0));
+    let both: Vec<PolyBody> = std::iter::once(floor())
+        .chain(a.iter().cloned())
+        .chain(b.iter().cloned())
+        .collect();
+    let (one_thread, most) = run(&both, true, 1, steps);
+    assert_eq!(most, 2, "two stacks on one floor are two islands");
+    let (two_threads, _) = run(&both, true, 2, steps);
+    assert_eq!(
+        one_thread, two_threads,
+        "thread count changed the trajectory"
+    );
+
+    let alone = |s: &[PolyBody]| {
+        let bodies: Vec<PolyBody> = std::iter::once(floor()).chain(s.iter().cloned()).collect();
+        run(&bodies, false, 1, steps).0
+    };
+    let (in_a, in_b) = split(&one_thread);
+    assert_eq!(in_a, alone(&a), "stack A differs from stack A alone");
+    assert_eq!(in_b, alone(&b), "stack B differs from stack B alone");
+
+    // The stacks settle: the top cube ends near rest on two cubes (z ≈ 0.5).
+    let top = in_a[in_a.len() - 1];
+    assert!((top[2] - 0.5).abs() < 0.02, "top cube at z = {}", top[2]);
+}
+
+#[test]
+fn the_whole_world_as_one_problem_agrees_with_the_islands_to_solver_tolerance() {
+    let steps = 40;
+    let both: Vec<PolyBody> = std::iter::once(floor())
+        .chain(stack(-3.0))
+        .chain(stack(3.0))
+        .collect();
+    let (islands, _) = run(&both, true, 2, steps);
+    let (whole, most) = run(&both, false, 2, steps);
+    assert_eq!(most, 1, "without islands the world is one problem");
+    let worst = islands
+        .iter()
+        .zip(&whole)
+        .flat_map(|(p, q)| p.iter().zip(q).map(|(x, y)| (x - y).abs()))
+        .fold(0.0, Real::max);
+    assert!(worst < 1e-7, "islands and one problem differ by {worst}");
+}
