@@ -151,6 +151,23 @@ pub struct Formulation<const D: usize = 3> {
     extra: Vec<(usize, usize, Real)>,
     /// Number of normal impulses (U + I + X primaries).
     pub n_normal: usize,
+    /// Contact index of each normal unknown.
+    normal_contacts: Vec<usize>,
+}
+
+/// The mixed LCP in sparse (triplet) form: see [`Formulation::mixed_triplets`].
+#[derive(Debug, Clone)]
+pub struct MixedTriplets {
+    /// Problem size (free velocity unknowns + complementarity unknowns).
+    pub n: usize,
+    /// Matrix entries (row, column, value); duplicates are to be summed.
+    pub triplets: Vec<(usize, usize, Real)>,
+    /// Constant vector.
+    pub q: DVector<Real>,
+    /// Number of free unknowns (D per dynamic body), first.
+    pub n_free: usize,
+    /// The dynamic body of each D-block of free unknowns.
+    pub dynamic: Vec<usize>,
 }
 
 impl<const D: usize> Default for Formulation<D> {
@@ -161,6 +178,7 @@ impl<const D: usize> Default for Formulation<D> {
             row_const: Vec::new(),
             extra: Vec::new(),
             n_normal: 0,
+            normal_contacts: Vec::new(),
         }
     }
 }
@@ -189,6 +207,7 @@ impl<const D: usize> Formulation<D> {
         let friction = mu > 0.0;
         let mut f = Formulation {
             n_normal,
+            normal_contacts: normals.clone(),
             ..Default::default()
         };
         for &i in &normals {
@@ -357,6 +376,71 @@ impl<const D: usize> Formulation<D> {
             m[(nv + i, nv + j)] += v;
         }
         Ok((Mcp::mixed(m, q, nv)?, dynamic))
+    }
+
+    /// The mixed LCP of [`Formulation::mixed_mcp`] in sparse form, never dense: its matrix as
+    /// (row, column, value) triplets (duplicates to be summed), `q`, the number of free
+    /// unknowns (D per dynamic body, first) and the dynamic body of each D-block. Entries:
+    /// `−M` blocks (D² per dynamic body, or D if diagonal), `c_j` columns and `G_i` rows (D per
+    /// body a contact touches) and the constant E / μ entries; O(bodies + contacts) in all.
+    pub fn mixed_triplets<B: DofBody<D>>(
+        &self,
+        bodies: &[B],
+        free: &[SVector<Real, D>],
+    ) -> Result<MixedTriplets, FormulationError> {
+        self.check(bodies, free)?;
+        let dynamic: Vec<usize> = (0..bodies.len())
+            .filter(|&b| !bodies[b].is_static())
+            .collect();
+        let mut slot = vec![usize::MAX; bodies.len()];
+        for (k, &b) in dynamic.iter().enumerate() {
+            slot[b] = k;
+        }
+        let nv = D * dynamic.len();
+        let n = nv + self.dim();
+        let mut t = Vec::with_capacity(D * D * dynamic.len() + 4 * D * n);
+        let mut q = DVector::zeros(n);
+        for (k, &b) in dynamic.iter().enumerate() {
+            let mass = bodies[b].mass_block();
+            for (i, j, v) in mass.entries() {
+                t.push((D * k + i, D * k + j, -v));
+            }
+            let momentum = mass.mul(&free[b]);
+            for d in 0..D {
+                q[D * k + d] = momentum[d];
+            }
+        }
+        for (j, cj) in self.cols.iter().enumerate() {
+            for (b, g) in cj.blocks.iter().filter(|(b, _)| slot[*b] != usize::MAX) {
+                t.extend((0..D).map(|d| (D * slot[*b] + d, nv + j, g[d])));
+            }
+        }
+        for (i, r) in self.rows.iter().enumerate() {
+            for (b, g) in r.blocks.iter().filter(|(b, _)| slot[*b] != usize::MAX) {
+                t.extend((0..D).map(|d| (nv + i, D * slot[*b] + d, g[d])));
+            }
+            q[nv + i] = self.row_const[i];
+        }
+        t.extend(self.extra.iter().map(|&(i, j, v)| (nv + i, nv + j, v)));
+        if let Some(k) = q.iter().position(|x| !x.is_finite()) {
+            return Err(FormulationError::Problem(ProblemError::NonFinite {
+                what: "q",
+                index: k,
+            }));
+        }
+        Ok(MixedTriplets {
+            n,
+            triplets: t,
+            q,
+            n_free: nv,
+            dynamic,
+        })
+    }
+
+    /// The contact (index into the constraint set's contacts) behind each normal unknown
+    /// (the first [`Formulation::n_normal`] unknowns), for warm starts keyed by feature pair.
+    pub fn normal_contacts(&self) -> &[usize] {
+        &self.normal_contacts
     }
 
     /// New velocities from a mixed-LCP solution (static bodies keep zero velocity).

@@ -28,7 +28,7 @@ pub use constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
 pub use contact::{Contact, Jacobian, MassBlock, applicability, vertex_edge_contact};
 pub use corrective::corrective_contacts;
 pub use formulate::{
-    ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError,
+    ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError, MixedTriplets,
 };
 pub use potential::{
     DEEP_APPLICABILITY, PEG_APPLICABILITY_RELAXATION, crosses_edge, peg_detection_distance,

@@ -287,6 +287,16 @@ fn reduced_lcp_of_one_contact_matches_hand_computation() {
     // The mixed form has 3 free velocity unknowns first.
     let (mcp, dynamic) = f.mixed_mcp(&bodies, &free).unwrap();
     assert_eq!((mcp.dim(), dynamic), (5, vec![0]));
+    // The sparse triplets sum to the same matrix, with the same q and free block.
+    let t = f.mixed_triplets(&bodies, &free).unwrap();
+    assert_eq!((t.n, t.n_free, t.dynamic.clone()), (5, 3, vec![0]));
+    let mut dense = nalgebra::DMatrix::<f64>::zeros(5, 5);
+    for &(i, j, x) in &t.triplets {
+        dense[(i, j)] += x;
+    }
+    assert_eq!(dense, mcp.m);
+    assert_eq!(t.q, mcp.q);
+    assert_eq!(f.normal_contacts().len(), f.n_normal);
 }
 
 #[test]
