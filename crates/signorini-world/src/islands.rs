@@ -84,9 +84,11 @@ fn union(parent: &mut [usize], i: usize, j: usize) {
 
 /// What stepping one island produced: its bodies' new states (in `members` order, static
 /// ones included and unchanged) and the island's report.
-struct Stepped<B> {
+struct Stepped<B, K> {
     members: Vec<usize>,
     bodies: Vec<B>,
+    /// The island's warm starts for the next step, with local body indices.
+    warm: std::collections::BTreeMap<K, Real>,
     report: StepReport,
 }
 
@@ -111,12 +113,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 
         // ---- Solve every island; merge islands that end up penetrating each other. ----
         let t = Instant::now();
-        let mut stepped: Vec<Stepped<S::Body>>;
+        let mut stepped: Vec<Stepped<S::Body, S::Key>>;
         let mut merges = 0;
         loop {
+            let warm = self.warm_by_island(&islands);
             stepped = islands
                 .par_iter()
-                .map(|isl| self.step_island(isl, &pairs))
+                .zip(warm)
+                .map(|(isl, warm)| self.step_island(isl, &pairs, warm))
                 .collect();
             match self.cross_island_merge(&islands, &stepped) {
                 Some(merged) if merges < islands.len() => {
@@ -131,7 +135,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // ---- Write back; bodies in no island fly freely. ----
         let t = Instant::now();
         let mut in_island = vec![false; self.bodies.len()];
+        self.warm.clear();
         for s in &stepped {
+            let global = |l: usize| s.members[l];
+            self.warm
+                .extend(s.warm.iter().map(|(k, &z)| (S::map_key(k, &global), z)));
             for (&g, b) in s.members.iter().zip(&s.bodies) {
                 if !is_static[g] {
                     self.bodies[g] = b.clone();
@@ -159,7 +167,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 
     /// One island as a world of its own: its dynamic bodies and the static bodies they pair
     /// with, in world-index order, stepped by the whole-world step.
-    fn step_island(&self, island: &[usize], pairs: &[(usize, usize)]) -> Stepped<S::Body> {
+    fn step_island(
+        &self,
+        island: &[usize],
+        pairs: &[(usize, usize)],
+        warm: Vec<(S::Key, Real)>,
+    ) -> Stepped<S::Body, S::Key> {
         let mut members: Vec<usize> = island.to_vec();
         let mine = |b: usize| island.binary_search(&b).is_ok();
         for &(i, j) in pairs {
@@ -176,14 +189,44 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             bodies: members.iter().map(|&g| self.bodies[g].clone()).collect(),
             params: self.params.clone(),
             steps: self.steps,
+            warm: Default::default(),
             space: std::marker::PhantomData,
         };
+        let local_index = |g: usize| members.binary_search(&g).unwrap_or(usize::MAX);
+        local.warm = warm
+            .iter()
+            .map(|(k, z)| (S::map_key(k, &local_index), *z))
+            .collect();
         let report = local.step_whole();
         Stepped {
             members,
             bodies: local.bodies,
+            warm: local.warm,
             report,
         }
+    }
+
+    /// The warm-start entries of each island (a feature pair belongs to the island of its
+    /// dynamic body; pairs of bodies in no island are dropped).
+    fn warm_by_island(&self, islands: &[Island]) -> Vec<Vec<(S::Key, Real)>> {
+        let mut owner = vec![usize::MAX; self.bodies.len()];
+        for (k, isl) in islands.iter().enumerate() {
+            for &b in isl {
+                owner[b] = k;
+            }
+        }
+        let mut by_island = vec![Vec::new(); islands.len()];
+        for (key, &z) in &self.warm {
+            let (a, b) = S::key_bodies(key);
+            let k = match owner.get(a) {
+                Some(&k) if k != usize::MAX => k,
+                _ => owner.get(b).copied().unwrap_or(usize::MAX),
+            };
+            if k != usize::MAX {
+                by_island[k].push((key.clone(), z));
+            }
+        }
+        by_island
     }
 
     /// The islands merged where the configuration the islands reached has two bodies of
@@ -192,7 +235,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     fn cross_island_merge(
         &self,
         islands: &[Island],
-        stepped: &[Stepped<S::Body>],
+        stepped: &[Stepped<S::Body, S::Key>],
     ) -> Option<Vec<Island>> {
         let h = self.params.h;
         let mut owner = vec![usize::MAX; self.bodies.len()];

@@ -168,6 +168,15 @@ impl Space<3> for Planar {
         contact.key()
     }
 
+    /// (vertex body, vertex, edge body, edge).
+    fn map_key(k: &Self::Key, map: &dyn Fn(usize) -> usize) -> Self::Key {
+        (map(k.0), k.1, map(k.2), k.3)
+    }
+
+    fn key_bodies(k: &Self::Key) -> (usize, usize) {
+        (k.0, k.2)
+    }
+
     fn gap_mut(contact: &mut Contact) -> &mut Real {
         &mut contact.gap
     }

@@ -300,6 +300,14 @@ impl Space<6> for Spatial {
         (c.a, c.b, c.features)
     }
 
+    fn map_key(k: &ContactKey3, map: &dyn Fn(usize) -> usize) -> ContactKey3 {
+        (map(k.0), map(k.1), k.2)
+    }
+
+    fn key_bodies(k: &ContactKey3) -> (usize, usize) {
+        (k.0, k.1)
+    }
+
     fn gap_mut(c: &mut Contact3) -> &mut Real {
         &mut c.gap
     }

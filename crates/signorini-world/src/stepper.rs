@@ -20,7 +20,7 @@
 //! themselves.
 
 use crate::report::{StageTimes, StepReport};
-use nalgebra::SVector;
+use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
     BUDGET_SPENT, SolveError, SolveParams, SolverKind, solve_lcp, solve_mcp,
 };
@@ -119,6 +119,11 @@ pub struct WorldParams {
     /// true. False solves the whole world as one problem (the same solution up to the
     /// solver's tolerance, at the cost of one problem of every contact in the world).
     pub islands: bool,
+    /// Start each step's first solve from the previous step's normal impulses of the same
+    /// feature pairs (0 for new pairs), and each gap-correction re-solve from the solve
+    /// before it. Default true. The solution is the same (to the solver's tolerance); only
+    /// the work to reach it changes.
+    pub warm_start: bool,
 }
 
 impl WorldParams {
@@ -138,13 +143,14 @@ impl WorldParams {
             split_penetration: false,
             solve_work_limit: None,
             islands: true,
+            warm_start: true,
         }
     }
 }
 
 /// A contact-feature key: identifies the same feature pair across re-detections.
-pub trait ContactKey: Ord + Clone + Debug {}
-impl<T: Ord + Clone + Debug> ContactKey for T {}
+pub trait ContactKey: Ord + Clone + Debug + Send + Sync {}
+impl<T: Ord + Clone + Debug + Send + Sync> ContactKey for T {}
 
 /// What the stepper needs from a dimension (2D: [`crate::Planar`], 3D: [`crate::Spatial`]).
 /// `D` is the number of velocity components per body. All functions are pure; the stepper
@@ -199,6 +205,11 @@ pub trait Space<const D: usize>: Sized + Send + Sync {
     ) -> ConstraintSet<Self::Contact>;
     /// Feature-pair identity of a contact.
     fn key(contact: &Self::Contact) -> Self::Key;
+    /// The same feature pair with its body indices mapped by `map` (islands step local worlds
+    /// whose body indices differ from the world's; warm starts are kept with world indices).
+    fn map_key(key: &Self::Key, map: &dyn Fn(usize) -> usize) -> Self::Key;
+    /// The two bodies a key names.
+    fn key_bodies(key: &Self::Key) -> (usize, usize);
     /// The contact's gap ψ, to be lowered by a gap correction.
     fn gap_mut(contact: &mut Self::Contact) -> &mut Real;
     /// The contact's gap re-measured at `trial` (`None`: not re-measurable, e.g. corrective).
@@ -234,6 +245,9 @@ pub struct GenericWorld<S: Space<D>, const D: usize> {
     pub params: WorldParams,
     /// Steps taken so far.
     pub steps: usize,
+    /// Warm starts: the normal impulse (N·s) of each feature pair at the last step's accepted
+    /// solve, keyed by feature pair with world body indices ([`WorldParams::warm_start`]).
+    pub(crate) warm: BTreeMap<S::Key, Real>,
     pub(crate) space: PhantomData<S>,
 }
 
@@ -258,6 +272,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             bodies: Vec::new(),
             params,
             steps: 0,
+            warm: BTreeMap::new(),
             space: PhantomData,
         })
     }
@@ -310,18 +325,26 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         times.formulation = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
+        let mut solved = BTreeMap::new();
         let mut velocities = match &form {
             None => pred.free.clone(),
-            Some(f) => self.solve(f, &pred.free, &mut report),
+            Some(f) => {
+                let warm = Warm {
+                    from: &self.warm,
+                    to: &mut solved,
+                };
+                self.solve(f, &set, &pred.free, warm, &mut report)
+            }
         };
         times.solve = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
         let mut carried = None;
         if form.is_some() && !report.failed {
-            carried = self.split_velocities(&set, &pred.free, &mut report);
-            velocities = self.correct_gaps(set, velocities, &pred, &mut report);
+            carried = self.split_velocities(&set, &pred.free, &solved, &mut report);
+            velocities = self.correct_gaps(set, velocities, &pred, &mut solved, &mut report);
         }
+        self.warm = solved;
         times.gap_corrections = t.elapsed().as_secs_f64();
 
         let (t, mut projection) = (Instant::now(), 0.0);
@@ -394,6 +417,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         &self,
         set: &ConstraintSet<S::Contact>,
         free: &[SVector<Real, D>],
+        first: &BTreeMap<S::Key, Real>,
         report: &mut StepReport,
     ) -> Option<Vec<SVector<Real, D>>> {
         let depth = -start_violation(set);
@@ -406,7 +430,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             *g = g.max(0.0);
         }
         let mut sub = StepReport::default();
-        let v = self.solve(&self.formulate(&clamped), free, &mut sub);
+        let warm = Warm {
+            from: first,
+            to: &mut BTreeMap::new(),
+        };
+        let v = self.solve(&self.formulate(&clamped), &clamped, free, warm, &mut sub);
         report.budget_exhausted |= sub.budget_exhausted;
         if sub.failed {
             report
@@ -439,7 +467,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 break;
             }
             let mut sub = StepReport::default();
-            let v = self.solve(&self.formulate(&set), &zeros, &mut sub);
+            let warm = Warm {
+                from: &BTreeMap::new(),
+                to: &mut BTreeMap::new(),
+            };
+            let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
             if sub.failed
                 || self.kinetic_energy(&v) > 2.0 * self.penetration_energy(report.split) + 1e-9
@@ -465,7 +497,9 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     fn solve(
         &self,
         form: &Formulation<D>,
+        set: &ConstraintSet<S::Contact>,
         free: &[SVector<Real, D>],
+        warm: Warm<'_, S::Key>,
         report: &mut StepReport,
     ) -> Vec<SVector<Real, D>> {
         report.unknowns = form.dim();
@@ -473,6 +507,22 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let mut params = SolveParams::default();
         params.solver = self.params.solver;
         params.work_limit = self.params.solve_work_limit;
+        let keys: Vec<S::Key> = form
+            .normal_contacts()
+            .iter()
+            .map(|&c| S::key(&set.contacts[c]))
+            .collect();
+        if self.params.warm_start && !warm.from.is_empty() {
+            let mut z0 = DVector::zeros(form.dim());
+            for (k, key) in keys.iter().enumerate() {
+                z0[k] = warm.from.get(key).copied().unwrap_or(0.0);
+            }
+            params.warm_start = Some(z0);
+        }
+        let mut keep = |z: &[Real]| {
+            warm.to.clear();
+            warm.to.extend(keys.iter().cloned().zip(z.iter().copied()));
+        };
         let lcp = match form.reduced_lcp(&self.bodies, free) {
             Ok(l) => Some(l),
             Err(e) => {
@@ -485,6 +535,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 Ok(info) => {
                     record(report, &info);
                     report.normal_impulse = info.z.iter().take(form.n_normal).sum();
+                    keep(&info.z.as_slice()[..form.n_normal]);
                     return form.velocities_from_lcp(&self.bodies, free, &info.z);
                 }
                 Err(e) => {
@@ -502,6 +553,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                                 .fallbacks
                                 .push(format!("accepted best iterate (residual {r:e})"));
                             report.normal_impulse = impulse;
+                            keep(&z.as_slice()[..form.n_normal]);
                             return v;
                         }
                         best.consider(v, r, impulse, "reduced LCP");
@@ -521,10 +573,20 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
         };
         let nv = D * dynamic.len();
+        if let Some(z0) = params.warm_start.take() {
+            let v = form.velocities_from_lcp(&self.bodies, free, &z0);
+            let mut z = DVector::zeros(mcp.dim());
+            for (k, &b) in dynamic.iter().enumerate() {
+                z.rows_mut(D * k, D).copy_from(&v[b]);
+            }
+            z.rows_mut(nv, z0.len()).copy_from(&z0);
+            params.warm_start = Some(z);
+        }
         match solve_mcp(&mcp, &params) {
             Ok(info) => {
                 record(report, &info);
                 report.normal_impulse = info.z.iter().skip(nv).take(form.n_normal).sum();
+                keep(&info.z.as_slice()[nv..nv + form.n_normal]);
                 form.velocities_from_mcp(self.bodies.len(), &dynamic, &info.z)
             }
             Err(e) => {
@@ -586,6 +648,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         set: ConstraintSet<S::Contact>,
         mut velocities: Vec<SVector<Real, D>>,
         pred: &Predicted<S::Geometry, D>,
+        solved: &mut BTreeMap<S::Key, Real>,
         report: &mut StepReport,
     ) -> Vec<SVector<Real, D>> {
         let h = self.params.h;
@@ -660,11 +723,17 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             set = S::rebuild(&self.params, &self.bodies, &set, &pool);
             let form = self.formulate(&set);
             let mut sub = StepReport::default();
-            let v = self.solve(&form, &pred.free, &mut sub);
+            let mut next = BTreeMap::new();
+            let warm = Warm {
+                from: solved,
+                to: &mut next,
+            };
+            let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
             if sub.failed {
                 break;
             }
+            *solved = next;
             if previous.is_none() {
                 previous = Some((velocities.clone(), self.kinetic_energy(&velocities)));
             }
@@ -753,6 +822,13 @@ fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
         } => Some((b.clone(), *residual)),
         _ => None,
     }
+}
+
+/// Warm start of one solve: the normal impulses to start from and where the solve's own go
+/// (both keyed by feature pair; see [`WorldParams::warm_start`]).
+struct Warm<'a, K> {
+    from: &'a BTreeMap<K, Real>,
+    to: &'a mut BTreeMap<K, Real>,
 }
 
 /// The least-residual failed attempt of a step: (velocities, residual, Σ normal impulses,
