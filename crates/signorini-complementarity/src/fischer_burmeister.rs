@@ -28,17 +28,17 @@ use crate::solve::{Attempt, SolveError, SolveParams, SolverKind};
 /// while still keeping level sets bounded on monotone problems (CCK 2000 tried several).
 const LAMBDA: Real = 0.8;
 /// Descent test constants of DFK (2000): fall back to −∇Ψ if ∇Ψᵀd > −ρ‖d‖^p.
-const RHO: Real = 1e-8;
-const P_EXP: Real = 2.1;
+pub(crate) const RHO: Real = 1e-8;
+pub(crate) const P_EXP: Real = 2.1;
 /// Armijo constant σ and backtracking factor β.
-const SIGMA: Real = 1e-4;
-const BACKTRACK: Real = 0.5;
+pub(crate) const SIGMA: Real = 1e-4;
+pub(crate) const BACKTRACK: Real = 0.5;
 /// Maximum number of backtracking halvings per iteration.
-const MAX_BACKTRACKS: usize = 40;
+pub(crate) const MAX_BACKTRACKS: usize = 40;
 /// Non-monotone memory (GLL reference value = max of the last this many merits). 3 rather
 /// than 5–10: on the contact-like benches it cut FB-Newton iterations at n = 500 from 161
 /// to 51 (the longer memory accepted large merit increases); 1 (monotone) stalled there.
-const NONMONOTONE_MEMORY: usize = 3;
+pub(crate) const NONMONOTONE_MEMORY: usize = 3;
 
 /// Result of the kernel: best iterate by natural-map residual.
 pub(crate) struct FbOutcome {
@@ -118,26 +118,32 @@ fn residual_map(mcp: &Mcp, z: &DVector<Real>) -> (DVector<Real>, Vec<Real>, Vec<
     let mut val = DVector::zeros(n);
     let (mut alpha, mut beta) = (vec![0.0; n], vec![0.0; n]);
     for i in 0..n {
-        let (l, u, x, fi) = (mcp.lower[i], mcp.upper[i], z[i], f[i]);
-        let (v, a, b) = match (l.is_finite(), u.is_finite()) {
-            (false, false) => (fi, 0.0, 1.0),
-            (true, false) => phi(x - l, fi),
-            (false, true) => {
-                let (p, pa, pb) = phi(u - x, -fi);
-                (-p, pa, pb)
-            }
-            (true, true) if l == u => (x - l, 1.0, 0.0),
-            (true, true) => {
-                let (psi, qa, qb) = phi(u - x, -fi);
-                let (p, pa, pb) = phi(x - l, psi);
-                (p, pa - pb * qa, -pb * qb)
-            }
-        };
+        let (v, a, b) = row_map(mcp.lower[i], mcp.upper[i], z[i], f[i]);
         val[i] = v;
         alpha[i] = a;
         beta[i] = b;
     }
     (val, alpha, beta)
+}
+
+/// One row of Φ for bounds [l, u], variable x and F_i = fi: the value Φ_i and the
+/// coefficients (α_i, β_i) of its generalized-Jacobian row α_i e_iᵀ + β_i M_i (Billups'
+/// bound cases, module docs). Shared with the sparse solver (`newton_sparse.rs`).
+pub(crate) fn row_map(l: Real, u: Real, x: Real, fi: Real) -> (Real, Real, Real) {
+    match (l.is_finite(), u.is_finite()) {
+        (false, false) => (fi, 0.0, 1.0),
+        (true, false) => phi(x - l, fi),
+        (false, true) => {
+            let (p, pa, pb) = phi(u - x, -fi);
+            (-p, pa, pb)
+        }
+        (true, true) if l == u => (x - l, 1.0, 0.0),
+        (true, true) => {
+            let (psi, qa, qb) = phi(u - x, -fi);
+            let (p, pa, pb) = phi(x - l, psi);
+            (p, pa - pb * qa, -pb * qb)
+        }
+    }
 }
 
 fn merit(mcp: &Mcp, z: &DVector<Real>) -> Real {

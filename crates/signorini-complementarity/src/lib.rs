@@ -2,7 +2,8 @@
 //!
 //! Owns: the problem types [`Lcp`] (w = Mz + q, 0 ≤ z ⟂ w ≥ 0) and [`Mcp`] (box-constrained
 //! linear MCP, l ≤ z ≤ u, infinite bounds allowed, which covers the mixed LCP with free
-//! variables), dense or from a [`CscMatrix`]; the solvers; the natural-map residual;
+//! variables), dense or from a [`CscMatrix`], and [`SparseMcp`] (the same with M kept
+//! sparse); the solvers; the natural-map residual;
 //! Siconos file I/O.
 //! Does not own: how a contact model builds its matrices (that is `signorini-contact`).
 //!
@@ -16,6 +17,7 @@
 //! | `Lemke` | `lemke.rs` | complementary pivoting, covering vector d = e, lexicographic ratio test with relative tie tolerance 1e-11, z₀ leaves on ties, drift check + refinement + LU refactorisation, warm start from a basis or a z | Cottle, Pang & Stone, *The LCP* (1992), §4.4, Ex. 4.4.16 |
 //! | (for `Lemke` on an MCP) | `reduce.rs` | box MCP → LCP: Schur complement of an invertible free block, else free variables kept basic (mixed Lemke), else split; shifted/flipped bounds and box multipliers | — |
 //! | `FbNewton` | `fischer_burmeister.rs` | semismooth Newton on the penalized Fischer–Burmeister function, Billups' form for bounds, free variables handled directly, non-monotone Armijo, gradient fallback | De Luca, Facchinei & Kanzow, *Math. Prog.* 75 (1996) and *COAP* 16 (2000); Chen, Chen & Kanzow, *Math. Prog.* 88 (2000); Billups, thesis (1995) |
+//! | `SparseNewton` | `newton_sparse.rs` | sparse semismooth Newton on the same reformulation for large sparse problems ([`SparseMcp`], [`solve_sparse`]): H = D_a + D_b M on the fixed pattern M ∪ diag, faer sparse LU (one symbolic analysis, `Par::Seq`), regularised and gradient fallbacks, non-monotone Armijo, active-set polish | Munson, Facchinei, Ferris, Fischer & Kanzow, *INFORMS J. Comput.* 13 (2001) |
 //! | `Pgs` | `pgs.rs` | projected Gauss–Seidel / SOR (positive diagonal required) | Cryer (1971); Mangasarian (1977); Luo & Tseng (1992) |
 //! | `Auto` | `auto.rs` | Lemke → Lemke with another covering vector → FB-Newton → Lemke on M + εI refined on the original; each candidate polished by one active-set Newton step (`polish.rs`) | `notes/complementarity-solvers.md` §0.3 |
 //!
@@ -25,6 +27,7 @@
 mod auto;
 mod fischer_burmeister;
 mod lemke;
+mod newton_sparse;
 mod pgs;
 mod polish;
 mod problem;
@@ -32,11 +35,14 @@ mod reduce;
 pub mod siconos;
 mod solve;
 mod sparse;
+mod sparse_problem;
 
 pub use auto::BUDGET_SPENT;
+pub use newton_sparse::{DEFAULT_ITERATIONS as SPARSE_NEWTON_DEFAULT_ITERATIONS, solve_sparse};
 pub use problem::{Lcp, Mcp, ProblemError};
 pub use siconos::{ParseError, ProblemKind};
 pub use solve::{
     SolveError, SolveInfo, SolveParams, SolverKind, solve_lcp, solve_mcp, work_estimate,
 };
 pub use sparse::CscMatrix;
+pub use sparse_problem::SparseMcp;

@@ -22,6 +22,10 @@ pub enum SolverKind {
     Pgs,
     /// A fallback chain; the report says which solver produced the answer.
     Auto,
+    /// Sparse semismooth Newton (`newton_sparse.rs`, [`crate::solve_sparse`]). Through
+    /// [`solve_mcp`] / [`solve_lcp`] the dense problem is converted to CSC first (exact zeros
+    /// dropped); large sparse problems should call [`crate::solve_sparse`] directly.
+    SparseNewton,
 }
 
 /// Knobs for a solve.
@@ -32,7 +36,8 @@ pub struct SolveParams {
     pub solver: SolverKind,
     /// Natural-map residual tolerance, scaled by `max(1, ‖q‖∞)`.
     pub tolerance: Real,
-    /// Iteration (or pivot) limit; `None` picks a size-dependent default.
+    /// Iteration (or pivot) limit; `None` picks a size-dependent default (`SparseNewton`:
+    /// [`crate::SPARSE_NEWTON_DEFAULT_ITERATIONS`]).
     pub max_iterations: Option<usize>,
     /// Optional starting point (length n). Lemke turns it into a starting complementary
     /// basis (z_i basic where l_i < z_i, box multiplier basic where z_i = u_i); FB-Newton and
@@ -49,7 +54,8 @@ pub struct SolveParams {
     /// n the problem size); `None` = unlimited. Pivot and iteration limits are cut so that the
     /// whole chain stays within it, and the chain stops (with its best iterate, as an
     /// [`SolveError::Infeasible`]) when it is spent. Counting work instead of wall time keeps
-    /// results bit-identical from machine to machine.
+    /// results bit-identical from machine to machine. `SparseNewton` counts its work in
+    /// stored matrix entries touched instead (`newton_sparse.rs` module docs).
     pub work_limit: Option<Real>,
 }
 
@@ -211,6 +217,11 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
         SolverKind::FbNewton => crate::fischer_burmeister::solve_fb(&mcp, params, tol)?,
         SolverKind::Pgs => crate::pgs::solve_pgs(&mcp, params, tol)?,
         SolverKind::Auto => crate::auto::solve_auto(&mcp, params, tol)?,
+        SolverKind::SparseNewton => {
+            let sparse = crate::SparseMcp::from_dense(&mcp)
+                .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
+            crate::newton_sparse::run(&sparse, params, tol)?
+        }
     };
     let w = mcp.w(&attempt.z);
     let residual = mcp.residual(&attempt.z);

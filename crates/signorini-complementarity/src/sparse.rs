@@ -1,9 +1,11 @@
 //! Compressed sparse column (CSC) input for problem matrices.
 //!
-//! Owns: [`CscMatrix`] (validated CSC storage, CSparse conventions as in fclib) and its
-//! conversion to the dense matrices the solvers use ([`Lcp::from_csc`], [`Mcp::from_csc`]).
-//! Does not own: sparse factorisations. The solvers are dense (n ≲ 1000 per island); a
-//! contact model with sparse Jacobians can hand its matrix over in CSC form.
+//! Owns: [`CscMatrix`] (validated CSC storage, CSparse conventions as in fclib), its
+//! construction from triplets or a dense matrix, its products with vectors, and its
+//! conversion to the dense matrices the dense solvers use ([`Lcp::from_csc`],
+//! [`Mcp::from_csc`]).
+//! Does not own: sparse factorisations (faer's sparse LU, driven by `newton_sparse.rs`) or
+//! the sparse problem type (`sparse_problem.rs`).
 
 use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
@@ -81,6 +83,143 @@ impl CscMatrix {
     pub fn nnz(&self) -> usize {
         self.values.len()
     }
+
+    /// Build from (row, column, value) triplets: duplicates are summed and the rows of each
+    /// column sorted, so the result is canonical (sorted, no duplicate entries). Explicit
+    /// zeros are kept (they are part of the pattern). Every index must be in range and every
+    /// value finite.
+    pub fn from_triplets(
+        nrows: usize,
+        ncols: usize,
+        triplets: &[(usize, usize, Real)],
+    ) -> Result<Self, ProblemError> {
+        for (k, &(i, j, v)) in triplets.iter().enumerate() {
+            if i >= nrows || j >= ncols {
+                return Err(ProblemError::Dimension(format!(
+                    "triplet {k} at ({i}, {j}) outside a {nrows}×{ncols} matrix"
+                )));
+            }
+            if !v.is_finite() {
+                return Err(ProblemError::NonFinite {
+                    what: "M",
+                    index: j * nrows + i,
+                });
+            }
+        }
+        let mut order: Vec<usize> = (0..triplets.len()).collect();
+        // Stable sort by (column, row): equal keys keep their input order, so duplicates are
+        // summed in a fixed order (bit-identical results).
+        order.sort_by_key(|&k| (triplets[k].1, triplets[k].0));
+        let mut col_ptr = vec![0; ncols + 1];
+        let mut row_idx: Vec<usize> = Vec::with_capacity(triplets.len());
+        let mut values: Vec<Real> = Vec::with_capacity(triplets.len());
+        let mut last: Option<(usize, usize)> = None;
+        for k in order {
+            let (i, j, v) = triplets[k];
+            match values.last_mut() {
+                Some(acc) if last == Some((i, j)) => *acc += v,
+                _ => {
+                    row_idx.push(i);
+                    values.push(v);
+                    col_ptr[j + 1] += 1;
+                    last = Some((i, j));
+                }
+            }
+        }
+        for j in 0..ncols {
+            col_ptr[j + 1] += col_ptr[j];
+        }
+        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+            return Err(ProblemError::NonFinite { what: "M", index });
+        }
+        CscMatrix::new(nrows, ncols, col_ptr, row_idx, values)
+    }
+
+    /// The nonzero entries of a dense matrix (exact zeros dropped); canonical.
+    pub fn from_dense(m: &DMatrix<Real>) -> Result<Self, ProblemError> {
+        let mut triplets = Vec::new();
+        for j in 0..m.ncols() {
+            for i in 0..m.nrows() {
+                if m[(i, j)] != 0.0 {
+                    triplets.push((i, j, m[(i, j)]));
+                }
+            }
+        }
+        CscMatrix::from_triplets(m.nrows(), m.ncols(), &triplets)
+    }
+
+    /// The stored entries as triplets, column by column.
+    pub fn triplets(&self) -> Vec<(usize, usize, Real)> {
+        let mut t = Vec::with_capacity(self.nnz());
+        for j in 0..self.ncols {
+            for k in self.col_ptr[j]..self.col_ptr[j + 1] {
+                t.push((self.row_idx[k], j, self.values[k]));
+            }
+        }
+        t
+    }
+
+    /// The same matrix in canonical form (rows sorted within columns, duplicates summed).
+    pub fn canonical(&self) -> Result<Self, ProblemError> {
+        CscMatrix::from_triplets(self.nrows, self.ncols, &self.triplets())
+    }
+
+    /// y = A x. Panics if `x.len() != ncols` (as nalgebra's products do).
+    pub fn mul_vec(&self, x: &DVector<Real>) -> DVector<Real> {
+        assert_eq!(x.len(), self.ncols, "CscMatrix::mul_vec: length of x");
+        let mut y = DVector::zeros(self.nrows);
+        for j in 0..self.ncols {
+            let xj = x[j];
+            for k in self.col_ptr[j]..self.col_ptr[j + 1] {
+                y[self.row_idx[k]] += self.values[k] * xj;
+            }
+        }
+        y
+    }
+
+    /// y = Aᵀ x. Panics if `x.len() != nrows`.
+    pub fn tr_mul_vec(&self, x: &DVector<Real>) -> DVector<Real> {
+        assert_eq!(x.len(), self.nrows, "CscMatrix::tr_mul_vec: length of x");
+        DVector::from_fn(self.ncols, |j, _| {
+            (self.col_ptr[j]..self.col_ptr[j + 1])
+                .map(|k| self.values[k] * x[self.row_idx[k]])
+                .sum()
+        })
+    }
+
+    /// Number of rows.
+    pub fn nrows(&self) -> usize {
+        self.nrows
+    }
+
+    /// Number of columns.
+    pub fn ncols(&self) -> usize {
+        self.ncols
+    }
+
+    /// Column pointers (length `ncols + 1`).
+    pub fn col_ptr(&self) -> &[usize] {
+        &self.col_ptr
+    }
+
+    /// Row index of each stored entry.
+    pub fn row_idx(&self) -> &[usize] {
+        &self.row_idx
+    }
+
+    /// Value of each stored entry.
+    pub fn values(&self) -> &[Real] {
+        &self.values
+    }
+
+    /// True if the rows of every column are strictly increasing (sorted, no duplicates).
+    pub fn is_canonical(&self) -> bool {
+        (0..self.ncols).all(|j| {
+            self.row_idx[self.col_ptr[j]..self.col_ptr[j + 1]]
+                .windows(2)
+                .all(|w| w[0] < w[1])
+        })
+    }
 }
 
 impl Lcp {
@@ -122,6 +261,43 @@ mod tests {
             DMatrix::from_row_slice(2, 2, &[2.0, 0.0, 1.0, 3.0])
         );
         assert_eq!(m.nnz(), 4);
+    }
+
+    #[test]
+    fn triplets_are_summed_sorted_and_multiply_like_the_dense_matrix() {
+        let t = [
+            (1, 0, 1.0),
+            (0, 0, 2.0),
+            (1, 1, 1.0),
+            (1, 1, 2.0),
+            (0, 2, -4.0),
+        ];
+        let m = CscMatrix::from_triplets(2, 3, &t).unwrap();
+        assert!(m.is_canonical());
+        assert_eq!(m.col_ptr(), &[0, 2, 3, 4]);
+        assert_eq!(m.row_idx(), &[0, 1, 1, 0]);
+        assert_eq!(m.values(), &[2.0, 1.0, 3.0, -4.0]);
+        let d = m.to_dense();
+        assert_eq!(CscMatrix::from_dense(&d).unwrap(), m);
+        let x = DVector::from_column_slice(&[1.0, -2.0, 0.5]);
+        assert_eq!(m.mul_vec(&x), &d * &x);
+        let y = DVector::from_column_slice(&[3.0, -1.0]);
+        assert_eq!(m.tr_mul_vec(&y), d.tr_mul(&y));
+        let e = CscMatrix::from_triplets(2, 2, &[(2, 0, 1.0)]).unwrap_err();
+        assert!(e.to_string().contains("outside"), "{e}");
+        let e = CscMatrix::from_triplets(2, 2, &[(1, 1, Real::INFINITY)]).unwrap_err();
+        assert_eq!(
+            e,
+            ProblemError::NonFinite {
+                what: "M",
+                index: 3
+            }
+        );
+        let unsorted =
+            CscMatrix::new(2, 1, vec![0, 3], vec![1, 0, 1], vec![1.0, 2.0, 3.0]).unwrap();
+        assert!(!unsorted.is_canonical());
+        let c = unsorted.canonical().unwrap();
+        assert_eq!((c.row_idx(), c.values()), (&[0, 1][..], &[2.0, 4.0][..]));
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod known_answers;
 mod properties;
 mod random_families;
 mod siconos_files;
+mod sparse_newton;
 
 use nalgebra::{DMatrix, DVector};
 use signorini_complementarity::{
