@@ -30,7 +30,10 @@
 //!   natural map p = mid(l, u, z − w), fix those variables at their bound and solve
 //!   w_F = 0 exactly for the rest — the same LU pattern with (α, β) = (1, 0) on active rows
 //!   and (0, 1) on free rows. Repeated while the natural residual drops (at most
-//!   `POLISH_ROUNDS`); this is what lands on a pivoting method's ~1e-12 answers.
+//!   `POLISH_ROUNDS`); this is what lands on a pivoting method's ~1e-12 answers. The same
+//!   step is tried after every full (t = 1) Newton step and ends the solve as soon as it
+//!   lands within tolerance: with the right active set one exact solve beats further
+//!   Newton steps on the smoothed Φ (PATH, too, finishes on a basis).
 //!
 //! Determinism: faer runs with `Par::Seq`; every sum is in a fixed order; so the result is
 //! bit-identical from run to run and whatever the thread count.
@@ -139,7 +142,11 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
     let mut lu = SparseLu::new(Pattern::new(&mcp.m))?;
     let z0 = start_point(mcp, params.warm_start.as_ref());
     let out = newton(mcp, &mut lu, z0, max_iter, tol, &mut work);
-    let (z, residual) = polish_rounds(mcp, &mut lu, out.z, out.residual, &mut work);
+    let (z, residual) = if out.polished {
+        (out.z, out.residual)
+    } else {
+        polish_rounds(mcp, &mut lu, out.z, out.residual, &mut work)
+    };
     if residual <= tol {
         return Ok(attempt(z, out.iterations, work.spent));
     }
@@ -220,8 +227,7 @@ impl Pattern {
         col_ptr.push(0);
         for j in 0..n {
             let mut diag_done = false;
-            for k in cp[j]..cp[j + 1] {
-                let i = ri[k];
+            for (k, &i) in ri.iter().enumerate().take(cp[j + 1]).skip(cp[j]) {
                 if !diag_done && i >= j {
                     diag[j] = row_idx.len();
                     diag_done = true;
@@ -408,6 +414,8 @@ struct Outcome {
     residual: Real,
     iterations: usize,
     stop: Stop,
+    /// `z` is already the exact solution of its active set (the in-loop polish ended).
+    polished: bool,
 }
 
 /// Semismooth Newton iterations from z0 (module docs); returns the best iterate.
@@ -425,6 +433,7 @@ fn newton(
         z: cur.z.clone(),
         iterations: 0,
         stop: Stop::MaxIterations,
+        polished: false,
     };
     let mut history: Vec<Real> = Vec::with_capacity(NONMONOTONE_MEMORY);
     for it in 0..max_iter {
@@ -473,6 +482,22 @@ fn newton(
         if r < best.residual {
             best.residual = r;
             best.z = cur.z.clone();
+        }
+        // Early finish: after a full step (the local, fast regime) the active set is often
+        // already right; one exact active-set solve then ends the solve (a rejected polish
+        // leaves the iterate alone).
+        if t == 1.0
+            && r > tol
+            && let Some(p) = polish(mcp, lu, &cur.z, work)
+        {
+            let rp = mcp.residual(&p);
+            if rp <= tol {
+                best.residual = rp;
+                best.z = p;
+                best.stop = Stop::Converged;
+                best.polished = true;
+                return best;
+            }
         }
     }
     best.stop = if best.residual <= tol {
@@ -556,8 +581,9 @@ fn polish(
     lu.solve(&rhs, work)
 }
 
-/// Polish while the natural residual drops (at most `POLISH_ROUNDS` rounds); returns the
-/// kept iterate and its residual.
+/// Polish while the natural residual drops (at most `POLISH_ROUNDS` rounds, and no round
+/// after the first once the work budget is spent); returns the kept iterate and its
+/// residual.
 fn polish_rounds(
     mcp: &SparseMcp,
     lu: &mut SparseLu,
@@ -565,15 +591,16 @@ fn polish_rounds(
     mut residual: Real,
     work: &mut Work,
 ) -> (DVector<Real>, Real) {
-    for _ in 0..POLISH_ROUNDS {
-        if residual == 0.0 {
+    for round in 0..POLISH_ROUNDS {
+        if residual == 0.0 || (round > 0 && work.exhausted()) {
             break;
         }
         let Some(p) = polish(mcp, lu, &z, work) else {
             break;
         };
         let r = mcp.residual(&p);
-        if !(r < residual) {
+        // NaN counts as no improvement.
+        if r.partial_cmp(&residual) != Some(std::cmp::Ordering::Less) {
             break;
         }
         z = p;
