@@ -24,6 +24,6 @@ pub use report::{StageTimes, StepReport};
 pub use signorini_contact::ContactModel;
 pub use spatial::{ContactKey3, Geometry3, PolyBody, Spatial, TRIAL_OVERLAP_TOLERANCE, World3};
 pub use stepper::{
-    APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, ContactKey, GenericWorld, Space, WorldError,
-    WorldParams,
+    APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, ContactKey, DEFAULT_DENSE_LIMIT,
+    DENSE_FALLBACK_LIMIT, GenericWorld, Space, WorldError, WorldParams,
 };

@@ -22,7 +22,8 @@
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
-    BUDGET_SPENT, SolveError, SolveParams, SolverKind, solve_lcp, solve_mcp,
+    BUDGET_SPENT, CscMatrix, SolveError, SolveParams, SolverKind, SparseMcp, solve_lcp, solve_mcp,
+    solve_sparse,
 };
 use signorini_contact::{
     ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation,
@@ -124,6 +125,10 @@ pub struct WorldParams {
     /// before it. Default true. The solution is the same (to the solver's tolerance); only
     /// the work to reach it changes.
     pub warm_start: bool,
+    /// Problems (islands) with more unknowns than this are assembled sparse and solved by the
+    /// sparse semismooth Newton method; smaller ones densely by the `auto` chain (Lemke
+    /// first). Default [`DEFAULT_DENSE_LIMIT`].
+    pub dense_limit: usize,
 }
 
 impl WorldParams {
@@ -144,6 +149,7 @@ impl WorldParams {
             solve_work_limit: None,
             islands: true,
             warm_start: true,
+            dense_limit: DEFAULT_DENSE_LIMIT,
         }
     }
 }
@@ -523,6 +529,22 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             warm.to.clear();
             warm.to.extend(keys.iter().cloned().zip(z.iter().copied()));
         };
+        if form.dim() > self.params.dense_limit {
+            if let Some((v, normals)) = self.solve_large(form, free, &params, &mut best, report) {
+                keep(&normals);
+                return v;
+            }
+            if form.dim() > DENSE_FALLBACK_LIMIT {
+                let why = format!(
+                    "sparse solve failed; {} unknowns is beyond the dense fallback's {DENSE_FALLBACK_LIMIT}",
+                    form.dim()
+                );
+                return self.give_up(best, free, why, report);
+            }
+            report
+                .fallbacks
+                .push("sparse solve failed: dense chain (reduced, then mixed LCP)".into());
+        }
         let lcp = match form.reduced_lcp(&self.bodies, free) {
             Ok(l) => Some(l),
             Err(e) => {
@@ -574,13 +596,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         };
         let nv = D * dynamic.len();
         if let Some(z0) = params.warm_start.take() {
-            let v = form.velocities_from_lcp(&self.bodies, free, &z0);
-            let mut z = DVector::zeros(mcp.dim());
-            for (k, &b) in dynamic.iter().enumerate() {
-                z.rows_mut(D * k, D).copy_from(&v[b]);
-            }
-            z.rows_mut(nv, z0.len()).copy_from(&z0);
-            params.warm_start = Some(z);
+            params.warm_start = Some(self.mixed_warm(form, free, &dynamic, &z0));
         }
         match solve_mcp(&mcp, &params) {
             Ok(info) => {
@@ -598,6 +614,88 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     best.consider(v, r, impulse, "mixed LCP");
                 }
                 self.give_up(best, free, format!("all solves failed ({e})"), report)
+            }
+        }
+    }
+
+    /// A warm start of the mixed form from one of the reduced form: the velocities
+    /// `ν* + M⁻¹ Σ_j c_j z_j` of the dynamic bodies, then `z`.
+    fn mixed_warm(
+        &self,
+        form: &Formulation<D>,
+        free: &[SVector<Real, D>],
+        dynamic: &[usize],
+        z0: &DVector<Real>,
+    ) -> DVector<Real> {
+        let v = form.velocities_from_lcp(&self.bodies, free, z0);
+        let nv = D * dynamic.len();
+        let mut z = DVector::zeros(nv + z0.len());
+        for (k, &b) in dynamic.iter().enumerate() {
+            z.rows_mut(D * k, D).copy_from(&v[b]);
+        }
+        z.rows_mut(nv, z0.len()).copy_from(z0);
+        z
+    }
+
+    /// Stage 4, large problems (more than [`WorldParams::dense_limit`] unknowns): the mixed
+    /// LCP assembled sparse ([`Formulation::mixed_triplets`], O(bodies + contacts) entries,
+    /// never a dense matrix) and solved by the sparse semismooth Newton method
+    /// ([`solve_sparse`], faer's sparse LU). Returns the velocities and normal impulses, or
+    /// `None` (the reason in the report's fallbacks, a best iterate offered to `best`).
+    fn solve_large(
+        &self,
+        form: &Formulation<D>,
+        free: &[SVector<Real, D>],
+        params: &SolveParams,
+        best: &mut BestAttempt<D>,
+        report: &mut StepReport,
+    ) -> Option<(Vec<SVector<Real, D>>, Vec<Real>)> {
+        let assembled = form.mixed_triplets(&self.bodies, free).and_then(|t| {
+            let m = CscMatrix::from_triplets(t.n, t.n, &t.triplets)?;
+            Ok((SparseMcp::mixed(m, t.q.clone(), t.n_free)?, t))
+        });
+        let (mcp, t) = match assembled {
+            Ok(x) => x,
+            Err(e) => {
+                report.fallbacks.push(format!("sparse mixed LCP: {e}"));
+                return None;
+            }
+        };
+        let mut params = params.clone();
+        params.solver = SolverKind::SparseNewton;
+        if let Some(z0) = params.warm_start.take() {
+            params.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, &z0));
+        }
+        let (nv, nn) = (t.n_free, form.n_normal);
+        let read = |z: &DVector<Real>| {
+            let normals = z.as_slice()[nv..nv + nn].to_vec();
+            let v = form.velocities_from_mcp(self.bodies.len(), &t.dynamic, z);
+            (v, normals)
+        };
+        match solve_sparse(&mcp, &params) {
+            Ok(info) => {
+                record(report, &info);
+                let (v, normals) = read(&info.z);
+                report.normal_impulse = normals.iter().sum();
+                Some((v, normals))
+            }
+            Err(e) => {
+                report.budget_exhausted |= spent_budget(&e);
+                report.fallbacks.push(format!("sparse mixed LCP: {e}"));
+                let (z, r) = best_iterate(&e)?;
+                let (v, normals) = read(&z);
+                let impulse = normals.iter().sum();
+                if r <= APPROXIMATE_TOLERANCE * mcp.q.amax().max(1.0) {
+                    report.residual = r;
+                    report.solver = Some(SolverKind::SparseNewton);
+                    report
+                        .fallbacks
+                        .push(format!("accepted best sparse iterate (residual {r:e})"));
+                    report.normal_impulse = impulse;
+                    return Some((v, normals));
+                }
+                best.consider(v, r, impulse, "sparse mixed LCP");
+                None
             }
         }
     }
@@ -814,7 +912,8 @@ fn spent_budget(e: &SolveError) -> bool {
 /// The best iterate a failed solve carries, with its residual.
 fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
     match e {
-        SolveError::MaxIterations { best, residual, .. } => Some((best.clone(), *residual)),
+        SolveError::MaxIterations { best, residual, .. }
+        | SolveError::Inaccurate { best, residual, .. } => Some((best.clone(), *residual)),
         SolveError::Infeasible {
             best: Some(b),
             residual,
@@ -854,6 +953,14 @@ impl<const D: usize> BestAttempt<D> {
         }
     }
 }
+
+/// Default [`WorldParams::dense_limit`]: problems of more unknowns are solved sparse.
+pub const DEFAULT_DENSE_LIMIT: usize = 2000;
+
+/// A large problem whose sparse solve failed is retried by the dense chain only up to this
+/// many unknowns (a dense matrix of 3000² f64 is 72 MB and Lemke's O(n³) work is seconds);
+/// beyond it the step fails and continues from the best iterate.
+pub const DENSE_FALLBACK_LIMIT: usize = 3000;
 
 /// Violation (m) of a re-measured constraint that triggers a gap correction.
 pub const CORRECTION_TOLERANCE: Real = 1e-7;

@@ -52,6 +52,8 @@ pub enum SolverArg {
     Pgs,
     /// Lemke → FB-Newton → regularised retries.
     Auto,
+    /// Sparse semismooth Newton (faer's sparse LU; what large contact islands use).
+    SparseNewton,
 }
 
 /// `--format` values.
@@ -124,6 +126,7 @@ fn to_kind(s: SolverArg) -> SolverKind {
         SolverArg::FbNewton => SolverKind::FbNewton,
         SolverArg::Pgs => SolverKind::Pgs,
         SolverArg::Auto => SolverKind::Auto,
+        SolverArg::SparseNewton => SolverKind::SparseNewton,
     }
 }
 
@@ -239,5 +242,6 @@ pub fn solver_name(s: SolverKind) -> &'static str {
         SolverKind::FbNewton => "fb-newton",
         SolverKind::Pgs => "pgs",
         SolverKind::Auto => "auto",
+        SolverKind::SparseNewton => "sparse-newton",
     }
 }

@@ -116,7 +116,10 @@ fn two_stacks_are_two_islands_bit_identical_to_each_stack_alone_with_1_or_2_thre
 #[test]
 fn the_whole_world_as_one_problem_agrees_with_the_islands_to_solver_tolerance() {
     let mut w = World3::new(params(true, 0.0)).unwrap();
-    for b in std::iter::once(floor()).chain(stack(-3.0)).chain(stack(3.0)) {
+    for b in std::iter::once(floor())
+        .chain(stack(-3.0))
+        .chain(stack(3.0))
+    {
         w.add_body(b).unwrap();
     }
     let mut worst: Real = 0.0;
@@ -183,4 +186,35 @@ fn a_warm_started_resting_stack_takes_fewer_pivots_than_a_cold_one() {
         .flat_map(|(p, q)| p.iter().zip(q).map(|(x, y)| (x - y).abs()))
         .fold(0.0, Real::max);
     assert!(worst < 1e-9, "warm and cold differ by {worst}");
+}
+
+/// The large-problem path (the mixed LCP assembled sparse, solved by the sparse semismooth
+/// Newton method) reaches the same resting stack as the dense Lemke chain: forced here with
+/// `dense_limit = 0` on a frictionless stack of three cubes dropped on the floor.
+#[test]
+fn the_sparse_path_reaches_the_dense_chains_answers() {
+    let run = |dense_limit: usize| {
+        let mut p = params(true, 0.0);
+        p.dense_limit = dense_limit;
+        let mut w = World3::new(p).unwrap();
+        w.add_body(floor()).unwrap();
+        for b in stack(0.0) {
+            w.add_body(b).unwrap();
+        }
+        let mut solvers = std::collections::BTreeSet::new();
+        for _ in 0..60 {
+            let r = w.step();
+            assert!(!r.failed, "{:?}", r.failure);
+            solvers.extend(r.solver.map(|s| format!("{s:?}")));
+        }
+        (w, solvers)
+    };
+    let (sparse, used) = run(0);
+    assert!(used.contains("SparseNewton"), "{used:?}");
+    let (dense, _) = run(usize::MAX);
+    let mut worst: Real = 0.0;
+    for (a, b) in sparse.bodies.iter().zip(&dense.bodies) {
+        worst = worst.max((a.state.position - b.state.position).amax());
+    }
+    assert!(worst < 1e-6, "sparse and dense paths differ by {worst} m");
 }
