@@ -16,6 +16,7 @@ use signorini_world::{ContactModel, PolyBody, StepReport, World, World3, WorldPa
 
 /// A dynamic body of either dimension, posed where it enters.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per body and run, never in a hot loop
 pub enum PileBody {
     /// 2D polygon.
     Planar(RigidBody2),

@@ -43,7 +43,14 @@ fn initial_world(dim: Dim, n: usize) -> (PileWorld, Lattice, Vec<PileBody>) {
 
 #[test]
 fn integer_roots_round_up_exactly() {
-    let cases = [(1, 3, 1), (8, 3, 2), (26, 3, 3), (27, 3, 3), (28, 3, 4), (64, 3, 4)];
+    let cases = [
+        (1, 3, 1),
+        (8, 3, 2),
+        (26, 3, 3),
+        (27, 3, 3),
+        (28, 3, 4),
+        (64, 3, 4),
+    ];
     for (n, root, m) in cases {
         assert_eq!(ceil_root(n, root), m, "{n}");
     }
@@ -147,7 +154,12 @@ fn summary_has_one_row_per_model_and_size_in_increasing_n() {
             (f[0].to_string(), f[3].to_string())
         })
         .collect();
-    let want = [("peg", "1"), ("corrective", "1"), ("peg", "2"), ("corrective", "2")];
+    let want = [
+        ("peg", "1"),
+        ("corrective", "1"),
+        ("peg", "2"),
+        ("corrective", "2"),
+    ];
     assert_eq!(
         keys,
         want.map(|(m, n)| (m.to_string(), n.to_string())).to_vec()

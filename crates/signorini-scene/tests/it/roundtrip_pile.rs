@@ -32,7 +32,12 @@ fn pile_matches(file: &str, dim: Dim, n: usize, steps: usize) {
     run_steps(&s, None, steps, Some(&dir));
     let cfg = pile_config(dim, s.h, steps, &dir.join("exp"));
     let supply = Supply::load(dim, Shape::Random, &cfg.data).unwrap();
-    let r = run_one(&cfg, &scene(&supply, n, Layout::Lattice).unwrap(), ContactModel::Peg).unwrap();
+    let r = run_one(
+        &cfg,
+        &scene(&supply, n, Layout::Lattice).unwrap(),
+        ContactModel::Peg,
+    )
+    .unwrap();
     assert_eq!(r.steps(), steps);
     let stem = stem(ContactModel::Peg, dim, Shape::Random, n);
     let theirs = std::fs::read(dir.join(format!("exp/trajectories/{stem}.csv"))).unwrap();
@@ -60,12 +65,20 @@ fn pile3d_n125_scene_starts_where_the_experiment_does() {
     let signorini_experiments::pile_world::PileBox::Spatial(b) = &sc.boxed else {
         panic!("3D box");
     };
-    let statics: Vec<_> = s.bodies3.iter().filter(|b| b.body.state.is_static).collect();
+    let statics: Vec<_> = s
+        .bodies3
+        .iter()
+        .filter(|b| b.body.state.is_static)
+        .collect();
     assert_eq!(statics.len(), 5);
     for (part, ours) in b.parts().iter().zip(&statics) {
         assert_eq!(part, &ours.body.shape);
     }
-    let dynamic: Vec<_> = s.bodies3.iter().filter(|b| !b.body.state.is_static).collect();
+    let dynamic: Vec<_> = s
+        .bodies3
+        .iter()
+        .filter(|b| !b.body.state.is_static)
+        .collect();
     assert_eq!(dynamic.len(), 125);
     for (theirs, ours) in sc.bodies.iter().zip(&dynamic) {
         let signorini_experiments::pile_world::PileBody::Spatial(t) = theirs else {
