@@ -42,7 +42,8 @@ pub const SCENES: &[Builtin] = &[
     scene!("pile3d_n27"),
     scene!("pile3d_n125"),
     scene!("pile2d_n100"),
-    scene!("tower8"),
+    // scenes/tower8.toml is not built in: today's PEG stepper fails every frictional step of
+    // the stack (tens of seconds each), and built-in scenes must run without a failed step.
 ];
 
 /// The `signorini experiment` subcommands, with one line each.
@@ -93,7 +94,7 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     ),
     (
         "tower",
-        "eight unit cubes stacked on a floor (mu = 0.5) must stay at rest; scene: tower8",
+        "eight unit cubes stacked on a floor (mu = 0.5) must stay at rest; scene file: scenes/tower8.toml (not built in)",
     ),
 ];
 
