@@ -27,7 +27,7 @@ enum Command {
     #[command(subcommand)]
     Ccd(cmd::ccd::CcdCommand),
     /// The papers' experiments (PEG: pour2d, pour3d, triangle-drop; CPF: particle1d,
-    /// box-on-plane, stick, cloth-tori, rings, chain).
+    /// box-on-plane, stick, cloth-tori, rings, chain; scaling: pile, tower).
     Experiment(cmd::experiment::ExperimentArgs),
     /// Run a scene file (TOML or JSON) or a built-in scene by name.
     Run(cmd::scene::RunArgs),

@@ -172,3 +172,52 @@ fn the_stiffness_sweep_prints_one_row_per_factor_and_rejects_bad_factors() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--compare"), "{err}");
 }
+
+fn pile_out(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("signorini-cli-pile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn pile_runs_and_writes_summary_and_scaling_plot() {
+    let out = pile_out("ok");
+    let data = shared();
+    let (code, stdout, err) = signorini(&[
+        "experiment",
+        "pile",
+        "--bodies",
+        "2",
+        "--duration",
+        "0.05",
+        "--quiet",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stderr: {err}\nstdout: {stdout}");
+    assert!(stdout.contains("PEG targets"), "{stdout}");
+    assert!(out.join("summary.csv").is_file());
+    assert!(out.join("scaling.svg").is_file());
+    assert!(out.join("overlap.svg").is_file());
+    assert!(out.join("report.txt").is_file());
+}
+
+#[test]
+fn pile_rejects_bad_arguments_with_exit_2() {
+    let out = pile_out("bad");
+    let o = out.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--bodies", "0"], "--bodies"),
+        (vec!["--dimension", "4"], "--dimension"),
+        (vec!["--shape", "foo"], "--shape"),
+    ] {
+        let mut all = vec!["experiment", "pile"];
+        all.extend(args.iter().copied());
+        all.extend(["--quiet", "--out", o]);
+        let (code, _, err) = signorini(&all);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

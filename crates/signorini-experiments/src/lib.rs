@@ -7,7 +7,9 @@
 //! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`,
 //! `../shared/data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
 //! notes §7–§8; [`pour3d`], Figs. 23–24, notes §9; shared machinery in [`sweep`]), the triangle-drop
-//! SM-trap test ([`triangle_drop`], notes §10), PEG vs standard time per step ([`timing`]),
+//! SM-trap test ([`triangle_drop`], notes §10), PEG vs standard time per step ([`timing`]), the
+//! pile scaling experiment ([`pile`], [`pile_run`], [`pile_world`], [`pile_out`]) and the
+//! eight-cube [`tower`] at rest,
 //! statistics, CSV output and SVG plots.
 //! Does not own: the physics (`signorini-world` and below) or the command line.
 //!
@@ -28,6 +30,10 @@ pub mod deform_run;
 mod error;
 pub mod particle1d;
 pub mod penalty_out;
+pub mod pile;
+pub mod pile_out;
+pub mod pile_run;
+pub mod pile_world;
 pub mod pour2d;
 pub mod pour3d;
 pub mod progress;
@@ -39,6 +45,7 @@ pub mod stiffness_sweep;
 pub mod svg;
 pub mod sweep;
 pub mod timing;
+pub mod tower;
 pub mod triangle_drop;
 mod writer;
 

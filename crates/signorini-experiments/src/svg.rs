@@ -2,7 +2,8 @@
 //! needed to produce them; text is rendered by the viewer).
 //!
 //! Owns: [`Plot`] and [`Series`]. Points are `(x, y, y_low, y_high)`; on a log axis values
-//! ≤ 0 are drawn at the bottom of the axis (the floor is 1e-20).
+//! ≤ 0 are drawn at the bottom of the axis (the floor is 1e-20); the x axis is linear, or
+//! logarithmic with [`Plot::log_x`].
 
 use std::fmt::Write;
 
@@ -26,6 +27,7 @@ pub struct Plot {
     xlabel: String,
     ylabel: String,
     log_y: bool,
+    log_x: bool,
     series: Vec<Series>,
 }
 
@@ -45,7 +47,22 @@ impl Plot {
             xlabel: xlabel.into(),
             ylabel: ylabel.into(),
             log_y,
+            log_x: false,
             series: Vec::new(),
+        }
+    }
+
+    /// Logarithmic x axis (decade ticks `1eK`; x ≤ 0 is drawn at the floor).
+    pub fn log_x(mut self) -> Plot {
+        self.log_x = true;
+        self
+    }
+
+    fn tx(&self, x: f64) -> f64 {
+        if self.log_x {
+            x.max(LOG_FLOOR).log10()
+        } else {
+            x
         }
     }
 
@@ -79,6 +96,7 @@ impl Plot {
                     y0 = y0.min(v);
                     y1 = y1.max(v);
                 }
+                let x = self.tx(x);
                 if x.is_finite() {
                     x0 = x0.min(x);
                     x1 = x1.max(x);
@@ -102,7 +120,7 @@ impl Plot {
     /// Render.
     pub fn to_svg(&self) -> String {
         let ((x0, x1), (y0, y1)) = self.ranges();
-        let px = |x: f64| L + (x - x0) / (x1 - x0) * (W - L - R);
+        let px = |x: f64| L + (self.tx(x) - x0) / (x1 - x0) * (W - L - R);
         let py = |y: f64| H - B - (self.ty(y).clamp(y0, y1) - y0) / (y1 - y0) * (H - T - B);
         let mut s = String::new();
         let _ = writeln!(
@@ -152,10 +170,15 @@ impl Plot {
         }
         let mut xt = x0.ceil();
         while xt <= x1 {
+            let (at, label) = if self.log_x {
+                (10f64.powf(xt), format!("1e{xt:.0}"))
+            } else {
+                (xt, format!("{xt:.0}"))
+            };
             let _ = writeln!(
                 s,
-                r#"<text x="{:.1}" y="{}" text-anchor="middle">{xt:.0}</text>"#,
-                px(xt),
+                r#"<text x="{:.1}" y="{}" text-anchor="middle">{label}</text>"#,
+                px(at),
                 H - B + 18.0
             );
             xt += 1.0;

@@ -308,6 +308,22 @@ pub struct RawBodySet {
     pub velocity: Option<Vec<f64>>,
     /// 3D: drop angular velocity (rad/s).
     pub angular_velocity: Option<Vec<f64>>,
+    /// Place the bodies on a lattice (the pile experiment's), all at rest at `start`.
+    pub lattice: Option<RawLattice>,
+}
+
+/// `[[body_set]] lattice`: body k of the set at site `first_site + k` (3D: i = m mod n,
+/// j = (m / n) mod n, l = m / n², centre ((i − (n−1)/2)·s, (j − (n−1)/2)·s, s/2 + l·s);
+/// 2D: column m mod n, row m / n, centre ((i − (n−1)/2)·s, s/2 + row·s)).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLattice {
+    /// Site spacing s (m).
+    pub spacing: f64,
+    /// Sites per horizontal axis n (3D) or columns (2D).
+    pub columns: usize,
+    /// Site of the set's first body (default 0).
+    pub first_site: Option<usize>,
 }
 
 /// A 3D orientation.

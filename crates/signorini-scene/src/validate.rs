@@ -19,6 +19,8 @@ use signorini_world::ContactModel;
 
 #[path = "validate_deform.rs"]
 mod deform;
+#[path = "validate_lattice.rs"]
+mod lattice;
 #[path = "validate3.rs"]
 mod three;
 pub use deform::SceneDeformables;
@@ -1016,15 +1018,19 @@ fn body_sets(cx: &Ctx, raw: &RawScene, gravity: Vec2) -> Res<Vec<SceneBody>> {
             Some(c) => c,
             None => set.bodies.len(),
         };
+        let lat = lattice::lattice(cx, &p, s)?;
         for (k, spec) in set.bodies.iter().take(n).enumerate() {
-            let mut body = spec.body.clone();
+            let mut body = match &lat {
+                Some(l) => signorini_experiments::pile::placed2(&spec.body, l.site2(k)),
+                None => spec.body.clone(),
+            };
             if s.add_gravity.unwrap_or(false) {
                 add_gravity(&mut body, gravity);
             }
             out.push(SceneBody {
                 name: format!("{label}.{k}"),
                 body,
-                drop: Drop::Sequence { start, interval, k },
+                drop: lattice::drop_of(lat.as_ref(), start, interval, k),
                 color: s.color.clone(),
             });
         }

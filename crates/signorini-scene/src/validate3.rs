@@ -2,7 +2,7 @@
 //! triangle meshes for `PenaltyWorld` (CPF / DPF / DPF-CCD). A child module of `validate`, so
 //! it shares its located-error context and the 2D rules for names, materials and drops.
 
-use super::{Ctx, Drop, Model, Res, compound, drops};
+use super::{Ctx, Drop, Model, Res, compound, drops, lattice};
 use crate::error::FieldPath;
 use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
 use signorini_experiments::pour3d::{Bodies, hull_body};
@@ -572,6 +572,7 @@ pub(super) fn body_sets3(cx: &Ctx, raw: &RawScene, gravity: Vec3) -> Res<Vec<Sce
             .unwrap_or_else(Quat::identity);
         let v = cx.opt_vec3(&p.key("velocity"), &s.velocity)?;
         let w = cx.opt_vec3(&p.key("angular_velocity"), &s.angular_velocity)?;
+        let lat = lattice::lattice(cx, &p, s)?;
         for k in 0..n {
             let idx = first + k;
             let body = hull_body(&points[idx], radius, mass).map_err(|e| {
@@ -580,12 +581,13 @@ pub(super) fn body_sets3(cx: &Ctx, raw: &RawScene, gravity: Vec3) -> Res<Vec<Sce
                     format!("point set {idx}: degenerate polyhedron: {e}"),
                 )
             })?;
-            let mut body = body.with_pose(position, orientation).with_velocity(v, w);
+            let at = lat.as_ref().map_or(position, |l| l.site3(k));
+            let mut body = body.with_pose(at, orientation).with_velocity(v, w);
             add_gravity3(&mut body.state.external_force, body.state.mass, gravity);
             out.push(SceneBody3 {
                 name: format!("{label}.{idx}"),
                 body,
-                drop: Drop::Sequence { start, interval, k },
+                drop: lattice::drop_of(lat.as_ref(), start, interval, k),
                 color: s.color.clone(),
             });
         }

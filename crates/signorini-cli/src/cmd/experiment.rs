@@ -1,5 +1,6 @@
 //! `signorini experiment …`: the papers' experiments (PEG pouring in 2D and 3D, triangle drop;
-//! the CPF paper's rigid, penalty and deformable experiments in `penalty_exp` / `deform_exp`).
+//! the CPF paper's rigid, penalty and deformable experiments in `penalty_exp` / `deform_exp`;
+//! the pile scaling experiment and the cube tower in `pile_exp`).
 //!
 //! Parses arguments, resolves the shared data directory (`../shared/data/peg2d`, pour3d
 //! `../shared/data/peg3d`, relative to the current directory unless `--data DIR`), runs the experiment in
@@ -49,6 +50,11 @@ pub enum ExperimentCommand {
     Chain(super::deform_exp::DeformArgs),
     /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
     Bucket(super::deform_exp::DeformArgs),
+    /// Time per step against the number of bodies: N bodies on a lattice (or poured) in a box,
+    /// 2D or 3D (--data default ../shared/data).
+    Pile(super::pile_exp::PileArgs),
+    /// Eight unit cubes stacked on a floor must stay at rest (drift and final speeds).
+    Tower(super::pile_exp::TowerArgs),
 }
 
 /// Options shared by the experiments.
@@ -137,6 +143,8 @@ pub fn run(a: ExperimentArgs) -> Result<Outcome, BadInput> {
         ExperimentCommand::Rings(a) => super::deform_exp::rings(a),
         ExperimentCommand::Chain(a) => super::deform_exp::chain(a),
         ExperimentCommand::Bucket(a) => super::deform_exp::bucket(a),
+        ExperimentCommand::Pile(a) => super::pile_exp::pile(a),
+        ExperimentCommand::Tower(a) => super::pile_exp::tower(a),
     }
 }
 

@@ -7,4 +7,5 @@ pub mod experiment;
 pub mod lcp;
 pub mod lcp_demo;
 pub mod penalty_exp;
+pub mod pile_exp;
 pub mod scene;

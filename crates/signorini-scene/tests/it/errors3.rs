@@ -183,6 +183,36 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             "count =",
         ),
         case(
+            set3("mass = 0.5\ncircumradius = 0.5\nlattice = { spacing = -1.0, columns = 3 }"),
+            "body_set[0].lattice.spacing",
+            "must be",
+            "lattice =",
+        ),
+        case(
+            set3("mass = 0.5\ncircumradius = 0.5\nlattice = { spacing = 1.15, columns = 0 }"),
+            "body_set[0].lattice.columns",
+            "must be >= 1",
+            "lattice =",
+        ),
+        case(
+            set3("mass = 0.5\ncircumradius = 0.5\ninterval = 0.5\nlattice = { spacing = 1.15, columns = 3 }"),
+            "body_set[0].interval",
+            "not with `lattice`",
+            "interval =",
+        ),
+        case(
+            set3("mass = 0.5\ncircumradius = 0.5\nposition = [0.0, 0.0, 1.0]\nlattice = { spacing = 1.15, columns = 3 }"),
+            "body_set[0].position",
+            "not with `lattice`",
+            "position =",
+        ),
+        case(
+            set3("mass = 0.5\ncircumradius = 0.5\nlattice = { spacing = 1.15, rows = 3 }"),
+            "body_set[0].lattice.rows",
+            "unknown field `rows`",
+            "lattice =",
+        ),
+        case(
             set3("mass = 0.5\ncircumradius = 0.5\nadd_gravity = true"),
             "body_set[0].add_gravity",
             "always added",

@@ -7,6 +7,7 @@ mod errors_deform;
 mod roundtrip;
 mod roundtrip3;
 mod roundtrip_deform;
+mod roundtrip_pile;
 mod runs;
 mod runs3;
 

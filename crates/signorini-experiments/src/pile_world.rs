@@ -1,0 +1,188 @@
+//! The pile experiment's world, one type for both dimensions: `World` (2D polygons) or `World3`
+//! (3D polyhedra) with the static box first, then the dynamic bodies in order.
+//!
+//! Owns: [`PileWorld`] (build, add a body, step, total overlap, the spawn-occupancy test,
+//! trajectory rows) and [`PileBody`]. Does not own: the scene ([`crate::pile`]) or the run.
+
+use crate::ExperimentError;
+use crate::pour2d::{experiment_params, total_overlap};
+use crate::pour3d::total_overlap3;
+use crate::writer::Csv;
+use signorini_dynamics::RigidBody2;
+use signorini_geometry::dim2::{Aabb, Compound, intersection_area};
+use signorini_geometry::dim3::{Aabb3, Compound3, intersection_volume};
+use signorini_math::{Quat, Real, Vec2, Vec3};
+use signorini_world::{ContactModel, PolyBody, StepReport, World, World3, WorldParams};
+
+/// A dynamic body of either dimension, posed where it enters.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built once per body and run, never in a hot loop
+pub enum PileBody {
+    /// 2D polygon.
+    Planar(RigidBody2),
+    /// 3D polyhedron.
+    Spatial(PolyBody),
+}
+
+/// The box.
+#[derive(Debug, Clone)]
+pub enum PileBox {
+    /// 2D: static rectangles.
+    Planar(Compound),
+    /// 3D: static hexahedra.
+    Spatial(Compound3),
+}
+
+/// A world of either dimension.
+pub enum PileWorld {
+    /// 2D.
+    Planar {
+        /// The world.
+        world: World,
+        /// Static parts (the box) before the dynamic bodies.
+        walls: usize,
+    },
+    /// 3D.
+    Spatial {
+        /// The world.
+        world: World3,
+        /// Static parts (the box) before the dynamic bodies.
+        walls: usize,
+    },
+}
+
+/// The experiments' world settings (`pour2d::experiment_params`, 8 gap corrections) with μ.
+pub fn pile_params(model: ContactModel, h: Real, mu: Real) -> WorldParams {
+    let mut p = experiment_params(model, h, GAP_CORRECTIONS);
+    p.mu = mu;
+    p
+}
+
+/// Gap corrections of the PEG runs (the experiments' default, as pour2d/pour3d).
+pub const GAP_CORRECTIONS: usize = 8;
+
+impl PileWorld {
+    /// An empty world with the static box.
+    pub fn new(b: &PileBox, params: WorldParams) -> Result<PileWorld, ExperimentError> {
+        Ok(match b {
+            PileBox::Planar(c) => {
+                let mut world = World::new(params)?;
+                let walls = world.add_static_compound(c, Vec2::zeros(), 0.0).len();
+                PileWorld::Planar { world, walls }
+            }
+            PileBox::Spatial(c) => {
+                let mut world = World3::new(params)?;
+                let walls = world
+                    .add_static_compound(c, Vec3::zeros(), Quat::identity())
+                    .len();
+                PileWorld::Spatial { world, walls }
+            }
+        })
+    }
+
+    /// Add a dynamic body (its dimension must match the world's).
+    pub fn add(&mut self, body: &PileBody) -> Result<(), ExperimentError> {
+        match (self, body) {
+            (PileWorld::Planar { world, .. }, PileBody::Planar(b)) => {
+                world.add_body(b.clone())?;
+            }
+            (PileWorld::Spatial { world, .. }, PileBody::Spatial(b)) => {
+                world.add_body(b.clone())?;
+            }
+            _ => {
+                return Err(ExperimentError::Argument(
+                    "a 2D body in a 3D world or the reverse".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// One step.
+    pub fn step(&mut self) -> StepReport {
+        match self {
+            PileWorld::Planar { world, .. } => world.step(),
+            PileWorld::Spatial { world, .. } => world.step(),
+        }
+    }
+
+    /// Total exact overlap (area or volume), static–static pairs excluded.
+    pub fn overlap(&self) -> f64 {
+        match self {
+            PileWorld::Planar { world, .. } => total_overlap(&world.bodies),
+            PileWorld::Spatial { world, .. } => total_overlap3(&world.bodies),
+        }
+    }
+
+    /// Dynamic bodies present.
+    pub fn dynamic_count(&self) -> usize {
+        match self {
+            PileWorld::Planar { world, walls } => world.bodies.len() - walls,
+            PileWorld::Spatial { world, walls } => world.bodies.len() - walls,
+        }
+    }
+
+    /// True if `body`'s bounding box overlaps no body's bounding box (box parts included).
+    pub fn spawn_free(&self, body: &PileBody) -> bool {
+        match (self, body) {
+            (PileWorld::Planar { world, .. }, PileBody::Planar(b)) => {
+                let new = Aabb::from_points(b.world_vertices().iter());
+                world
+                    .bodies
+                    .iter()
+                    .all(|o| !Aabb::from_points(o.world_vertices().iter()).overlaps(&new))
+            }
+            (PileWorld::Spatial { world, .. }, PileBody::Spatial(b)) => {
+                let new = Aabb3::from_points(b.world_shape().vertices());
+                world
+                    .bodies
+                    .iter()
+                    .all(|o| !Aabb3::from_points(o.world_shape().vertices()).overlaps(&new))
+            }
+            _ => false,
+        }
+    }
+
+    /// Exact overlap of `body` (posed where it would enter) with every body present.
+    pub fn overlap_with(&self, body: &PileBody) -> f64 {
+        match (self, body) {
+            (PileWorld::Planar { world, .. }, PileBody::Planar(b)) => {
+                let v = b.world_vertices();
+                world
+                    .bodies
+                    .iter()
+                    .map(|o| intersection_area(&o.world_vertices(), &v))
+                    .sum::<f64>()
+                    + 0.0
+            }
+            (PileWorld::Spatial { world, .. }, PileBody::Spatial(b)) => {
+                let s = b.world_shape();
+                world
+                    .bodies
+                    .iter()
+                    .map(|o| intersection_volume(&o.world_shape(), &s))
+                    .sum::<f64>()
+                    + 0.0
+            }
+            _ => f64::NAN,
+        }
+    }
+
+    /// Trajectory rows of every dynamic body after step `s` (2D `step,body,x,y,angle`; 3D
+    /// `step,body,x,y,z,qw,qx,qy,qz`).
+    pub fn write_poses(&self, t: &mut Csv, s: usize) -> Result<(), ExperimentError> {
+        match self {
+            PileWorld::Planar { world, walls } => {
+                for (k, b) in world.bodies[*walls..].iter().enumerate() {
+                    t.pose(s, k, b)?;
+                }
+            }
+            PileWorld::Spatial { world, walls } => {
+                for (k, b) in world.bodies[*walls..].iter().enumerate() {
+                    t.pose3(s, k, &b.state)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

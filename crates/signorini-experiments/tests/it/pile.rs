@@ -1,0 +1,179 @@
+//! The pile experiment: lattice sites, boxes, the pour layout's spawn check, summary.csv and
+//! the log–log slope fit.
+
+use signorini_experiments::pile::{Dim, Lattice, Layout, SPACING, Shape, ceil_root};
+use signorini_experiments::pile_out::{SUMMARY_HEADER, loglog_slope};
+use signorini_experiments::pile_run::{PileConfig, Supply, run_one, run_pile, scene};
+use signorini_experiments::pile_world::{PileBody, PileWorld, pile_params};
+use signorini_geometry::dim2::Aabb;
+use signorini_geometry::dim3::Aabb3;
+use signorini_world::ContactModel;
+use std::path::PathBuf;
+
+fn shared() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+}
+
+fn config(dim: Dim, sizes: Vec<usize>, layout: Layout, duration: f64, out: PathBuf) -> PileConfig {
+    PileConfig {
+        dim,
+        sizes,
+        shape: Shape::Random,
+        mu: 0.0,
+        h: if dim == Dim::Two { 0.005 } else { 0.01 },
+        duration,
+        models: vec![ContactModel::Peg],
+        layout,
+        out,
+        data: shared(),
+        trajectories: false,
+    }
+}
+
+/// The world with the box and every body of the lattice scene, before any step.
+fn initial_world(dim: Dim, n: usize) -> (PileWorld, Lattice, Vec<PileBody>) {
+    let supply = Supply::load(dim, Shape::Random, &shared()).unwrap();
+    let sc = scene(&supply, n, Layout::Lattice).unwrap();
+    let mut w = PileWorld::new(&sc.boxed, pile_params(ContactModel::Peg, 0.01, 0.0)).unwrap();
+    for b in &sc.bodies {
+        w.add(b).unwrap();
+    }
+    (w, sc.lattice, sc.bodies)
+}
+
+#[test]
+fn integer_roots_round_up_exactly() {
+    let cases = [
+        (1, 3, 1),
+        (8, 3, 2),
+        (26, 3, 3),
+        (27, 3, 3),
+        (28, 3, 4),
+        (64, 3, 4),
+    ];
+    for (n, root, m) in cases {
+        assert_eq!(ceil_root(n, root), m, "{n}");
+    }
+    assert_eq!(ceil_root(125, 3), 5);
+    assert_eq!(ceil_root(1000, 3), 10);
+    assert_eq!(ceil_root(100, 2), 10);
+    assert_eq!(ceil_root(101, 2), 11);
+}
+
+#[test]
+fn lattice_of_27_has_distinct_sites_no_overlap_and_stays_in_the_box() {
+    let (w, lat, bodies) = initial_world(Dim::Three, 27);
+    assert_eq!((lat.n, lat.levels), (3, 3));
+    let sites: Vec<_> = (0..27).map(|k| lat.site3(k)).collect();
+    for a in 0..27 {
+        for b in a + 1..27 {
+            assert!((sites[a] - sites[b]).norm() > 1.0, "sites {a}, {b}");
+        }
+    }
+    assert_eq!(w.dynamic_count(), 27);
+    assert_eq!(w.overlap(), 0.0, "exact intersection volume at t = 0");
+    let half = lat.inner_width() / 2.0;
+    let top = lat.levels as f64 * SPACING + 1.0 - 0.25; // wall top of open_box
+    for b in &bodies {
+        let PileBody::Spatial(p) = b else { panic!() };
+        let bb = Aabb3::from_points(p.world_shape().vertices());
+        assert!(bb.min.x > -half && bb.max.x < half && bb.min.y > -half && bb.max.y < half);
+        assert!(bb.min.z > 0.0 && bb.max.z < top, "{bb:?}");
+    }
+}
+
+#[test]
+fn ten_bodies_fill_the_first_layer_then_the_second() {
+    let lat = Lattice::new(Dim::Three, 10, SPACING);
+    assert_eq!((lat.n, lat.levels), (3, 2));
+    let s = SPACING;
+    for k in 0..9 {
+        let p = lat.site3(k);
+        assert_eq!(p.z, s / 2.0, "body {k} in layer 0");
+        assert_eq!(p.x, ((k % 3) as f64 - 1.0) * s);
+        assert_eq!(p.y, ((k / 3) as f64 - 1.0) * s);
+    }
+    let p = lat.site3(9);
+    assert_eq!((p.x, p.y, p.z), (-s, -s, s / 2.0 + s));
+}
+
+#[test]
+fn two_dimensional_lattice_fills_rows_in_order_without_overlap() {
+    let lat = Lattice::new(Dim::Two, 10, 0.5);
+    assert_eq!((lat.n, lat.levels), (4, 3));
+    assert_eq!(lat.site2(0).x, -1.5 * 0.5);
+    assert_eq!(lat.site2(3).x, 1.5 * 0.5);
+    assert_eq!(lat.site2(4).y, 0.25 + 0.5);
+    assert_eq!(lat.site2(9).y, 0.25 + 1.0);
+    let (w, lat, bodies) = initial_world(Dim::Two, 100);
+    assert_eq!((lat.n, lat.levels), (10, 10));
+    assert_eq!(w.overlap(), 0.0, "exact intersection area at t = 0");
+    let half = lat.inner_width() / 2.0;
+    for b in &bodies {
+        let PileBody::Planar(p) = b else { panic!() };
+        assert_eq!(p.velocity.norm(), 0.0);
+        let bb = Aabb::from_points(p.world_vertices().iter());
+        assert!(bb.min.x > -half && bb.max.x < half && bb.min.y > 0.0);
+    }
+}
+
+#[test]
+fn pour_layout_never_spawns_inside_another_body() {
+    let out = std::env::temp_dir().join(format!("signorini-pile-pour-{}", std::process::id()));
+    let cfg = config(Dim::Three, vec![3], Layout::Pour, 0.1, out);
+    let supply = Supply::load(Dim::Three, Shape::Random, &cfg.data).unwrap();
+    let sc = scene(&supply, 3, Layout::Pour).unwrap();
+    // A body sitting at the spawn point blocks it.
+    let mut w = PileWorld::new(&sc.boxed, pile_params(ContactModel::Peg, 0.01, 0.0)).unwrap();
+    assert!(w.spawn_free(&sc.bodies[0]));
+    w.add(&sc.bodies[0]).unwrap();
+    assert!(!w.spawn_free(&sc.bodies[1]));
+    let r = run_one(&cfg, &sc, ContactModel::Peg).unwrap();
+    assert_eq!(r.drops.len(), 3);
+    assert_eq!(r.spawn_overlap, 0.0);
+    let every = signorini_experiments::pile::pour_interval(SPACING, 0.01);
+    assert!(r.drops.windows(2).all(|d| d[1] - d[0] >= every));
+    assert!(r.steps() >= r.drops[2] - 1 + 100, "1 s after the last drop");
+}
+
+#[test]
+fn summary_has_one_row_per_model_and_size_in_increasing_n() {
+    let out = std::env::temp_dir().join(format!("signorini-pile-sum-{}", std::process::id()));
+    let mut cfg = config(Dim::Three, vec![2, 1], Layout::Lattice, 0.03, out.clone());
+    cfg.models = vec![ContactModel::Peg, ContactModel::Corrective];
+    let r = run_pile(&cfg).unwrap();
+    assert_eq!(r.runs.len(), 4);
+    let text = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], SUMMARY_HEADER);
+    let keys: Vec<(String, String)> = lines[1..]
+        .iter()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), SUMMARY_HEADER.split(',').count());
+            (f[0].to_string(), f[3].to_string())
+        })
+        .collect();
+    let want = [
+        ("peg", "1"),
+        ("corrective", "1"),
+        ("peg", "2"),
+        ("corrective", "2"),
+    ];
+    assert_eq!(
+        keys,
+        want.map(|(m, n)| (m.to_string(), n.to_string())).to_vec()
+    );
+    assert!(out.join("scaling.svg").exists() && out.join("overlap.svg").exists());
+    assert!(out.join("steps/peg_3d_random_n2.csv").exists());
+}
+
+#[test]
+fn slope_of_cubic_data_is_three() {
+    let pts: Vec<(f64, f64)> = [8.0, 27.0, 125.0, 1000.0]
+        .iter()
+        .map(|&n: &f64| (n, n.powi(3)))
+        .collect();
+    assert!((loglog_slope(&pts) - 3.0).abs() < 1e-12);
+    assert!(loglog_slope(&pts[..1]).is_nan());
+}
