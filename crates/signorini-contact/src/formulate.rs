@@ -142,13 +142,13 @@ pub enum FormulationError {
 #[derive(Debug, Clone)]
 pub struct Formulation<const D: usize = 3> {
     /// Impulse direction of each unknown (empty for slacks).
-    cols: Vec<Jacobian<D>>,
+    pub(crate) cols: Vec<Jacobian<D>>,
     /// Velocity Jacobian of each row (empty for friction slack rows).
-    rows: Vec<Jacobian<D>>,
+    pub(crate) rows: Vec<Jacobian<D>>,
     /// Constant part of each row (ψ/h terms).
-    row_const: Vec<Real>,
+    pub(crate) row_const: Vec<Real>,
     /// Constant matrix entries (row, column, value): the E blocks and μ.
-    extra: Vec<(usize, usize, Real)>,
+    pub(crate) extra: Vec<(usize, usize, Real)>,
     /// Number of normal impulses (U + I + X primaries).
     pub n_normal: usize,
     /// Contact index of each normal unknown.

@@ -15,6 +15,7 @@
 //!
 //! Does not own: solving (`signorini-complementarity`), the step loop (`signorini-world`).
 
+mod block_gs;
 mod constraints;
 mod contact;
 mod corrective;
@@ -24,6 +25,7 @@ pub mod peg;
 mod potential;
 mod standard;
 
+pub use block_gs::{BlockGsParams, BlockGsResult};
 pub use constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
 pub use contact::{Contact, Jacobian, MassBlock, applicability, vertex_edge_contact};
 pub use corrective::corrective_contacts;

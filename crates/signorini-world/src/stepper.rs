@@ -26,7 +26,8 @@ use signorini_complementarity::{
     solve_sparse,
 };
 use signorini_contact::{
-    ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation,
+    BlockGsParams, ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody,
+    Formulation,
 };
 use signorini_dynamics::BodyError;
 use signorini_math::Real;
@@ -525,12 +526,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
             params.warm_start = Some(z0);
         }
+        let reduced_warm = params.warm_start.clone();
         let mut keep = |z: &[Real]| {
             warm.to.clear();
             warm.to.extend(keys.iter().cloned().zip(z.iter().copied()));
         };
         if form.dim() > self.params.dense_limit {
-            if let Some((v, normals)) = self.solve_large(form, free, &params, &mut best, report) {
+            if let Some((v, normals)) =
+                self.solve_large(form, free, &params, true, &mut best, report)
+            {
                 keep(&normals);
                 return v;
             }
@@ -613,6 +617,16 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     let v = form.velocities_from_mcp(self.bodies.len(), &dynamic, &z);
                     best.consider(v, r, impulse, "mixed LCP");
                 }
+                if form.dim() >= GS_RESCUE_MIN {
+                    let mut p = params.clone();
+                    p.warm_start = reduced_warm;
+                    if let Some((v, normals)) =
+                        self.solve_large(form, free, &p, false, &mut best, report)
+                    {
+                        keep(&normals);
+                        return v;
+                    }
+                }
                 self.give_up(best, free, format!("all solves failed ({e})"), report)
             }
         }
@@ -647,6 +661,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         form: &Formulation<D>,
         free: &[SVector<Real, D>],
         params: &SolveParams,
+        newton_first: bool,
         best: &mut BestAttempt<D>,
         report: &mut StepReport,
     ) -> Option<(Vec<SVector<Real, D>>, Vec<Real>)> {
@@ -663,41 +678,95 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         };
         let mut params = params.clone();
         params.solver = SolverKind::SparseNewton;
-        if let Some(z0) = params.warm_start.take() {
-            params.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, &z0));
+        let reduced_start = params.warm_start.take();
+        if let Some(z0) = &reduced_start {
+            params.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, z0));
         }
+        let scale = mcp.q.amax().max(1.0);
         let (nv, nn) = (t.n_free, form.n_normal);
         let read = |z: &DVector<Real>| {
             let normals = z.as_slice()[nv..nv + nn].to_vec();
             let v = form.velocities_from_mcp(self.bodies.len(), &t.dynamic, z);
             (v, normals)
         };
+        let mut first_error = None;
+        if newton_first {
+            match solve_sparse(&mcp, &params) {
+                Ok(info) => {
+                    record(report, &info);
+                    let (v, normals) = read(&info.z);
+                    report.normal_impulse = normals.iter().sum();
+                    return Some((v, normals));
+                }
+                Err(e) => {
+                    report.budget_exhausted |= spent_budget(&e);
+                    report.fallbacks.push(format!("sparse mixed LCP: {e}"));
+                    first_error = Some(e);
+                }
+            }
+        }
+        // Block Gauss–Seidel finds the active set; the sparse Newton method, started there,
+        // finishes it to full accuracy.
+        let gs = form.solve_block_gs(
+            &self.bodies,
+            free,
+            reduced_start.as_ref(),
+            &BlockGsParams {
+                tolerance: params.tolerance * scale,
+                max_sweeps: BLOCK_GS_SWEEPS,
+            },
+        );
+        report.fallbacks.push(format!(
+            "block Gauss–Seidel: {} sweeps, residual {:e}, {} failed blocks",
+            gs.sweeps, gs.residual, gs.failed_blocks
+        ));
+        params.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, &gs.z));
         match solve_sparse(&mcp, &params) {
             Ok(info) => {
                 record(report, &info);
+                report
+                    .fallbacks
+                    .push("sparse Newton from the block Gauss–Seidel answer".into());
                 let (v, normals) = read(&info.z);
                 report.normal_impulse = normals.iter().sum();
-                Some((v, normals))
+                return Some((v, normals));
             }
             Err(e) => {
                 report.budget_exhausted |= spent_budget(&e);
-                report.fallbacks.push(format!("sparse mixed LCP: {e}"));
-                let (z, r) = best_iterate(&e)?;
-                let (v, normals) = read(&z);
-                let impulse = normals.iter().sum();
-                if r <= APPROXIMATE_TOLERANCE * mcp.q.amax().max(1.0) {
-                    report.residual = r;
-                    report.solver = Some(SolverKind::SparseNewton);
-                    report
-                        .fallbacks
-                        .push(format!("accepted best sparse iterate (residual {r:e})"));
-                    report.normal_impulse = impulse;
-                    return Some((v, normals));
-                }
-                best.consider(v, r, impulse, "sparse mixed LCP");
-                None
+                report
+                    .fallbacks
+                    .push(format!("sparse mixed LCP after block Gauss–Seidel: {e}"));
             }
         }
+        let v = form.velocities_from_lcp(&self.bodies, free, &gs.z);
+        let normals = gs.z.as_slice()[..form.n_normal].to_vec();
+        let impulse = normals.iter().sum();
+        if gs.residual <= APPROXIMATE_TOLERANCE * scale {
+            report.residual = gs.residual;
+            report.iterations = gs.sweeps;
+            report.solver = Some(SolverKind::Pgs);
+            report.normal_impulse = impulse;
+            report.fallbacks.push(format!(
+                "accepted the block Gauss–Seidel answer (residual {:e})",
+                gs.residual
+            ));
+            return Some((v, normals));
+        }
+        best.consider(v, gs.residual, impulse, "block Gauss–Seidel");
+        let (z, r) = best_iterate(&first_error?)?;
+        let (v, normals) = read(&z);
+        let impulse = normals.iter().sum();
+        if r <= APPROXIMATE_TOLERANCE * scale {
+            report.residual = r;
+            report.solver = Some(SolverKind::SparseNewton);
+            report
+                .fallbacks
+                .push(format!("accepted best sparse iterate (residual {r:e})"));
+            report.normal_impulse = impulse;
+            return Some((v, normals));
+        }
+        best.consider(v, r, impulse, "sparse mixed LCP");
+        None
     }
 
     /// Every solve failed: mark the step failed and continue from the least-residual attempt
@@ -953,6 +1022,14 @@ impl<const D: usize> BestAttempt<D> {
         }
     }
 }
+
+/// A problem of at least this many unknowns on which every dense solve failed gets the large
+/// problems' rescue (block Gauss–Seidel, then the sparse Newton method from its answer) before
+/// the step is given up.
+pub const GS_RESCUE_MIN: usize = 100;
+
+/// Sweeps of the block Gauss–Seidel fallback of a large island (`solve_large`).
+pub const BLOCK_GS_SWEEPS: usize = 200;
 
 /// Default [`WorldParams::dense_limit`]: problems of more unknowns are solved sparse.
 pub const DEFAULT_DENSE_LIMIT: usize = 2000;
