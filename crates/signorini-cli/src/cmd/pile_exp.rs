@@ -49,7 +49,7 @@ pub struct PileArgs {
     /// Shared data root (default: ../shared/data).
     #[arg(long)]
     data: Option<PathBuf>,
-    /// Also write trajectories/<run>.csv.
+    /// Also write `trajectories/<run>.csv`.
     #[arg(long)]
     trajectories: bool,
     /// Output directory.
