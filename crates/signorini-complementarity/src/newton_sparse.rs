@@ -141,6 +141,17 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
     }
     let mut lu = SparseLu::new(Pattern::new(&mcp.m))?;
     let z0 = start_point(mcp, params.warm_start.as_ref());
+    // Crash (PATH's crash step, Dirkse & Ferris 1995): from a warm start the active set is
+    // often already right (a resting contact stays active from step to step), and one exact
+    // active-set solve then ends the solve without a Newton iteration; counted as one
+    // iteration. Newton starts from the warm start itself if it does not.
+    if params.warm_start.is_some() {
+        let r0 = mcp.residual(&z0);
+        let (z, r) = polish_rounds(mcp, &mut lu, z0.clone(), r0, &mut work);
+        if r <= tol {
+            return Ok(attempt(z, 1, work.spent));
+        }
+    }
     let out = newton(mcp, &mut lu, z0, max_iter, tol, &mut work);
     let (z, residual) = if out.polished {
         (out.z, out.residual)
