@@ -20,7 +20,7 @@ use crate::contact::MassBlock;
 use crate::formulate::{DofBody, Formulation};
 use nalgebra::{DMatrix, DVector, SVector};
 use signorini_complementarity::{Lcp, SolveParams, solve_lcp};
-use signorini_math::Real;
+use signorini_math::{Real, UnionFind};
 
 /// Limits of [`Formulation::solve_block_gs`].
 #[derive(Debug, Clone, Copy)]
@@ -133,7 +133,7 @@ impl<const D: usize> Formulation<D> {
     /// shared E / μ entries; each block sorted, blocks ordered by their first unknown.
     fn blocks(&self) -> Vec<Vec<usize>> {
         let n = self.dim();
-        let mut parent: Vec<usize> = (0..n).collect();
+        let mut sets = UnionFind::new(n);
         let mut by_pair = std::collections::BTreeMap::new();
         for i in 0..n {
             let jac = if self.rows[i].blocks.is_empty() {
@@ -147,18 +147,12 @@ impl<const D: usize> Formulation<D> {
             let mut pair: Vec<usize> = jac.blocks.iter().map(|(b, _)| *b).collect();
             pair.sort_unstable();
             let first = *by_pair.entry(pair).or_insert(i);
-            union(&mut parent, first, i);
+            sets.union(first, i);
         }
         for &(i, j, _) in &self.extra {
-            union(&mut parent, i, j);
+            sets.union(i, j);
         }
-        let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
-        for i in 0..n {
-            groups.entry(find(&mut parent, i)).or_default().push(i);
-        }
-        let mut out: Vec<Vec<usize>> = groups.into_values().collect();
-        out.sort_by_key(|g| g[0]);
-        out
+        sets.groups(0..n)
     }
 
     /// The dense block `A_bb` (rows × columns of the block, plus its E / μ entries).
@@ -198,19 +192,4 @@ fn solve_block(
     params.work_limit = Some(1e7);
     let info = solve_lcp(&lcp, &params).ok()?;
     info.z.iter().all(|x| x.is_finite()).then_some(info.z)
-}
-
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
-}
-
-fn union(parent: &mut [usize], i: usize, j: usize) {
-    let (a, b) = (find(parent, i), find(parent, j));
-    if a != b {
-        parent[a.max(b)] = a.min(b);
-    }
 }

@@ -335,47 +335,12 @@ impl<const D: usize> Formulation<D> {
         bodies: &[B],
         free: &[SVector<Real, D>],
     ) -> Result<(Mcp, Vec<usize>), FormulationError> {
-        self.check(bodies, free)?;
-        let dynamic: Vec<usize> = (0..bodies.len())
-            .filter(|&b| !bodies[b].is_static())
-            .collect();
-        let mut slot = vec![usize::MAX; bodies.len()];
-        for (k, &b) in dynamic.iter().enumerate() {
-            slot[b] = k;
+        let t = self.mixed_triplets(bodies, free)?;
+        let mut m = DMatrix::zeros(t.n, t.n);
+        for &(i, j, v) in &t.triplets {
+            m[(i, j)] += v;
         }
-        let nv = D * dynamic.len();
-        let n = nv + self.dim();
-        let mut m = DMatrix::zeros(n, n);
-        let mut q = DVector::zeros(n);
-        for (k, &b) in dynamic.iter().enumerate() {
-            let mass = bodies[b].mass_block();
-            for (i, j, v) in mass.entries() {
-                m[(D * k + i, D * k + j)] = -v;
-            }
-            let momentum = mass.mul(&free[b]);
-            for d in 0..D {
-                q[D * k + d] = momentum[d];
-            }
-        }
-        for (j, cj) in self.cols.iter().enumerate() {
-            for (b, g) in &cj.blocks {
-                for d in 0..D {
-                    m[(D * slot[*b] + d, nv + j)] = g[d];
-                }
-            }
-        }
-        for (i, r) in self.rows.iter().enumerate() {
-            for (b, g) in &r.blocks {
-                for d in 0..D {
-                    m[(nv + i, D * slot[*b] + d)] = g[d];
-                }
-            }
-            q[nv + i] = self.row_const[i];
-        }
-        for &(i, j, v) in &self.extra {
-            m[(nv + i, nv + j)] += v;
-        }
-        Ok((Mcp::mixed(m, q, nv)?, dynamic))
+        Ok((Mcp::mixed(m, t.q, t.n_free)?, t.dynamic))
     }
 
     /// The mixed LCP of [`Formulation::mixed_mcp`] in sparse form, never dense: its matrix as

@@ -2,9 +2,12 @@
 //! tolerances that every other crate uses.
 //!
 //! Owns: `Real` (always `f64`: pivoting LCP solvers and exact-geometry tests need it),
-//! the nalgebra aliases, and [`tolerance`]. Does not own: shapes, bodies, solvers.
+//! the nalgebra aliases, [`tolerance`], and [`UnionFind`] (grouping bodies and unknowns). Does not own: shapes, bodies, solvers.
 
 pub mod tolerance;
+mod union_find;
+
+pub use union_find::UnionFind;
 
 pub use nalgebra;
 

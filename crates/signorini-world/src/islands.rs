@@ -31,7 +31,7 @@ use crate::report::{StageTimes, StepReport};
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, start_violation};
 use rayon::prelude::*;
 use signorini_contact::DofBody;
-use signorini_math::Real;
+use signorini_math::{Real, UnionFind};
 use std::time::Instant;
 
 /// The dynamic bodies of one island, ascending world indices.
@@ -42,44 +42,21 @@ pub(crate) type Island = Vec<usize>;
 /// returned; each island is sorted, and islands are sorted by their first body.
 pub(crate) fn components(is_static: &[bool], pairs: &[(usize, usize)]) -> Vec<Island> {
     let n = is_static.len();
-    let mut parent: Vec<usize> = (0..n).collect();
+    let mut sets = UnionFind::new(n);
     let mut touched = vec![false; n];
     for &(i, j) in pairs {
         match (is_static[i], is_static[j]) {
             (false, false) => {
                 touched[i] = true;
                 touched[j] = true;
-                union(&mut parent, i, j);
+                sets.union(i, j);
             }
             (false, true) => touched[i] = true,
             (true, false) => touched[j] = true,
             (true, true) => {}
         }
     }
-    let mut by_root: std::collections::BTreeMap<usize, Island> = Default::default();
-    for b in (0..n).filter(|&b| touched[b]) {
-        by_root.entry(find(&mut parent, b)).or_default().push(b);
-    }
-    let mut islands: Vec<Island> = by_root.into_values().collect();
-    islands.sort_by_key(|isl| isl[0]);
-    islands
-}
-
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
-}
-
-/// Union by the smaller root, so roots are deterministic.
-fn union(parent: &mut [usize], i: usize, j: usize) {
-    let (a, b) = (find(parent, i), find(parent, j));
-    if a != b {
-        let (lo, hi) = (a.min(b), a.max(b));
-        parent[hi] = lo;
-    }
+    sets.groups((0..n).filter(|&b| touched[b]))
 }
 
 /// What stepping one island produced: its bodies' new states (in `members` order, static
