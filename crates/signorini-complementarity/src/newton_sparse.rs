@@ -145,7 +145,8 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
     // often already right (a resting contact stays active from step to step), and one exact
     // active-set solve then ends the solve without a Newton iteration; counted as one
     // iteration. Newton starts from the warm start itself if it does not.
-    if params.warm_start.is_some() {
+    let used = |w: &DVector<Real>| w.len() == n && w.iter().all(|x| x.is_finite());
+    if params.warm_start.as_ref().is_some_and(used) {
         let r0 = mcp.residual(&z0);
         let (z, r) = polish_rounds(mcp, &mut lu, z0.clone(), r0, &mut work);
         if r <= tol {

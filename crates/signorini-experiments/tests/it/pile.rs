@@ -177,3 +177,24 @@ fn slope_of_cubic_data_is_three() {
     assert!((loglog_slope(&pts) - 3.0).abs() < 1e-12);
     assert!(loglog_slope(&pts[..1]).is_nan());
 }
+
+/// The small pile: 27 random polyhedra released from rest on the lattice, PEG,
+/// frictionless, h = 0.01 s, 2 s (200 steps; the pile forms one island of ~900 unknowns).
+/// No step may fail and no step may leave more than 1e-6 m³ of overlap.
+#[test]
+fn a_pile_of_27_ends_with_no_failed_step_and_overlap_within_the_limit() {
+    let out = std::env::temp_dir().join(format!("signorini-pile-27-{}", std::process::id()));
+    let cfg = config(Dim::Three, vec![27], Layout::Lattice, 2.0, out);
+    let r = run_pile(&cfg).unwrap();
+    let run = &r.runs[0];
+    assert_eq!(run.n, 27);
+    assert_eq!(run.overlap.len(), 200);
+    assert_eq!(run.failed_steps, 0, "failed steps");
+    let max = run.overlap.iter().copied().fold(0.0, f64::max);
+    assert!(max <= 1e-6, "max overlap {max:e} m³");
+    assert!(
+        run.max_unknowns > 500,
+        "the pile is one large island: {}",
+        run.max_unknowns
+    );
+}
