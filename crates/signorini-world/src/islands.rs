@@ -34,6 +34,9 @@ use signorini_contact::DofBody;
 use signorini_math::{Real, UnionFind};
 use std::time::Instant;
 
+/// At most this many times per step are the islands stepped again with pairs they missed.
+const MAX_REDOS: usize = 4;
+
 /// The dynamic bodies of one island, ascending world indices.
 pub(crate) type Island = Vec<usize>;
 
@@ -92,6 +95,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let t = Instant::now();
         let mut stepped: Vec<Stepped<S::Body, S::Key>>;
         let mut merges = 0;
+        let mut pairs = pairs;
         loop {
             let warm = self.warm_by_island(&islands);
             stepped = islands
@@ -99,13 +103,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 .zip(warm)
                 .map(|(isl, warm)| self.step_island(isl, &pairs, warm))
                 .collect();
-            match self.cross_island_merge(&islands, &stepped) {
-                Some(merged) if merges < islands.len() => {
-                    islands = merged;
-                    merges += 1;
-                }
-                _ => break,
+            let unseen = self.unseen_pairs(&stepped);
+            if unseen.is_empty() || merges >= MAX_REDOS {
+                break;
             }
+            pairs.extend(unseen);
+            pairs.sort_unstable();
+            pairs.dedup();
+            islands = components(&is_static, &pairs);
+            merges += 1;
         }
         let parallel = t.elapsed().as_secs_f64();
 
@@ -206,14 +212,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         by_island
     }
 
-    /// The islands merged where the configuration the islands reached has two bodies of
-    /// different islands (or an island and a free body) violating the model's constraints by
-    /// more than [`CORRECTION_TOLERANCE`]; `None` if there is no such pair.
-    fn cross_island_merge(
-        &self,
-        islands: &[Island],
-        stepped: &[Stepped<S::Body, S::Key>],
-    ) -> Option<Vec<Island>> {
+    /// Pairs that the islands did not see and that the configuration they reached violates
+    /// by more than [`CORRECTION_TOLERANCE`]: two bodies of different islands (or an island
+    /// and a free body), or a dynamic body and a static one that its island did not hold (a
+    /// bounce into a wall that the broad phase's boxes did not foresee). Empty if none; the
+    /// caller adds them to the pairs and steps the islands they change again.
+    fn unseen_pairs(&self, stepped: &[Stepped<S::Body, S::Key>]) -> Vec<(usize, usize)> {
         let h = self.params.h;
         let mut owner = vec![usize::MAX; self.bodies.len()];
         let mut reached = self.bodies.clone();
@@ -231,28 +235,25 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 S::integrate(b, &free, h);
             }
         }
+        let held = |d: usize, s: usize| {
+            owner[d] != usize::MAX && stepped[owner[d]].members.binary_search(&s).is_ok()
+        };
         let geometry = S::geometry(&reached);
-        let crossing: Vec<(usize, usize)> = S::candidate_pairs(&reached, &geometry, &geometry, 0.0)
+        S::candidate_pairs(&reached, &geometry, &geometry, 0.0)
             .into_iter()
-            .filter(|&(i, j)| {
-                let (a, b) = (&reached[i], &reached[j]);
-                !a.is_static() && !b.is_static() && (owner[i] != owner[j] || owner[i] == usize::MAX)
-            })
+            .filter(
+                |&(i, j)| match (reached[i].is_static(), reached[j].is_static()) {
+                    (false, false) => owner[i] != owner[j] || owner[i] == usize::MAX,
+                    (true, false) => !held(j, i),
+                    (false, true) => !held(i, j),
+                    (true, true) => false,
+                },
+            )
             .filter(|&pair| {
                 let set = S::detect(&self.params, &reached, &geometry, &geometry, &[pair]);
                 start_violation(&set) < -CORRECTION_TOLERANCE
             })
-            .collect();
-        if crossing.is_empty() {
-            return None;
-        }
-        let is_static: Vec<bool> = self.bodies.iter().map(|b| b.is_static()).collect();
-        let mut links: Vec<(usize, usize)> = crossing;
-        for isl in islands {
-            links.extend(isl.windows(2).map(|w| (w[0], w[1])));
-            links.push((isl[0], isl[0]));
-        }
-        Some(components(&is_static, &links))
+            .collect()
     }
 }
 

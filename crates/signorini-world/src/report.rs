@@ -52,7 +52,8 @@ pub struct StepReport {
     pub islands: usize,
     /// Dynamic bodies in the largest island (all dynamic bodies without islands).
     pub largest_island: usize,
-    /// Islands merged and stepped again because their results penetrated each other.
+    /// Times the islands were stepped again with pairs they had missed (bodies of two islands,
+    /// or a body and a static body its island did not hold, penetrating where they ended).
     pub island_merges: usize,
     /// Islands whose every solve failed (`failed` is true if any did).
     pub failed_islands: usize,
