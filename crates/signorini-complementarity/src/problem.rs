@@ -93,26 +93,9 @@ impl Mcp {
         upper: DVector<Real>,
     ) -> Result<Self, ProblemError> {
         check_square(&m, &q)?;
-        if lower.len() != q.len() || upper.len() != q.len() {
-            return Err(ProblemError::Dimension(format!(
-                "bounds have lengths {} and {}, q has {}",
-                lower.len(),
-                upper.len(),
-                q.len()
-            )));
-        }
         check_finite("M", m.as_slice())?;
         check_finite("q", q.as_slice())?;
-        for i in 0..q.len() {
-            let (l, u) = (lower[i], upper[i]);
-            if l.is_nan() || u.is_nan() || l > u || l == Real::INFINITY || u == Real::NEG_INFINITY {
-                return Err(ProblemError::Bounds {
-                    index: i,
-                    lower: l,
-                    upper: u,
-                });
-            }
-        }
+        check_bounds(q.len(), &lower, &upper)?;
         Ok(Mcp { m, q, lower, upper })
     }
 
@@ -162,6 +145,33 @@ fn check_square(m: &DMatrix<Real>, q: &DVector<Real>) -> Result<(), ProblemError
             m.ncols(),
             q.len()
         )));
+    }
+    Ok(())
+}
+
+/// Bounds of a box MCP of size `n` (dense or sparse): lengths n, no NaN, l ≤ u, l < +∞,
+/// u > −∞.
+pub(crate) fn check_bounds(
+    n: usize,
+    lower: &DVector<Real>,
+    upper: &DVector<Real>,
+) -> Result<(), ProblemError> {
+    if lower.len() != n || upper.len() != n {
+        return Err(ProblemError::Dimension(format!(
+            "bounds have lengths {} and {}, q has {n}",
+            lower.len(),
+            upper.len(),
+        )));
+    }
+    for i in 0..n {
+        let (l, u) = (lower[i], upper[i]);
+        if l.is_nan() || u.is_nan() || l > u || l == Real::INFINITY || u == Real::NEG_INFINITY {
+            return Err(ProblemError::Bounds {
+                index: i,
+                lower: l,
+                upper: u,
+            });
+        }
     }
     Ok(())
 }

@@ -44,27 +44,10 @@ impl SparseMcp {
                 q.len()
             )));
         }
-        if lower.len() != q.len() || upper.len() != q.len() {
-            return Err(ProblemError::Dimension(format!(
-                "bounds have lengths {} and {}, q has {}",
-                lower.len(),
-                upper.len(),
-                q.len()
-            )));
-        }
         if let Some(index) = q.iter().position(|x| !x.is_finite()) {
             return Err(ProblemError::NonFinite { what: "q", index });
         }
-        for i in 0..q.len() {
-            let (l, u) = (lower[i], upper[i]);
-            if l.is_nan() || u.is_nan() || l > u || l == Real::INFINITY || u == Real::NEG_INFINITY {
-                return Err(ProblemError::Bounds {
-                    index: i,
-                    lower: l,
-                    upper: u,
-                });
-            }
-        }
+        crate::problem::check_bounds(q.len(), &lower, &upper)?;
         let m = if m.is_canonical() { m } else { m.canonical()? };
         Ok(SparseMcp { m, q, lower, upper })
     }
