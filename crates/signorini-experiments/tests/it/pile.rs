@@ -165,7 +165,15 @@ fn summary_has_one_row_per_model_and_size_in_increasing_n() {
         want.map(|(m, n)| (m.to_string(), n.to_string())).to_vec()
     );
     assert!(out.join("scaling.svg").exists() && out.join("overlap.svg").exists());
-    assert!(out.join("steps/peg_3d_random_n2.csv").exists());
+    let steps = std::fs::read_to_string(out.join("steps/peg_3d_random_n2.csv")).unwrap();
+    let header = steps.lines().next().unwrap();
+    assert!(
+        header.ends_with(",islands,largest_unknowns,solver,fallbacks"),
+        "{header}"
+    );
+    for row in steps.lines().skip(1) {
+        assert_eq!(row.split(',').count(), header.split(',').count(), "{row}");
+    }
 }
 
 #[test]
