@@ -57,7 +57,7 @@ use crate::CscMatrix;
 use crate::fischer_burmeister::{
     BACKTRACK, MAX_BACKTRACKS, NONMONOTONE_MEMORY, P_EXP, RHO, SIGMA, row_map,
 };
-use crate::solve::{Attempt, SolveError, SolveInfo, SolveParams, SolverKind};
+use crate::solve::{Attempt, SolveError, SolveInfo, SolveParams, SolverKind, check_tolerance};
 use crate::sparse_problem::{SparseMcp, natural_residual};
 
 /// Newton iteration limit when `SolveParams::max_iterations` is `None`.
@@ -89,21 +89,13 @@ const POLISH_ROUNDS: usize = 8;
 /// ```
 pub fn solve_sparse(mcp: &SparseMcp, params: &SolveParams) -> Result<SolveInfo, SolveError> {
     let start = Instant::now();
-    let mcp = SparseMcp::new(
-        mcp.m.clone(),
-        mcp.q.clone(),
-        mcp.lower.clone(),
-        mcp.upper.clone(),
-    )
-    .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
-    if !(params.tolerance.is_finite() && params.tolerance > 0.0) {
-        return Err(SolveError::InvalidInput(format!(
-            "tolerance must be positive and finite, got {}",
-            params.tolerance
-        )));
-    }
+    // Checked in place: copying a large island's matrix for every solve would cost as much
+    // as assembling it.
+    mcp.validate()
+        .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
+    check_tolerance(params)?;
     let tol = params.tolerance * mcp.q.amax().max(1.0);
-    let attempt = run(&mcp, params, tol)?;
+    let attempt = run(mcp, params, tol)?;
     let w = mcp.w(&attempt.z);
     let residual = mcp.residual(&attempt.z);
     Ok(SolveInfo {

@@ -205,12 +205,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
         mcp.upper.clone(),
     )
     .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
-    if !(params.tolerance.is_finite() && params.tolerance > 0.0) {
-        return Err(SolveError::InvalidInput(format!(
-            "tolerance must be positive and finite, got {}",
-            params.tolerance
-        )));
-    }
+    check_tolerance(params)?;
     let tol = scaled_tolerance(&mcp, params.tolerance);
     let attempt = match params.solver {
         SolverKind::Lemke => crate::auto::run_lemke(&mcp, params, tol)?,
@@ -247,6 +242,18 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
 }
 
 /// `tolerance · max(1, ‖q‖∞)`.
+/// The tolerance must be positive and finite (every entry point checks it).
+pub(crate) fn check_tolerance(params: &SolveParams) -> Result<(), SolveError> {
+    if params.tolerance.is_finite() && params.tolerance > 0.0 {
+        Ok(())
+    } else {
+        Err(SolveError::InvalidInput(format!(
+            "tolerance must be positive and finite, got {}",
+            params.tolerance
+        )))
+    }
+}
+
 pub(crate) fn scaled_tolerance(mcp: &Mcp, tolerance: Real) -> Real {
     tolerance * mcp.q.amax().max(1.0)
 }

@@ -36,20 +36,21 @@ impl SparseMcp {
         lower: DVector<Real>,
         upper: DVector<Real>,
     ) -> Result<Self, ProblemError> {
-        if m.nrows() != m.ncols() || m.nrows() != q.len() {
-            return Err(ProblemError::Dimension(format!(
-                "M is {}×{}, q has length {}",
-                m.nrows(),
-                m.ncols(),
-                q.len()
-            )));
-        }
-        if let Some(index) = q.iter().position(|x| !x.is_finite()) {
-            return Err(ProblemError::NonFinite { what: "q", index });
-        }
-        crate::problem::check_bounds(q.len(), &lower, &upper)?;
+        check(&m, &q, &lower, &upper)?;
         let m = if m.is_canonical() { m } else { m.canonical()? };
         Ok(SparseMcp { m, q, lower, upper })
+    }
+
+    /// Check a problem in place, without copying it (its public fields may have been changed
+    /// since [`SparseMcp::new`]): the checks of `new`, and M still canonical.
+    pub fn validate(&self) -> Result<(), ProblemError> {
+        check(&self.m, &self.q, &self.lower, &self.upper)?;
+        if !self.m.is_canonical() {
+            return Err(ProblemError::Dimension(
+                "M is not in canonical CSC form (unsorted or duplicate rows)".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// A mixed LCP: the first `n_free` variables are free, the rest are ≥ 0.
@@ -167,4 +168,26 @@ mod tests {
             }
         );
     }
+}
+
+/// Square M matching q, finite q, valid bounds (M's entries are finite by construction of
+/// [`CscMatrix`]).
+fn check(
+    m: &CscMatrix,
+    q: &DVector<Real>,
+    lower: &DVector<Real>,
+    upper: &DVector<Real>,
+) -> Result<(), ProblemError> {
+    if m.nrows() != m.ncols() || m.nrows() != q.len() {
+        return Err(ProblemError::Dimension(format!(
+            "M is {}×{}, q has length {}",
+            m.nrows(),
+            m.ncols(),
+            q.len()
+        )));
+    }
+    if let Some(index) = q.iter().position(|x| !x.is_finite()) {
+        return Err(ProblemError::NonFinite { what: "q", index });
+    }
+    crate::problem::check_bounds(q.len(), lower, upper)
 }
