@@ -36,6 +36,20 @@ fn peg(bodies: &[RigidBody2], eps: f64) -> ConstraintSet {
     build_peg_constraints(contacts, &counts, PEG_APPLICABILITY_RELAXATION)
 }
 
+/// ν* = ν + h M⁻¹ F of each body (zero for static ones).
+fn free_velocities(bodies: &[RigidBody2], h: f64) -> Vec<Vec3> {
+    bodies
+        .iter()
+        .map(|b| {
+            if b.is_static {
+                Vec3::zeros()
+            } else {
+                b.free_velocity(h)
+            }
+        })
+        .collect()
+}
+
 fn unit_square() -> ConvexPolygon {
     ConvexPolygon::rectangle(0.0, 0.0, 1.0, 1.0).unwrap()
 }
@@ -247,16 +261,7 @@ fn reduced_lcp_of_one_contact_matches_hand_computation() {
     assert_eq!(set.contacts.len(), 2, "two bottom corners");
     let h = 0.01;
     let f = Formulation::build(&set, h, 0.0);
-    let free: Vec<Vec3> = bodies
-        .iter()
-        .map(|b| {
-            if b.is_static {
-                Vec3::zeros()
-            } else {
-                b.free_velocity(h)
-            }
-        })
-        .collect();
+    let free = free_velocities(&bodies, h);
     let lcp = f.reduced_lcp(&bodies, &free).unwrap();
     // G = [0, 1, r×n] with r = (∓0.5, −0.5), n = (0, −1) … gap rate of a corner = −v_y ∓ 0.5 ω.
     // M_ij = 1/m + (r_i×n)(r_j×n)/J, q_i = −v*_y + ψ/h.
@@ -442,16 +447,7 @@ fn block_gauss_seidel_solves_the_reduced_lcp_of_a_stack() {
     let set = peg(&bodies, 0.002);
     assert!(set.contacts.len() >= 6, "{:?}", set.counts());
     let f = Formulation::build(&set, h, 0.3);
-    let free: Vec<Vec3> = bodies
-        .iter()
-        .map(|b| {
-            if b.is_static {
-                Vec3::zeros()
-            } else {
-                b.free_velocity(h)
-            }
-        })
-        .collect();
+    let free = free_velocities(&bodies, h);
     let lcp = f.reduced_lcp(&bodies, &free).unwrap();
     let exact = signorini_complementarity::solve_lcp(&lcp, &Default::default()).unwrap();
     let gs = f.solve_block_gs(
