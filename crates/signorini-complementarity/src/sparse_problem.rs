@@ -125,6 +125,28 @@ pub(crate) fn natural_residual(
     r
 }
 
+/// Square M matching q, finite q, valid bounds (M's entries are finite by construction of
+/// [`CscMatrix`]).
+fn check(
+    m: &CscMatrix,
+    q: &DVector<Real>,
+    lower: &DVector<Real>,
+    upper: &DVector<Real>,
+) -> Result<(), ProblemError> {
+    if m.nrows() != m.ncols() || m.nrows() != q.len() {
+        return Err(ProblemError::Dimension(format!(
+            "M is {}×{}, q has length {}",
+            m.nrows(),
+            m.ncols(),
+            q.len()
+        )));
+    }
+    if let Some(index) = q.iter().position(|x| !x.is_finite()) {
+        return Err(ProblemError::NonFinite { what: "q", index });
+    }
+    crate::problem::check_bounds(q.len(), lower, upper)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,26 +190,4 @@ mod tests {
             }
         );
     }
-}
-
-/// Square M matching q, finite q, valid bounds (M's entries are finite by construction of
-/// [`CscMatrix`]).
-fn check(
-    m: &CscMatrix,
-    q: &DVector<Real>,
-    lower: &DVector<Real>,
-    upper: &DVector<Real>,
-) -> Result<(), ProblemError> {
-    if m.nrows() != m.ncols() || m.nrows() != q.len() {
-        return Err(ProblemError::Dimension(format!(
-            "M is {}×{}, q has length {}",
-            m.nrows(),
-            m.ncols(),
-            q.len()
-        )));
-    }
-    if let Some(index) = q.iter().position(|x| !x.is_finite()) {
-        return Err(ProblemError::NonFinite { what: "q", index });
-    }
-    crate::problem::check_bounds(q.len(), lower, upper)
 }
