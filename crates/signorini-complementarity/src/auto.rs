@@ -20,10 +20,12 @@ use nalgebra::DVector;
 use signorini_math::Real;
 
 use crate::Mcp;
+use crate::basis_reuse::LemkeFactor;
 use crate::fischer_burmeister::{fb_newton, start_point};
 use crate::lemke::{Covering, lemke_mcp};
 use crate::polish::polish_if_better;
 use crate::solve::{Attempt, SolveError, SolveParams, SolverKind, work_estimate};
+use std::sync::Arc;
 
 /// Marker in the reason of a [`SolveError::Infeasible`] from a solve whose
 /// `SolveParams::work_limit` was spent.
@@ -59,6 +61,7 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
         fallbacks: Vec::new(),
         basis: Some(r.basis),
         work: work_estimate(mcp.dim(), r.pivots, 0),
+        factor: r.factor.map(Arc::new),
     })
 }
 
@@ -132,6 +135,8 @@ struct Chain {
     tol: Real,
     /// The basis of the first (unregularised) Lemke run that terminated, if any.
     basis: Option<Vec<bool>>,
+    /// That run's basis with its inverse (plain LCPs only).
+    factor: Option<Arc<LemkeFactor>>,
     budget: Budget,
 }
 
@@ -167,6 +172,7 @@ impl Chain {
             } else {
                 None
             },
+            factor: self.factor.filter(|_| solver == SolverKind::Lemke),
             work: self.budget.spent,
         }
     }
@@ -187,6 +193,7 @@ pub(crate) fn solve_auto(
 ) -> Result<Attempt, SolveError> {
     let mut chain = Chain {
         basis: None,
+        factor: None,
         best: None,
         log: Vec::new(),
         tol,
@@ -214,6 +221,7 @@ pub(crate) fn solve_auto(
         match result {
             Ok(r) => {
                 chain.basis = Some(r.basis);
+                chain.factor = r.factor.map(Arc::new);
                 if chain.offer(mcp, r.z, SolverKind::Lemke, r.pivots) {
                     return Ok(chain.done());
                 }

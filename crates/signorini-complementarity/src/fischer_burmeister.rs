@@ -61,6 +61,7 @@ pub(crate) fn solve_fb(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<Att
             solver: SolverKind::FbNewton,
             fallbacks: Vec::new(),
             basis: None,
+            factor: None,
             work: crate::solve::work_estimate(mcp.dim(), 0, out.iterations),
         });
     }

@@ -21,6 +21,7 @@ use signorini_math::Real;
 use signorini_math::tolerance::LCP_TIE_TOL;
 
 use crate::Mcp;
+use crate::basis_reuse::LemkeFactor;
 use crate::reduce::{FreeHandling, Reduction};
 use crate::solve::SolveError;
 
@@ -68,6 +69,9 @@ pub(crate) struct LemkeResult {
     /// The final complementary basis: `true` where z_i is basic (a warm start for the next
     /// solve of a nearby problem).
     pub basis: Vec<bool>,
+    /// That basis with its inverse, for re-solves with another q (plain LCPs only: `None`
+    /// with free variables).
+    pub factor: Option<LemkeFactor>,
 }
 
 /// The pivoting state: basis, `B⁻¹`, basic values `x_B = B⁻¹ q`.
@@ -113,15 +117,22 @@ pub(crate) fn lemke_lcp(
             z: DVector::zeros(n),
             pivots: 0,
             basis: vec![false; n],
+            factor: Some(LemkeFactor {
+                n,
+                scale: 1.0,
+                basis: (0..n).collect(),
+                cols: Vec::new(),
+                binv: Vec::new(),
+            }),
         });
     }
     // LCP(q/s, M/s) has the same solutions: scale so that the tolerances are meaningful
     // for any magnitude of the data (1e-150 … 1e150).
     let s = M.amax().max(q.amax());
-    let (Ms, qs) = if s.is_finite() && s > 0.0 && s != 1.0 {
-        (M / s, q / s)
+    let (Ms, qs, scale) = if s.is_finite() && s > 0.0 && s != 1.0 {
+        (M / s, q / s, s)
     } else {
-        (M.clone(), q.clone())
+        (M.clone(), q.clone(), 1.0)
     };
     let mut t = Tableau::cold(&Ms, &qs, cfg.covering);
     t.n_free = nf;
@@ -142,7 +153,7 @@ pub(crate) fn lemke_lcp(
             ));
         }
         if feasible(&t) {
-            return Ok(t.finish(0));
+            return Ok(t.finish(0, scale));
         }
     } else if let Some(flags) = &cfg.warm_basis
         && flags.len() == n
@@ -150,7 +161,7 @@ pub(crate) fn lemke_lcp(
         && feasible(&t)
     {
         // Warm start: the guessed basis is nonsingular and already feasible.
-        return Ok(t.finish(0));
+        return Ok(t.finish(0, scale));
     }
 
     // Initial pivot: z₀ enters; the leaving row is the lexicographic minimum of
@@ -160,7 +171,7 @@ pub(crate) fn lemke_lcp(
     let cand: Vec<usize> = (0..n).filter(|&i| a[i] < 0.0 && t.xb[i] < 0.0).collect();
     if cand.is_empty() {
         // Only possible after a warm start with tiny negative entries: accept.
-        return Ok(t.finish(0));
+        return Ok(t.finish(0, scale));
     }
     let r = t.lexmin(&cand, &a, None);
     let mut leaving = t.basis[r];
@@ -187,7 +198,7 @@ pub(crate) fn lemke_lcp(
         t.pivot(r, &a, entering);
         pivots += 1;
         if leaving == z0 {
-            return Ok(t.finish(pivots));
+            return Ok(t.finish(pivots, scale));
         }
         if pivots.is_multiple_of(DRIFT_CHECK_EVERY) {
             t.check_drift();
@@ -247,6 +258,9 @@ fn lemke_reduced(
             z: red.recover(&r.z, mcp.dim()),
             pivots: r.pivots,
             basis: r.basis,
+            // The factor describes LCP(red.m, red.q): handed out only when that is the MCP
+            // itself (a plain LCP: every bound [0, ∞)).
+            factor: r.factor.filter(|_| is_plain_lcp(mcp) && nl == mcp.dim()),
         }),
         Err(SolveError::MaxIterations {
             iterations, best, ..
@@ -260,6 +274,11 @@ fn lemke_reduced(
         }
         Err(e) => Err(e),
     }
+}
+
+/// Every bound is [0, ∞): the MCP is LCP(M, q) and its reduction is the identity.
+fn is_plain_lcp(mcp: &Mcp) -> bool {
+    mcp.lower.iter().all(|&l| l == 0.0) && mcp.upper.iter().all(|&u| u == Real::INFINITY)
 }
 
 /// The complementary partner of variable `v` (w_i ↔ z_i).
@@ -574,13 +593,30 @@ impl<'a> Tableau<'a> {
         }
     }
 
-    /// The result: refined z and the complementary basis (z₀ has left).
-    fn finish(&mut self, pivots: usize) -> LemkeResult {
+    /// The result: refined z, the complementary basis (z₀ has left) and, for a plain LCP,
+    /// that basis with its inverse (`scale`: the s of LCP(M/s, q/s) this tableau holds).
+    fn finish(&mut self, pivots: usize, scale: Real) -> LemkeResult {
         let n = self.n;
+        let z = self.refined_z();
+        let factor = (self.n_free == 0).then(|| {
+            let k = self.slots;
+            let mut binv = Vec::with_capacity(n * k);
+            for i in 0..n {
+                binv.extend_from_slice(&self.binv[i * n..i * n + k]);
+            }
+            LemkeFactor {
+                n,
+                scale,
+                basis: self.basis.clone(),
+                cols: self.col_of_slot.clone(),
+                binv,
+            }
+        });
         LemkeResult {
-            z: self.refined_z(),
+            z,
             pivots,
             basis: (0..n).map(|j| self.row_of[n + j] != NONBASIC).collect(),
+            factor,
         }
     }
 

@@ -25,6 +25,7 @@
 //! `SolveParams::tolerance · max(1, ‖q‖∞)`.
 
 mod auto;
+mod basis_reuse;
 mod fischer_burmeister;
 mod lemke;
 mod newton_sparse;
@@ -38,6 +39,7 @@ mod sparse;
 mod sparse_problem;
 
 pub use auto::BUDGET_SPENT;
+pub use basis_reuse::LemkeFactor;
 pub use newton_sparse::{DEFAULT_ITERATIONS as SPARSE_NEWTON_DEFAULT_ITERATIONS, solve_sparse};
 pub use problem::{Lcp, Mcp, ProblemError};
 pub use siconos::{ParseError, ProblemKind};

@@ -107,6 +107,7 @@ pub fn solve_sparse(mcp: &SparseMcp, params: &SolveParams) -> Result<SolveInfo, 
         seconds: start.elapsed().as_secs_f64(),
         fallbacks: Vec::new(),
         basis: None,
+        factor: None,
         work: attempt.work,
     })
 }
@@ -126,6 +127,7 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
         solver: SolverKind::SparseNewton,
         fallbacks: Vec::new(),
         basis: None,
+        factor: None,
         work,
     };
     if n == 0 {

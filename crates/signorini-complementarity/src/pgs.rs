@@ -62,6 +62,7 @@ pub(crate) fn solve_pgs(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
                     fallbacks: Vec::new(),
                     basis: None,
                     // A sweep costs about one n² matrix–vector product.
+                    factor: None,
                     work: crate::solve::work_estimate(mcp.dim(), sweep, 0),
                 });
             }

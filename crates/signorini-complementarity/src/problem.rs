@@ -59,6 +59,24 @@ impl Lcp {
         self.q.len()
     }
 
+    /// Natural-map residual ‖min(z, Mz + q)‖∞ (the LCP case of [`Mcp::residual`], without
+    /// copying M). Zero iff z solves the LCP; +∞ if any entry is non-finite.
+    pub fn residual(&self, z: &DVector<Real>) -> Real {
+        if z.len() != self.dim() {
+            return Real::INFINITY;
+        }
+        let w = &self.m * z + &self.q;
+        let mut r: Real = 0.0;
+        for (zi, wi) in z.iter().zip(w.iter()) {
+            let d = zi.min(*wi).abs();
+            if !d.is_finite() {
+                return Real::INFINITY;
+            }
+            r = r.max(d);
+        }
+        r
+    }
+
     /// The same problem as a box MCP with l = 0, u = +∞.
     pub fn to_mcp(&self) -> Mcp {
         let n = self.dim();

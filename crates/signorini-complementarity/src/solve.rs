@@ -8,7 +8,9 @@ use nalgebra::DVector;
 use signorini_math::Real;
 use std::time::Instant;
 
+use crate::basis_reuse::LemkeFactor;
 use crate::{Lcp, Mcp};
+use std::sync::Arc;
 
 /// Which algorithm to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -100,6 +102,10 @@ pub struct SolveInfo {
     /// Lemke's final complementary basis (of the problem's LCP reduction, see
     /// `SolveParams::warm_basis`), when Lemke produced `z`; `None` otherwise.
     pub basis: Option<Vec<bool>>,
+    /// That basis with its inverse, when Lemke produced `z` on a plain LCP (every bound
+    /// [0, ∞)): re-solves the same M with another q in O(n·k), see
+    /// [`crate::LemkeFactor::resolve`].
+    pub factor: Option<Arc<LemkeFactor>>,
     /// Work spent by the whole solve (all solvers tried), as [`work_estimate`] counts it.
     pub work: Real,
 }
@@ -175,6 +181,7 @@ pub(crate) struct Attempt {
     pub fallbacks: Vec<(SolverKind, String)>,
     pub basis: Option<Vec<bool>>,
     pub work: Real,
+    pub factor: Option<Arc<LemkeFactor>>,
 }
 
 /// Solve LCP(M, q) (0 ≤ z ⟂ M z + q ≥ 0) with the solver chosen in `params`.
@@ -237,6 +244,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
         seconds: start.elapsed().as_secs_f64(),
         fallbacks: attempt.fallbacks,
         basis: attempt.basis,
+        factor: attempt.factor,
         work: attempt.work,
     })
 }

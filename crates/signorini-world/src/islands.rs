@@ -278,6 +278,7 @@ fn merge_reports<'a>(step: usize, reports: impl Iterator<Item = &'a StepReport>)
         m.residual = m.residual.max(r.residual);
         m.normal_impulse += r.normal_impulse;
         m.corrections = m.corrections.max(r.corrections);
+        m.basis_reuses += r.basis_reuses;
         m.projections = m.projections.max(r.projections);
         m.failed |= r.failed;
         m.failed_islands += r.failed as usize;

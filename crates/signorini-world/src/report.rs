@@ -69,6 +69,10 @@ pub struct StepReport {
     pub normal_impulse: f64,
     /// Gap-correction re-solves performed (see `WorldParams::gap_corrections`).
     pub corrections: usize,
+    /// Solves of this step answered by an earlier solve's Lemke basis instead of a new
+    /// solve (the re-solve changed only q and the basis stayed feasible; see
+    /// `signorini_complementarity::LemkeFactor`), each certified by its residual.
+    pub basis_reuses: usize,
     /// True if every solve failed (the velocities are then the free-flight ones, or the best
     /// attempt's, see `kept_best`).
     pub failed: bool,

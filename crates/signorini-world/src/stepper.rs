@@ -22,8 +22,8 @@
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
-    BUDGET_SPENT, CscMatrix, SolveError, SolveParams, SolverKind, SparseMcp, solve_lcp, solve_mcp,
-    solve_sparse,
+    BUDGET_SPENT, CscMatrix, LemkeFactor, SolveError, SolveParams, SolverKind, SparseMcp,
+    solve_lcp, solve_mcp, solve_sparse,
 };
 use signorini_contact::{
     BlockGsParams, ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody,
@@ -34,6 +34,7 @@ use signorini_math::Real;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::marker::PhantomData;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Why a world could not be built or stepped.
@@ -134,6 +135,13 @@ pub struct WorldParams {
     /// sparse semismooth Newton method; smaller ones densely by the `auto` chain (Lemke
     /// first). Default [`DEFAULT_DENSE_LIMIT`].
     pub dense_limit: usize,
+    /// Answer a step's re-solves (gap corrections, split impulse), whose problems differ from
+    /// the solve before them only in q, from that solve's final Lemke basis when it is still
+    /// feasible ([`LemkeFactor::resolve`], O(n·k) instead of a Lemke run), each answer
+    /// certified by its residual. Default true. The answer is a solution of the same problem
+    /// to the same tolerance; on degenerate problems it may be another solution than a cold
+    /// Lemke run would find. Counted in `StepReport::basis_reuses`.
+    pub reuse_basis: bool,
 }
 
 impl WorldParams {
@@ -155,6 +163,7 @@ impl WorldParams {
             islands: true,
             warm_start: false,
             dense_limit: DEFAULT_DENSE_LIMIT,
+            reuse_basis: true,
         }
     }
 }
@@ -337,12 +346,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 
         let t = Instant::now();
         let mut solved = BTreeMap::new();
+        let mut factor = None;
         let mut velocities = match &form {
             None => pred.free.clone(),
             Some(f) => {
                 let warm = Warm {
                     from: &self.warm,
                     to: &mut solved,
+                    basis: None,
+                    basis_to: self.params.reuse_basis.then_some(&mut factor),
                 };
                 self.solve(f, &set, &pred.free, warm, &mut report)
             }
@@ -352,8 +364,9 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let t = Instant::now();
         let mut carried = None;
         if form.is_some() && !report.failed {
-            carried = self.split_velocities(&set, &pred.free, &solved, &mut report);
-            velocities = self.correct_gaps(set, velocities, &pred, &mut solved, &mut report);
+            carried = self.split_velocities(&set, &pred.free, &solved, &factor, &mut report);
+            velocities =
+                self.correct_gaps(set, velocities, &pred, &mut solved, factor, &mut report);
         }
         self.warm = solved;
         times.gap_corrections = t.elapsed().as_secs_f64();
@@ -429,6 +442,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         set: &ConstraintSet<S::Contact>,
         free: &[SVector<Real, D>],
         first: &BTreeMap<S::Key, Real>,
+        factor: &Option<Arc<LemkeFactor>>,
         report: &mut StepReport,
     ) -> Option<Vec<SVector<Real, D>>> {
         let depth = -start_violation(set);
@@ -444,9 +458,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let warm = Warm {
             from: first,
             to: &mut BTreeMap::new(),
+            basis: factor.clone(),
+            basis_to: None,
         };
         let v = self.solve(&self.formulate(&clamped), &clamped, free, warm, &mut sub);
         report.budget_exhausted |= sub.budget_exhausted;
+        report.basis_reuses += sub.basis_reuses;
         if sub.failed {
             report
                 .fallbacks
@@ -481,6 +498,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let warm = Warm {
                 from: &BTreeMap::new(),
                 to: &mut BTreeMap::new(),
+                basis: None,
+                basis_to: None,
             };
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
@@ -531,9 +550,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             params.warm_start = Some(z0);
         }
         let reduced_warm = params.warm_start.clone();
+        let Warm {
+            to: warm_to,
+            basis: reuse,
+            basis_to,
+            ..
+        } = warm;
         let mut keep = |z: &[Real]| {
-            warm.to.clear();
-            warm.to.extend(keys.iter().cloned().zip(z.iter().copied()));
+            warm_to.clear();
+            warm_to.extend(keys.iter().cloned().zip(z.iter().copied()));
         };
         if form.dim() > self.params.dense_limit {
             let mut p = params.clone();
@@ -560,10 +585,30 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 None
             }
         };
+        if let (Some(lcp), Some(f)) = (&lcp, &reuse)
+            && let Some(z) = f.resolve(&lcp.m, &lcp.q, BASIS_REFINEMENTS)
+        {
+            let r = lcp.residual(&z);
+            if r <= params.tolerance * lcp.q.amax().max(1.0) {
+                report.solver = Some(SolverKind::Lemke);
+                report.iterations = 0;
+                report.residual = r;
+                report.basis_reuses += 1;
+                report.normal_impulse = z.iter().take(form.n_normal).sum();
+                keep(&z.as_slice()[..form.n_normal]);
+                if let Some(to) = basis_to {
+                    *to = Some(f.clone());
+                }
+                return form.velocities_from_lcp(&self.bodies, free, &z);
+            }
+        }
         if let Some(lcp) = &lcp {
             match solve_lcp(lcp, &params) {
                 Ok(info) => {
                     record(report, &info);
+                    if let Some(to) = basis_to {
+                        *to = info.factor.clone();
+                    }
                     report.normal_impulse = info.z.iter().take(form.n_normal).sum();
                     keep(&info.z.as_slice()[..form.n_normal]);
                     return form.velocities_from_lcp(&self.bodies, free, &info.z);
@@ -820,6 +865,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         mut velocities: Vec<SVector<Real, D>>,
         pred: &Predicted<S::Geometry, D>,
         solved: &mut BTreeMap<S::Key, Real>,
+        mut factor: Option<Arc<LemkeFactor>>,
         report: &mut StepReport,
     ) -> Vec<SVector<Real, D>> {
         let h = self.params.h;
@@ -895,16 +941,21 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let form = self.formulate(&set);
             let mut sub = StepReport::default();
             let mut next = BTreeMap::new();
+            let mut next_factor = None;
             let warm = Warm {
                 from: solved,
                 to: &mut next,
+                basis: factor.clone(),
+                basis_to: self.params.reuse_basis.then_some(&mut next_factor),
             };
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
+            report.basis_reuses += sub.basis_reuses;
             if sub.failed {
                 break;
             }
             *solved = next;
+            factor = next_factor;
             if previous.is_none() {
                 previous = Some((velocities.clone(), self.kinetic_energy(&velocities)));
             }
@@ -1001,6 +1052,13 @@ fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
 struct Warm<'a, K> {
     from: &'a BTreeMap<K, Real>,
     to: &'a mut BTreeMap<K, Real>,
+    /// The Lemke basis of an earlier solve of this step whose problem differs from this one
+    /// only in q (the gap-correction and split re-solves): tried first (O(n·k)), and kept
+    /// only if its answer's residual is within tolerance.
+    basis: Option<Arc<LemkeFactor>>,
+    /// Where the basis of this solve's answer goes (`None` if it was not a plain Lemke
+    /// solve).
+    basis_to: Option<&'a mut Option<Arc<LemkeFactor>>>,
 }
 
 /// The least-residual failed attempt of a step: (velocities, residual, Σ normal impulses,
@@ -1042,6 +1100,11 @@ pub const DEFAULT_DENSE_LIMIT: usize = 2000;
 /// many unknowns (a dense matrix of 3000² f64 is 72 MB and Lemke's O(n³) work is seconds);
 /// beyond it the step fails and continues from the best iterate.
 pub const DENSE_FALLBACK_LIMIT: usize = 3000;
+
+/// Iterative-refinement steps when an earlier solve's Lemke basis answers a re-solve
+/// ([`LemkeFactor::resolve`]): the matrix is the same, so one step restores full accuracy;
+/// the second only confirms it.
+const BASIS_REFINEMENTS: usize = 2;
 
 /// Violation (m) of a re-measured constraint that triggers a gap correction.
 pub const CORRECTION_TOLERANCE: Real = 1e-7;

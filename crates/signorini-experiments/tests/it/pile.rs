@@ -168,7 +168,7 @@ fn summary_has_one_row_per_model_and_size_in_increasing_n() {
     let steps = std::fs::read_to_string(out.join("steps/peg_3d_random_n2.csv")).unwrap();
     let header = steps.lines().next().unwrap();
     assert!(
-        header.ends_with(",islands,largest_unknowns,solver,fallbacks"),
+        header.ends_with(",islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses"),
         "{header}"
     );
     for row in steps.lines().skip(1) {

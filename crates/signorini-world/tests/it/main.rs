@@ -8,6 +8,7 @@ use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};
 use signorini_world::*;
 
+mod basis_reuse;
 mod islands;
 mod spatial;
 

@@ -1,0 +1,213 @@
+//! Re-solving LCP(M, q′) from the final basis of a Lemke solve of LCP(M, q): [`LemkeFactor`].
+//!
+//! Owns: the factor (the final complementary basis and the stored columns of its inverse, in
+//! Lemke's scaling) and [`LemkeFactor::resolve`]. Does not own: pivoting (`lemke.rs`), or
+//! deciding whether an answer is good enough (the caller certifies it by its natural residual
+//! on the true problem).
+//!
+//! A complementary basis B of LCP(M, q) solves LCP(M, q′) exactly when its basic solution
+//! x_B = B⁻¹q′ is non-negative: it is then feasible, and complementary by construction. This is
+//! the invariance region of a basis in parametric LCP (Cottle, Pang & Stone, *The Linear
+//! Complementarity Problem*, 1992, §4.5). A time step's gap-correction re-solves change only
+//! the ψ/h part of q, by a contact's linearisation error, so the first solve's basis usually
+//! survives them, and a re-solve costs O(n·k) (k = basic z's) instead of a Lemke run's
+//! O(n²·k). When M has changed a little as well (a pile at rest, one step later), the old
+//! inverse serves as a preconditioner: iterative refinement x ← x + B_old⁻¹(q′ − B_new x), which
+//! converges when B_old⁻¹B_new is close to the identity.
+
+use nalgebra::{DMatrix, DVector};
+use signorini_math::Real;
+
+/// Basic values at or above `−FEASIBLE_TOL · max(1, ‖q/s‖∞)` count as non-negative (the same
+/// relative level as Lemke's pivot tolerance).
+const FEASIBLE_TOL: Real = 1e-11;
+
+/// Refinement stops when the residual ‖q′/s − B x‖∞ is below this (relative to max(1, ‖q′/s‖∞)).
+const REFINED: Real = 1e-14;
+
+/// The final complementary basis of a Lemke solve and its inverse (module docs).
+///
+/// Returned in [`crate::SolveInfo::factor`] by Lemke solves of a plain LCP (no free variables,
+/// bounds `[0, ∞)`); pass it back with [`LemkeFactor::resolve`] for a new q (and, if it has
+/// changed little, M).
+#[derive(Debug, Clone)]
+pub struct LemkeFactor {
+    /// Problem size.
+    pub(crate) n: usize,
+    /// Lemke's scaling: it solved LCP(M/s, q/s), which has the same z.
+    pub(crate) scale: Real,
+    /// The variable basic in each row: w_i is i, z_j is n + j.
+    pub(crate) basis: Vec<usize>,
+    /// The columns of B⁻¹ that are not unit vectors: one per nonbasic w.
+    pub(crate) cols: Vec<usize>,
+    /// Those columns, row-major: entry (i, c) at `binv[i * cols.len() + c]`.
+    pub(crate) binv: Vec<Real>,
+}
+
+impl LemkeFactor {
+    /// Problem size n.
+    pub fn dim(&self) -> usize {
+        self.n
+    }
+
+    /// Number of z's basic in the factored basis (the active set's size).
+    pub fn active(&self) -> usize {
+        self.basis.iter().filter(|&&v| v >= self.n).count()
+    }
+
+    /// The solution of LCP(m, q) in this basis, after at most `refinements` steps of iterative
+    /// refinement against `m` (1 is enough when `m` is the factored matrix; a few when it has
+    /// moved), or `None` if the sizes differ, the refinement does not converge, or the basic
+    /// solution is infeasible (some basic value < 0: the basis has left its invariance
+    /// region, and the caller should solve from scratch). Cost O(n·k) per refinement.
+    ///
+    /// The answer is not certified here: check its residual on the true problem.
+    pub fn resolve(
+        &self,
+        m: &DMatrix<Real>,
+        q: &DVector<Real>,
+        refinements: usize,
+    ) -> Option<DVector<Real>> {
+        let n = self.n;
+        if q.len() != n || m.nrows() != n || m.ncols() != n {
+            return None;
+        }
+        let s = self.scale;
+        let qs: Vec<Real> = q.iter().map(|x| x / s).collect();
+        let size = qs.iter().fold(1.0, |a: Real, x| a.max(x.abs()));
+        let mut x = self.apply(&qs);
+        let mut last = Real::INFINITY;
+        for _ in 0..refinements {
+            // r = q/s − B x, with column e_i for w_i and −M_{:,j}/s for z_j.
+            let mut r = qs.clone();
+            for (row, &v) in self.basis.iter().enumerate() {
+                let xv = x[row];
+                if v < n {
+                    r[v] -= xv;
+                } else if xv != 0.0 {
+                    let f = xv / s;
+                    for (ri, c) in r.iter_mut().zip(m.column(v - n).iter()) {
+                        *ri += f * c;
+                    }
+                }
+            }
+            let norm = r.iter().fold(0.0, |a: Real, v| a.max(v.abs()));
+            if !norm.is_finite() || norm >= last {
+                return None; // diverging: B_old⁻¹ is no longer a good inverse of B_new
+            }
+            last = norm;
+            if norm <= REFINED * size {
+                break;
+            }
+            for (xi, c) in x.iter_mut().zip(self.apply(&r)) {
+                *xi += c;
+            }
+        }
+        let tol = FEASIBLE_TOL * size;
+        if x.iter().any(|v| !v.is_finite() || *v < -tol) {
+            return None;
+        }
+        let mut z = DVector::zeros(n);
+        for (row, &v) in self.basis.iter().enumerate() {
+            if v >= n {
+                z[v - n] = x[row].max(0.0);
+            }
+        }
+        Some(z)
+    }
+
+    /// B⁻¹ v: the unit columns (basic w's) plus the stored ones.
+    fn apply(&self, v: &[Real]) -> Vec<Real> {
+        let n = self.n;
+        let k = self.cols.len();
+        let g: Vec<Real> = self.cols.iter().map(|&j| v[j]).collect();
+        (0..n)
+            .map(|i| {
+                let unit = if self.basis[i] < n {
+                    v[self.basis[i]]
+                } else {
+                    0.0
+                };
+                let row = &self.binv[i * k..(i + 1) * k];
+                unit + row.iter().zip(&g).map(|(a, b)| a * b).sum::<Real>()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lemke::{Covering, LemkeConfig, lemke_lcp};
+
+    fn solve(m: &DMatrix<Real>, q: &DVector<Real>) -> (DVector<Real>, LemkeFactor) {
+        let cfg = LemkeConfig {
+            max_pivots: 1000,
+            covering: Covering::Ones,
+            warm_basis: None,
+            n_free: 0,
+        };
+        let r = lemke_lcp(m, q, &cfg).unwrap();
+        (r.z, r.factor.unwrap())
+    }
+
+    fn spd(n: usize) -> DMatrix<Real> {
+        let a = DMatrix::from_fn(n, n, |i, j| ((i * 7 + j * 13) % 11) as Real / 11.0 - 0.4);
+        &a * a.transpose() + DMatrix::identity(n, n) * 0.5
+    }
+
+    #[test]
+    fn the_same_problem_is_solved_again_by_its_own_basis() {
+        let m = spd(12);
+        let q = DVector::from_fn(12, |i, _| if i % 3 == 0 { 1.0 } else { -1.0 - i as Real });
+        let (z, f) = solve(&m, &q);
+        assert!(f.active() > 0);
+        let again = f.resolve(&m, &q, 2).unwrap();
+        assert!((again - z).amax() < 1e-12);
+    }
+
+    #[test]
+    fn a_small_change_of_q_keeps_the_basis_and_matches_a_cold_solve() {
+        let m = spd(12);
+        let q = DVector::from_fn(12, |i, _| if i % 3 == 0 { 1.0 } else { -1.0 - i as Real });
+        let (_, f) = solve(&m, &q);
+        let q2 = &q + DVector::from_fn(12, |i, _| 1e-4 * (i as Real - 5.0));
+        let (cold, _) = solve(&m, &q2);
+        let warm = f.resolve(&m, &q2, 2).unwrap();
+        assert!((warm - &cold).amax() < 1e-10);
+    }
+
+    #[test]
+    fn a_q_outside_the_invariance_region_is_refused() {
+        let m = spd(6);
+        let q = DVector::from_element(6, -1.0);
+        let (z, f) = solve(&m, &q);
+        assert!(z.iter().all(|&x| x > 0.0));
+        // With q ≥ 0 the answer is z = 0: every z must leave the basis.
+        assert!(f.resolve(&m, &DVector::from_element(6, 1.0), 2).is_none());
+    }
+
+    #[test]
+    fn a_slightly_moved_matrix_is_reached_by_refinement() {
+        let m = spd(10);
+        let q = DVector::from_fn(10, |i, _| -1.0 - (i % 4) as Real);
+        let (_, f) = solve(&m, &q);
+        let m2 = &m + DMatrix::from_fn(10, 10, |i, j| 1e-6 * ((i + j) as Real).sin());
+        let (cold, _) = solve(&m2, &q);
+        let warm = f.resolve(&m2, &q, 8).unwrap();
+        assert!((warm - &cold).amax() < 1e-10);
+        // Without refinement the stale inverse is off by about the change of M.
+        let raw = f.resolve(&m2, &q, 0).unwrap();
+        assert!((raw - cold).amax() > 1e-9);
+    }
+
+    #[test]
+    fn sizes_that_differ_are_refused() {
+        let m = spd(4);
+        let (_, f) = solve(&m, &DVector::from_element(4, -1.0));
+        assert!(
+            f.resolve(&spd(5), &DVector::from_element(5, -1.0), 1)
+                .is_none()
+        );
+    }
+}
