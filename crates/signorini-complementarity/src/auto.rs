@@ -10,8 +10,8 @@
 //!    each answer polished and then FB-Newton-refined on the *original* problem
 //!    (the RPI simulator doubles ε from 1e-16; decades are enough here).
 //!
-//! Every candidate gets one active-set Newton polish (`polish.rs`) if that lowers the
-//! residual. The first candidate within tolerance wins; its solver is reported, and
+//! Every candidate outside the tolerance gets one active-set Newton polish (`polish.rs`) if
+//! that lowers the residual. The first candidate within tolerance wins; its solver is reported, and
 //! `fallbacks` lists why the earlier ones failed. If none succeeds, the best iterate is
 //! returned inside `SolveError::Infeasible` (for Lemke's ray on a problem that every
 //! fallback also fails, "no solution" is the likely truth: `lcp_Pang_isolated_sol_perturbed`).
@@ -149,7 +149,14 @@ impl Chain {
         solver: SolverKind,
         iterations: usize,
     ) -> bool {
-        let (z, r) = polish_if_better(mcp, z);
+        // A candidate already within tolerance is kept as it is: the polish's dense LU of the
+        // active set (O(k³)) would only move it within the tolerance.
+        let r0 = mcp.residual(&z);
+        let (z, r) = if r0 <= self.tol {
+            (z, r0)
+        } else {
+            polish_if_better(mcp, z)
+        };
         if self.best.as_ref().is_none_or(|b| r < b.0) {
             self.best = Some((r, z, solver, iterations));
         }

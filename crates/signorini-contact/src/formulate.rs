@@ -290,14 +290,25 @@ impl<const D: usize> Formulation<D> {
         let n = self.dim();
         let blocks: Vec<MassBlock<D>> = bodies.iter().map(|b| b.inverse_mass_block()).collect();
         let inv = |b: usize| blocks[b];
-        let mut m = DMatrix::zeros(n, n);
-        for (i, r) in self.rows.iter().enumerate() {
-            if r.blocks.is_empty() {
-                continue;
+        // Entry (i, j) is non-zero only if row i and column j share a body: visit those
+        // pairs only (each body's columns listed once), so the cost is O(n² ) only in the
+        // matrix's storage, not in Jacobian products. Every entry is the same
+        // `weighted_dot` as a visit of all pairs would compute, so M is bit-identical.
+        let mut cols_of: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
+        for (j, cj) in self.cols.iter().enumerate() {
+            for (b, _) in &cj.blocks {
+                cols_of[*b].push(j);
             }
-            for (j, cj) in self.cols.iter().enumerate() {
-                if !cj.blocks.is_empty() {
-                    m[(i, j)] = r.weighted_dot(cj, inv);
+        }
+        let mut m = DMatrix::zeros(n, n);
+        let mut seen = vec![usize::MAX; n];
+        for (i, r) in self.rows.iter().enumerate() {
+            for (b, _) in &r.blocks {
+                for &j in &cols_of[*b] {
+                    if seen[j] != i {
+                        seen[j] = i;
+                        m[(i, j)] = r.weighted_dot(&self.cols[j], inv);
+                    }
                 }
             }
         }
