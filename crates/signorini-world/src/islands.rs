@@ -27,6 +27,7 @@
 //! gets exactly the trajectory it would have in a world of its own (with the static bodies it
 //! touches).
 
+use crate::basis::StoredBasis;
 use crate::report::{StageTimes, StepReport};
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, start_violation};
 use rayon::prelude::*;
@@ -69,6 +70,8 @@ struct Stepped<B, K> {
     bodies: Vec<B>,
     /// The island's warm starts for the next step, with local body indices.
     warm: std::collections::BTreeMap<K, Real>,
+    /// The island's last Lemke basis, for the same island next step.
+    basis: Option<StoredBasis<K>>,
     report: StepReport,
 }
 
@@ -119,6 +122,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let t = Instant::now();
         let mut in_island = vec![false; self.bodies.len()];
         self.warm.clear();
+        self.island_bases.clear();
+        for s in &mut stepped {
+            if let Some(b) = s.basis.take() {
+                self.island_bases.insert(s.members.clone(), b);
+            }
+        }
         for s in &stepped {
             let global = |l: usize| s.members[l];
             self.warm
@@ -173,6 +182,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             params: self.params.clone(),
             steps: self.steps,
             warm: Default::default(),
+            basis: self.island_bases.get(&members).cloned(),
+            island_bases: Default::default(),
             space: std::marker::PhantomData,
         };
         let local_index = |g: usize| members.binary_search(&g).unwrap_or(usize::MAX);
@@ -185,6 +196,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             members,
             bodies: local.bodies,
             warm: local.warm,
+            basis: local.basis,
             report,
         }
     }

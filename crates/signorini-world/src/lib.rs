@@ -12,6 +12,7 @@
 //! Does not own: contact models or formulations (`signorini-contact`), solvers
 //! (`signorini-complementarity`), scenes and experiments (`signorini-experiments`).
 
+mod basis;
 mod islands;
 pub mod penalty;
 mod planar;

@@ -19,6 +19,7 @@
 //! Owns: [`GenericWorld`], [`Space`], [`WorldParams`]. Does not own: the contact models
 //! themselves.
 
+use crate::basis::{Signature, StoredBasis};
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
@@ -268,6 +269,12 @@ pub struct GenericWorld<S: Space<D>, const D: usize> {
     /// Warm starts: the normal impulse (N·s) of each feature pair at the last step's accepted
     /// solve, keyed by feature pair with world body indices ([`WorldParams::warm_start`]).
     pub(crate) warm: BTreeMap<S::Key, Real>,
+    /// The Lemke basis of the last step's last solve, with the constraint set it solved
+    /// ([`WorldParams::reuse_basis`]; islands keep one per island, see `islands.rs`).
+    pub(crate) basis: Option<StoredBasis<S::Key>>,
+    /// The same per island, keyed by the island's members (world indices, static ones
+    /// included).
+    pub(crate) island_bases: BTreeMap<Vec<usize>, StoredBasis<S::Key>>,
     pub(crate) space: PhantomData<S>,
 }
 
@@ -293,6 +300,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             params,
             steps: 0,
             warm: BTreeMap::new(),
+            basis: None,
+            island_bases: BTreeMap::new(),
             space: PhantomData,
         })
     }
@@ -347,13 +356,20 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let t = Instant::now();
         let mut solved = BTreeMap::new();
         let mut factor = None;
+        // The last step's basis, if this step's set has the same unknowns (a pile at rest).
+        let signature = Signature::of(&set, S::key);
+        let previous = self
+            .basis
+            .take()
+            .filter(|b| self.params.reuse_basis && b.signature == signature)
+            .map(|b| b.factor);
         let mut velocities = match &form {
             None => pred.free.clone(),
             Some(f) => {
                 let warm = Warm {
                     from: &self.warm,
                     to: &mut solved,
-                    basis: None,
+                    basis: previous,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                 };
                 self.solve(f, &set, &pred.free, warm, &mut report)
@@ -363,11 +379,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 
         let t = Instant::now();
         let mut carried = None;
+        let mut last = factor.map(|factor| StoredBasis { signature, factor });
         if form.is_some() && !report.failed {
-            carried = self.split_velocities(&set, &pred.free, &solved, &factor, &mut report);
+            let first = last.as_ref().map(|b| b.factor.clone());
+            carried = self.split_velocities(&set, &pred.free, &solved, &first, &mut report);
             velocities =
-                self.correct_gaps(set, velocities, &pred, &mut solved, factor, &mut report);
+                self.correct_gaps(set, velocities, &pred, &mut solved, &mut last, &mut report);
         }
+        self.basis = last.filter(|_| !report.failed);
         self.warm = solved;
         times.gap_corrections = t.elapsed().as_secs_f64();
 
@@ -589,7 +608,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             && let Some(z) = f.resolve(&lcp.m, &lcp.q, BASIS_REFINEMENTS)
         {
             let r = lcp.residual(&z);
-            if r <= params.tolerance * lcp.q.amax().max(1.0) {
+            if r <= REUSE_TOLERANCE * lcp.q.amax().max(1.0) {
                 report.solver = Some(SolverKind::Lemke);
                 report.iterations = 0;
                 report.residual = r;
@@ -865,7 +884,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         mut velocities: Vec<SVector<Real, D>>,
         pred: &Predicted<S::Geometry, D>,
         solved: &mut BTreeMap<S::Key, Real>,
-        mut factor: Option<Arc<LemkeFactor>>,
+        last: &mut Option<StoredBasis<S::Key>>,
         report: &mut StepReport,
     ) -> Vec<SVector<Real, D>> {
         let h = self.params.h;
@@ -945,7 +964,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let warm = Warm {
                 from: solved,
                 to: &mut next,
-                basis: factor.clone(),
+                basis: last.as_ref().map(|b| b.factor.clone()),
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
             };
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
@@ -955,7 +974,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 break;
             }
             *solved = next;
-            factor = next_factor;
+            *last = next_factor.map(|factor| StoredBasis {
+                signature: Signature::of(&set, S::key),
+                factor,
+            });
             if previous.is_none() {
                 previous = Some((velocities.clone(), self.kinetic_energy(&velocities)));
             }
@@ -1101,10 +1123,17 @@ pub const DEFAULT_DENSE_LIMIT: usize = 2000;
 /// beyond it the step fails and continues from the best iterate.
 pub const DENSE_FALLBACK_LIMIT: usize = 3000;
 
-/// Iterative-refinement steps when an earlier solve's Lemke basis answers a re-solve
-/// ([`LemkeFactor::resolve`]): the matrix is the same, so one step restores full accuracy;
-/// the second only confirms it.
-const BASIS_REFINEMENTS: usize = 2;
+/// At most this many iterative-refinement steps when an earlier solve's Lemke basis answers
+/// a solve ([`LemkeFactor::resolve`], which stops as soon as the residual is at rounding
+/// level): for a re-solve within a step the matrix is the same and one step restores full
+/// accuracy; one step later, the old inverse of a pile at rest is a good preconditioner of
+/// the new basis matrix and a few steps converge.
+const BASIS_REFINEMENTS: usize = 8;
+
+/// Natural-map residual (scaled like the solvers' tolerance) within which an answer from an
+/// earlier solve's basis is accepted: the level of a Lemke answer (the solvers' own 1e-8
+/// would let a reused answer be 10⁶ times less exact than the cold solve it replaces).
+const REUSE_TOLERANCE: Real = 1e-12;
 
 /// Violation (m) of a re-measured constraint that triggers a gap correction.
 pub const CORRECTION_TOLERANCE: Real = 1e-7;

@@ -1,4 +1,4 @@
-//! Gap-correction re-solves answered by the first solve's Lemke basis
+//! Solves answered by an earlier solve's Lemke basis
 //! (`WorldParams::reuse_basis`): the answers are the cold solves' to the solver's tolerance,
 //! and the reuse actually happens on a stack that lands and comes to rest.
 
@@ -57,5 +57,45 @@ fn reused_bases_answer_re_solves_like_cold_solves() {
         "no re-solve reused a basis ({corrections} corrections)"
     );
     assert!(worst < 1e-7, "reuse and cold solves differ by {worst}");
-    eprintln!("{reuses} of {corrections} re-solves reused; worst difference {worst:e}");
+    eprintln!(
+        "{reuses} solves answered by a stored basis ({corrections} gap corrections); worst difference {worst:e}"
+    );
+}
+
+/// A cube at rest on the floor has the same contacts at every step: from the second step on,
+/// the first solve is answered by the previous step's basis (no gap correction is needed, so
+/// every reuse is a first solve), and the cube stays at rest.
+#[test]
+fn a_resting_body_reuses_the_last_steps_basis() {
+    let mut p = WorldParams::new(ContactModel::Peg, 0.01);
+    p.gap_corrections = 8;
+    let mut w = World3::new(p).unwrap();
+    let slab = ConvexPolyhedron::cuboid(Vec3::new(5.0, 5.0, 0.5))
+        .unwrap()
+        .translated(&Vec3::new(0.0, 0.0, -0.5));
+    w.add_body(PolyBody::fixed(slab)).unwrap();
+    let cube = ConvexPolyhedron::cuboid(Vec3::repeat(0.1)).unwrap();
+    let body = PolyBody::dynamic(cube, 1.0, Mat3::identity() * (0.04 / 6.0))
+        .unwrap()
+        .with_pose(Vec3::new(0.0, 0.0, 0.1), Quat::identity())
+        .with_gravity(9.81);
+    w.add_body(body).unwrap();
+    let mut first_reused = 0;
+    for k in 0..20 {
+        let r = w.step();
+        assert!(!r.failed, "{:?}", r.failure);
+        if r.corrections == 0 && r.basis_reuses == 1 {
+            first_reused += 1;
+        }
+        if k == 0 {
+            assert_eq!(r.basis_reuses, 0, "nothing to reuse at the first step");
+        }
+    }
+    assert!(
+        first_reused >= 15,
+        "first solves reused: {first_reused} of 19"
+    );
+    let b = &w.bodies[1].state;
+    assert!((b.position.z - 0.1).abs() < 1e-9, "{:?}", b.position);
+    assert!(b.linear_velocity.norm() < 1e-9, "{:?}", b.linear_velocity);
 }
