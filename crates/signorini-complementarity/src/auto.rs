@@ -32,7 +32,7 @@ use std::sync::Arc;
 pub const BUDGET_SPENT: &str = "work budget spent";
 
 /// Candidates of problems up to this size are polished even when within tolerance.
-const POLISH_ALWAYS_UP_TO: usize = 500;
+pub const POLISH_ALWAYS_UP_TO: usize = 500;
 
 /// FB-Newton iteration limit inside the chain.
 const FB_ITERATIONS: usize = 100;

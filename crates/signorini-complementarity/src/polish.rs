@@ -58,3 +58,15 @@ pub(crate) fn polish_if_better(mcp: &Mcp, z: DVector<Real>) -> (DVector<Real>, R
         None => (z, r0),
     }
 }
+
+/// The polish of a candidate z of a plain LCP, kept if it lowers the natural residual, for
+/// problems of at most [`crate::POLISH_ALWAYS_UP_TO`] unknowns (larger ones are returned as
+/// they are): what `auto` does to every small candidate, for answers that come from elsewhere
+/// (e.g. [`crate::LemkeFactor::resolve`]). Returns the kept z and its residual.
+pub fn polish_small_lcp(lcp: &crate::Lcp, z: DVector<Real>) -> (DVector<Real>, Real) {
+    if lcp.dim() > crate::auto::POLISH_ALWAYS_UP_TO {
+        let r = lcp.residual(&z);
+        return (z, r);
+    }
+    polish_if_better(&lcp.to_mcp(), z)
+}

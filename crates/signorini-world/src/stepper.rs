@@ -24,7 +24,7 @@ use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
     BUDGET_SPENT, CscMatrix, LemkeFactor, SolveError, SolveParams, SolverKind, SparseMcp,
-    solve_lcp, solve_mcp, solve_sparse,
+    polish_small_lcp, solve_lcp, solve_mcp, solve_sparse, work_estimate,
 };
 use signorini_contact::{
     BlockGsParams, ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody,
@@ -112,7 +112,10 @@ pub struct WorldParams {
     /// post-stabilisation: Cline & Pai, ICRA 2003). Reported in `StepReport::split`.
     pub split_penetration: bool,
     /// Deterministic work budget of each complementarity solve of a step
-    /// (`SolveParams::work_limit`, multiply–adds; `None` = unlimited, the default). A step
+    /// (`SolveParams::work_limit`, multiply–adds; `None` = unlimited, the default), raised for
+    /// a problem of n unknowns to at least n Lemke pivots (n³ as `work_estimate` counts them:
+    /// what a cold Lemke run on a contact problem needs, so a large island is cut short only
+    /// when it is unsolvable, not because it is large). A step
     /// makes at most 2 (reduced, mixed) × (1 + `gap_corrections` + 1 split) solves and a
     /// failed solve ends the corrections, so this bounds the work of a step; a solve cut short
     /// by it fails like any other (best iterate, `StepReport::budget_exhausted`).
@@ -555,7 +558,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let mut best = BestAttempt::default();
         let mut params = SolveParams::default();
         params.solver = self.params.solver;
-        params.work_limit = self.params.solve_work_limit;
+        params.work_limit = self
+            .params
+            .solve_work_limit
+            .map(|w| w.max(work_estimate(form.dim(), form.dim(), 0)));
         let keys: Vec<S::Key> = form
             .normal_contacts()
             .iter()
@@ -607,7 +613,9 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         if let (Some(lcp), Some(f)) = (&lcp, &reuse)
             && let Some(z) = f.resolve(&lcp.m, &lcp.q, BASIS_REFINEMENTS)
         {
-            let r = lcp.residual(&z);
+            // Polished like the Auto chain's own small answers, so that a reused answer is
+            // as exact as the Lemke run it replaces.
+            let (z, r) = polish_small_lcp(lcp, z);
             if r <= REUSE_TOLERANCE * lcp.q.amax().max(1.0) {
                 report.solver = Some(SolverKind::Lemke);
                 report.iterations = 0;
