@@ -4,6 +4,8 @@
 //! not solved or a check failed; 2 = bad input (malformed file, unknown option, invalid value).
 //! Data goes to stdout (text or `--format json`); logs and progress go to stderr.
 
+#[macro_use]
+mod out;
 mod cmd;
 mod exit;
 

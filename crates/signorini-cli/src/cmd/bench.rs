@@ -197,7 +197,7 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
         models: times,
     };
     match a.format {
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&report).expect("report serialises")
         ),
@@ -311,7 +311,7 @@ fn same_states(
 }
 
 fn print_text(r: &BenchReport) {
-    println!(
+    outln!(
         "{} ({}, h = {} s): time per step, ratio against {} ({}; not deterministic)",
         r.scene,
         r.kind,
@@ -323,7 +323,7 @@ fn print_text(r: &BenchReport) {
         }
     );
     for m in &r.models {
-        println!(
+        outln!(
             "  {:<10} {:>5} {} {:>10.4} ms/step  {}/{} = {}{}",
             m.model,
             m.steps,
