@@ -24,7 +24,7 @@ const PER_VERTEX: u64 = 512;
 const CONTACTS_PER_VERTEX: u64 = 4;
 /// Per contact: the constraint, its rows in the formulation and the sparse solver's share of
 /// matrix entries and factor fill (bytes per unknown).
-const PER_UNKNOWN: u64 = 4 << 10;
+const PER_UNKNOWN: u64 = 1 << 10;
 /// Dense matrices of one dense island solve (M, the reduced/mixed copies, Lemke's basis
 /// inverse, an LU): this many n × n f64 matrices.
 const DENSE_COPIES: u64 = 6;
