@@ -1,6 +1,6 @@
 //! Standard output that ends quietly on a broken pipe. `println!` panics when the reader has
 //! gone (`signorini ccd check … | head -1`); every line the CLI prints goes through
-//! [`outln!`] / [`out!`] instead, which exit at once with status 141 (128 + SIGPIPE, what a
+//! `outln!` / `out!` (below) instead, which exit at once with status 141 (128 + SIGPIPE, what a
 //! shell reports for a program ended by a closed pipe) and print nothing more.
 
 use std::fmt;

@@ -1,8 +1,10 @@
 //! `signorini run | list | validate | report`: scene files (see `docs/guide.md`).
 //!
-//! `run` exits 1 when a `[checks]` entry of the scene failed or the run was interrupted
-//! (Ctrl-C: the loop stops after the current step and every output file is completed), 2 on bad
-//! input (with file:line:column, field and reason).
+//! `run` exits 1 when a `[checks]` entry of the scene failed, the state became non-finite or
+//! the run was interrupted (Ctrl-C: the loop stops after the current step and every output file
+//! is completed), 2 on bad input (with file:line:column, field and reason), on a non-empty
+//! output folder without `--force`, and on a run whose estimated memory is above the limit —
+//! all checked before the output folder is touched.
 
 use crate::exit::{BadInput, Outcome};
 use anyhow::anyhow;
