@@ -36,7 +36,7 @@ const PIVOT_TOL: Real = 1e-11;
 /// scales the whole problem by one number, so a row of magnitude 1e-150 beside one of 1e150
 /// loses its information to rounding; checking each row against its own terms catches the
 /// wrong component that would otherwise pass a tolerance scaled by max |q|.
-const ROW_TOL: Real = 1e-6;
+const ROW_TOL: Real = crate::solve::ROW_TOL;
 
 /// A drift check (‖B x_B − q‖∞) runs every this many pivots (costs one O(n²) product).
 const DRIFT_CHECK_EVERY: usize = 32;
