@@ -97,7 +97,7 @@ pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
                 None => detect_kind(&text),
             };
             let mcp = read_problem(kind, &text)
-                .with_context(|| format!("{file}: malformed {kind:?} file"))?;
+                .with_context(|| format!("{file}: malformed {} file", kind_name(kind)))?;
             let mut params = SolveParams::default();
             params.solver = to_kind(solver);
             params.tolerance = tolerance;
@@ -117,6 +117,15 @@ pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
                 Outcome::Failed
             })
         }
+    }
+}
+
+/// The name of a file kind in messages.
+fn kind_name(k: ProblemKind) -> &'static str {
+    match k {
+        ProblemKind::Lcp => "LCP",
+        ProblemKind::Mlcp => "MLCP",
+        ProblemKind::Relay => "Relay",
     }
 }
 
