@@ -214,20 +214,34 @@ pub fn parse_truth_json(text: &str) -> Result<Vec<bool>, ParseError> {
 }
 
 /// All `*.csv` files under `dir` (recursively), sorted so that every consumer sees the
-/// benchmark files in the same, deterministic order.
+/// benchmark files in the same, deterministic order. Symbolic links are followed, but every
+/// folder is listed once and every file counted once (by canonical path, keeping the
+/// smallest path that reaches it), so a link loop or two links to one file do not count a
+/// file twice.
 pub fn csv_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut files: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+    let mut listed: BTreeSet<PathBuf> = BTreeSet::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
+        if !listed.insert(std::fs::canonicalize(&d)?) {
+            continue;
+        }
         for e in std::fs::read_dir(&d)? {
             let p = e?.path();
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "csv") {
-                out.push(p);
+                // A dangling link keeps its own path (reading it reports the error).
+                let key = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+                let kept = files.entry(key).or_insert_with(|| p.clone());
+                if p < *kept {
+                    *kept = p;
+                }
             }
         }
     }
+    let mut out: Vec<PathBuf> = files.into_values().collect();
     out.sort();
     Ok(out)
 }
@@ -235,6 +249,21 @@ pub fn csv_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_loop_counts_each_file_once() {
+        let dir = std::env::temp_dir().join(format!("signorini-ccd-loop-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::write(dir.join("a/q_vf.csv"), "").unwrap();
+        // a/loop → dir: a/loop/a/loop/… reaches a/q_vf.csv again and again.
+        std::os::unix::fs::symlink(&dir, dir.join("a/loop")).unwrap();
+        std::os::unix::fs::symlink(dir.join("a/q_vf.csv"), dir.join("link_vf.csv")).unwrap();
+        let files = csv_files(&dir).unwrap();
+        assert_eq!(files, [dir.join("a/q_vf.csv")], "{files:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn exact_rationals() {

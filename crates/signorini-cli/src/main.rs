@@ -1,9 +1,13 @@
 //! `signorini`: the command line of the Signorini contact simulator.
 //!
 //! Exit codes (all subcommands): 0 = ran and every check passed; 1 = ran, but the problem was
-//! not solved or a check failed; 2 = bad input (malformed file, unknown option, invalid value).
+//! not solved, a check failed or the state became non-finite; 2 = bad input (malformed file,
+//! unknown option, invalid value, a count above its limit, a run that would not fit in memory);
+//! 141 = standard output was closed (see `out.rs`).
 //! Data goes to stdout (text or `--format json`); logs and progress go to stderr.
 
+#[macro_use]
+mod out;
 mod cmd;
 mod exit;
 

@@ -154,7 +154,7 @@ fn a_failed_check_exits_1() {
     let scene = dir.join("overlap.toml");
     std::fs::write(
         &scene,
-        "[step]\nh = 0.01\nsteps = 2\n[contact]\nmodel = \"corrective\"\n[checks]\nmax_overlap = 0.0\n\
+        "allow_initial_overlap = true\n[step]\nh = 0.01\nsteps = 2\n[contact]\nmodel = \"corrective\"\n[checks]\nmax_overlap = 0.0\n\
          [[body]]\nstatic = true\nshape = { type = \"rectangle\", min = [-1.0, -0.1], max = [1.0, 0.0] }\n\
          [[body]]\nshape = { type = \"box\", size = [0.2, 0.2] }\nmass = 1.0\nposition = [0.0, 0.05]\n",
     )

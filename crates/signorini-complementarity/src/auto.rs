@@ -24,7 +24,7 @@ use crate::basis_reuse::LemkeFactor;
 use crate::fischer_burmeister::{fb_newton, start_point};
 use crate::lemke::{Covering, lemke_mcp};
 use crate::polish::polish_if_better;
-use crate::solve::{Attempt, SolveError, SolveParams, SolverKind, work_estimate};
+use crate::solve::{Attempt, SolveError, SolveParams, SolverKind, rows_within, work_estimate};
 use std::sync::Arc;
 
 /// Marker in the reason of a [`SolveError::Infeasible`] from a solve whose
@@ -154,17 +154,21 @@ impl Chain {
     ) -> bool {
         // A large candidate already within tolerance is kept as it is: the polish's dense LU
         // of the active set (O(k³), a tenth of a 900-unknown solve) would only move it within
-        // the tolerance. Small ones are still polished to rounding level.
+        // the tolerance. Small ones are still polished to rounding level. Within tolerance
+        // means the residual scaled by max(1, ‖q‖∞) and every row against its own magnitude.
+        let ok = |z: &DVector<Real>, r: Real| r <= self.tol && rows_within(mcp, z);
         let r0 = mcp.residual(&z);
-        let (z, r) = if r0 <= self.tol && mcp.dim() > POLISH_ALWAYS_UP_TO {
+        let (z, r) = if mcp.dim() > POLISH_ALWAYS_UP_TO && ok(&z, r0) {
             (z, r0)
         } else {
             polish_if_better(mcp, z)
         };
-        if self.best.as_ref().is_none_or(|b| r < b.0) {
+        let accepted = ok(&z, r);
+        // An accepted candidate is the answer even if a rejected one had a lower residual.
+        if accepted || self.best.as_ref().is_none_or(|b| r < b.0) {
             self.best = Some((r, z, solver, iterations));
         }
-        r <= self.tol
+        accepted
     }
 
     fn fail(&mut self, solver: SolverKind, why: String) {

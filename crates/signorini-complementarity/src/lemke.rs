@@ -30,6 +30,14 @@ use crate::solve::SolveError;
 /// column keeps `lcp_tobenna` (cond 1.8e6) and the Siconos MLCPs on the right path.
 const PIVOT_TOL: Real = 1e-11;
 
+/// An answer is accepted only if every row's w_i = (M z + q)_i is feasible (≥ 0, or = 0 for
+/// a free variable's row) to within this fraction of that row's own magnitude
+/// max(|q_i|, ‖M_i·‖∞ ‖z‖∞) (dimensionless; PATH's default tolerance). The pivoting
+/// scales the whole problem by one number, so a row of magnitude 1e-150 beside one of 1e150
+/// loses its information to rounding; checking each row against its own terms catches the
+/// wrong component that would otherwise pass a tolerance scaled by max |q|.
+const ROW_TOL: Real = crate::solve::ROW_TOL;
+
 /// A drift check (‖B x_B − q‖∞) runs every this many pivots (costs one O(n²) product).
 const DRIFT_CHECK_EVERY: usize = 32;
 
@@ -103,8 +111,41 @@ struct Tableau<'a> {
 const NONBASIC: usize = usize::MAX;
 
 /// Solve LCP(M, q) by Lemke's method (CPS §4.4). `M` must be square n×n with finite entries.
+/// The answer is checked row by row ([`ROW_TOL`]); a row that misses is
+/// [`SolveError::Inaccurate`] with the answer as its best iterate.
 #[allow(non_snake_case)]
 pub(crate) fn lemke_lcp(
+    M: &DMatrix<Real>,
+    q: &DVector<Real>,
+    cfg: &LemkeConfig,
+) -> Result<LemkeResult, SolveError> {
+    let r = lemke_pivoting(M, q, cfg)?;
+    let nf = cfg.n_free.min(q.len());
+    let mut worst: Real = 0.0;
+    let mut bad = false;
+    let zmax = r.z.amax();
+    for i in 0..q.len() {
+        let row = M.row(i);
+        let w = q[i] + row.dot(&r.z.transpose());
+        let scale = q[i].abs().max(row.amax() * zmax);
+        let miss = if i < nf { w.abs() } else { (-w).max(0.0) };
+        worst = worst.max(miss);
+        bad |= miss > ROW_TOL * scale || !miss.is_finite();
+    }
+    if bad {
+        return Err(SolveError::Inaccurate {
+            solver: crate::SolverKind::Lemke,
+            iterations: r.pivots,
+            residual: worst,
+            best: r.z,
+        });
+    }
+    Ok(r)
+}
+
+/// The pivoting of [`lemke_lcp`], on the problem scaled by its largest entry.
+#[allow(non_snake_case)]
+fn lemke_pivoting(
     M: &DMatrix<Real>,
     q: &DVector<Real>,
     cfg: &LemkeConfig,
@@ -267,6 +308,17 @@ fn lemke_reduced(
         }) => {
             let z = red.recover(&best, mcp.dim());
             Err(SolveError::MaxIterations {
+                iterations,
+                residual: mcp.residual(&z),
+                best: z,
+            })
+        }
+        Err(SolveError::Inaccurate {
+            iterations, best, ..
+        }) => {
+            let z = red.recover(&best, mcp.dim());
+            Err(SolveError::Inaccurate {
+                solver: crate::SolverKind::Lemke,
                 iterations,
                 residual: mcp.residual(&z),
                 best: z,

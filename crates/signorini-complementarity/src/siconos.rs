@@ -7,8 +7,12 @@
 //! **column-major** (the writer breaks lines after every `size1` values, so the file looks
 //! row-major but each printed "row" is a column of M). Sparse-block (SBM, storage type 1)
 //! matrices are read too; storage type 2 (CSC/triplet) is rejected with a clear error.
-//! Text after the last number a format needs is ignored (a free comment, or the trailing
-//! low-precision "solutions" of the MLCP files).
+//! After the last number an LCP or Relay file needs, a free comment may follow (text whose
+//! first word is not a number, as in several Siconos files); a *number* there is an error
+//! (trailing data: the header disagrees with the data, e.g. `n = 2` over 3 × 3 data, which
+//! would otherwise be read as a different problem). MLCP files keep their trailing
+//! low-precision "solutions" (numbers), which are ignored. The kind of a file is told from
+//! its content ([`detect_kind`]), never from its name or folder.
 
 use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
@@ -112,6 +116,21 @@ impl<'a> Tokens<'a> {
             Ok(x) if x.is_finite() => Ok(x),
             Ok(x) => self.err(line, format!("non-finite value {x} in {what}")),
             Err(_) => self.err(line, format!("expected a number in {what}, found '{t}'")),
+        }
+    }
+
+    /// The end of an LCP or Relay file: nothing, or a comment whose first word is not a
+    /// number.
+    fn finish(&self, what: &str) -> Result<(), ParseError> {
+        match self.toks.get(self.pos) {
+            Some(&(line, t)) if t.parse::<Real>().is_ok() => self.err(
+                line,
+                format!(
+                    "trailing data '{t}' after the {what}: the header disagrees with the data \
+                     (or the file holds more than one problem)"
+                ),
+            ),
+            _ => Ok(()),
         }
     }
 
@@ -263,6 +282,7 @@ pub fn read_lcp(text: &str) -> Result<Lcp, ParseError> {
     let (line, m) = t.numerics_matrix()?;
     check_square(line, &m, n)?;
     let q = t.vector(n, "q")?;
+    t.finish(&format!("LCP of size n = {n} (matrix M and vector q)"))?;
     Ok(Lcp { m, q })
 }
 
@@ -359,54 +379,27 @@ pub fn read_relay(text: &str) -> Result<Mcp, ParseError> {
     let ub = (0..n)
         .map(|i| t.bound(&format!("ub[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
+    t.finish(&format!("Relay problem of size n = {n} (M, q, lb, ub)"))?;
     Mcp::new(m, q, DVector::from_vec(lb), DVector::from_vec(ub)).map_err(|e| ParseError {
         line: t.line(),
         reason: e.to_string(),
     })
 }
 
-/// Guess the kind from the path (`LCP/`, `MLCP/` or `_mlcp`, `Relay/`), else from the
-/// content: an MLCP's fifth token is the first `blocksRows` entry, 0; an LCP or Relay file has
-/// a matrix size there. A Relay file carries 2n numbers after q, an LCP file none.
-pub fn detect_kind(path: &str, text: &str) -> ProblemKind {
-    let p = path.replace('\\', "/");
-    let file = p.rsplit('/').next().unwrap_or("");
-    if p.contains("MLCP/") || file.contains("_mlcp") {
-        return ProblemKind::Mlcp;
-    }
-    if p.contains("Relay/") || file.starts_with("relay") || file.starts_with("step_") {
-        return ProblemKind::Relay;
-    }
-    if p.contains("LCP/") || file.starts_with("lcp_") {
-        return ProblemKind::Lcp;
-    }
+/// The kind of a problem file, from its content alone (its name and folder are not looked
+/// at): an MLCP starts with two 0/1 storage flags and its fifth token is the first
+/// `blocksRows` entry, 0; otherwise the file is a Relay problem if it reads as one exactly
+/// (n, M, q, lb, ub, then nothing or a comment) and not as an LCP, else an LCP (whose reader
+/// then names what is wrong).
+pub fn detect_kind(text: &str) -> ProblemKind {
     let toks: Vec<&str> = text.split_whitespace().take(5).collect();
-    if toks.len() == 5 && toks[4] == "0" {
+    let flag = |t: &str| t == "0" || t == "1";
+    if toks.len() == 5 && toks[4] == "0" && flag(toks[0]) && flag(toks[1]) {
         return ProblemKind::Mlcp;
     }
-    match read_lcp(text) {
-        Ok(lcp)
-            if count_numbers(text) >= lcp_numbers(&lcp, text) + 2 * lcp.dim() && lcp.dim() > 0 =>
-        {
-            ProblemKind::Relay
-        }
+    match (read_lcp(text).is_ok(), read_relay(text).is_ok()) {
+        (false, true) => ProblemKind::Relay,
         _ => ProblemKind::Lcp,
-    }
-}
-
-fn count_numbers(text: &str) -> usize {
-    text.split_whitespace()
-        .take_while(|t| t.parse::<Real>().is_ok())
-        .count()
-}
-
-/// Number of tokens an LCP file uses (dense storage assumed; SBM files are never Relay).
-fn lcp_numbers(lcp: &Lcp, text: &str) -> usize {
-    let n = lcp.dim();
-    if text.split_whitespace().nth(1) == Some("0") {
-        6 + n * n + n
-    } else {
-        usize::MAX / 2
     }
 }
 
@@ -473,5 +466,26 @@ mod tests {
         assert!(e.reason.contains("end of file"), "{e}");
         let e = read_lcp("3\n0\n2\n2\n2 2\n1 0 0 1\n1 1\n").unwrap_err();
         assert!(e.reason.contains("expected square"), "{e}");
+    }
+
+    #[test]
+    fn trailing_numbers_are_an_error_and_a_comment_is_not() {
+        // The header says n = 2; the data is 3 × 3 (as in issue #20): not solved as a 2 × 2
+        // problem made of the first numbers.
+        let text = "2\n0\n2\n2\n2 2\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n";
+        let e = read_lcp(text).unwrap_err();
+        assert!(e.reason.contains("trailing data"), "{e}");
+        assert_eq!(e.line, 8, "{e}");
+        assert!(read_relay(text).is_err());
+        assert_eq!(detect_kind(text), ProblemKind::Lcp);
+        assert!(read_problem(detect_kind(text), text).is_err());
+        // A comment after the data is fine.
+        let ok = "2\n0\n2\n2\n2 2\n1 0\n0 1\n-1 -1\nExample 4.4.7 CPS 2009\n";
+        assert!(read_lcp(ok).is_ok());
+        assert_eq!(detect_kind(ok), ProblemKind::Lcp);
+        // The same data with 2n more numbers is a Relay problem, by content.
+        let relay = "2\n0\n2\n2\n2 2\n1 0\n0 1\n-1 -1\n-1 -1\n1 1\n";
+        assert_eq!(detect_kind(relay), ProblemKind::Relay);
+        assert!(read_lcp(relay).is_err());
     }
 }

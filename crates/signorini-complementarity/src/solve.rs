@@ -201,8 +201,9 @@ pub fn solve_lcp(lcp: &Lcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
 /// Solve the box MCP (l ≤ z ≤ u, w = M z + q, w ⟂ the box; free variables allowed).
 ///
 /// Validates the input (square, finite, l ≤ u), then runs `params.solver`. A result counts
-/// as solved when its natural-map residual is ≤ `tolerance · max(1, ‖q‖∞)`; otherwise an
-/// error is returned that carries the best iterate.
+/// as solved when its natural-map residual is ≤ `tolerance · max(1, ‖q‖∞)` and every row's
+/// is within 1e-6 of that row's own magnitude (`rows_within`); otherwise an error is returned
+/// that carries the best iterate.
 pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveError> {
     let start = Instant::now();
     let mcp = Mcp::new(
@@ -227,7 +228,7 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
     };
     let w = mcp.w(&attempt.z);
     let residual = mcp.residual(&attempt.z);
-    if residual.is_nan() || residual > tol {
+    if residual.is_nan() || residual > tol || !rows_within(&mcp, &attempt.z) {
         return Err(SolveError::Inaccurate {
             solver: attempt.solver,
             iterations: attempt.iterations,
@@ -260,6 +261,24 @@ pub(crate) fn check_tolerance(params: &SolveParams) -> Result<(), SolveError> {
             params.tolerance
         )))
     }
+}
+
+/// Relative tolerance of the row-by-row acceptance ([`rows_within`]; PATH's default 1e-6).
+pub(crate) const ROW_TOL: Real = 1e-6;
+
+/// Whether every row's natural-map residual |z_i − mid(l_i, u_i, z_i − w_i)| is within
+/// [`ROW_TOL`] of that row's own magnitude max(|q_i|, ‖M_i·‖∞ ‖z‖∞), the largest term of
+/// w_i = (M z + q)_i. Checked with the tolerance scaled by max(1, ‖q‖∞): that one alone let a
+/// problem whose rows differ by 1e300 in scale (diagonal 1e150 and 1e-150) pass with a wrong
+/// component, since the small row's whole value was below 1e-8 · max |q|.
+pub(crate) fn rows_within(mcp: &Mcp, z: &DVector<Real>) -> bool {
+    let zmax = z.amax();
+    let w = mcp.w(z);
+    (0..z.len()).all(|i| {
+        let p = (z[i] - w[i]).clamp(mcp.lower[i], mcp.upper[i]);
+        let r = (z[i] - p).abs();
+        r <= ROW_TOL * mcp.q[i].abs().max(mcp.m.row(i).amax() * zmax)
+    })
 }
 
 pub(crate) fn scaled_tolerance(mcp: &Mcp, tolerance: Real) -> Real {

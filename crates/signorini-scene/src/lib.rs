@@ -25,8 +25,12 @@
 
 pub mod builtin;
 mod error;
+pub mod limits;
 pub mod load;
+pub mod memory;
+pub mod out_dir;
 pub mod raw;
+mod raw_de;
 pub mod raw_deform;
 pub mod report;
 mod run;
@@ -36,7 +40,7 @@ pub use error::{FieldPath, Located, SceneError, Seg};
 pub use run::{
     BeforeStep, CheckResult, DEFORM_STEPS_HEADER, DRAW_CONTACT_DISTANCE, FinalWorld, MAX_FRAMES,
     MAX_VERTEX_NUMBERS, PENALTY_STEPS_HEADER, RunOptions, RunOutcome, RunSummary, STEPS_HEADER,
-    StepState, VertexTrack, deform_energy, energy, run, world_params,
+    StepState, VertexTrack, deform_energy, energy, preflight, run, world_params,
 };
 pub use validate::{Model, Scene, SceneBody3, SceneDeformables, SceneKind, SceneMesh};
 

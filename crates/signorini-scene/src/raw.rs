@@ -18,6 +18,8 @@ pub struct RawScene {
     pub dimension: Option<u8>,
     /// Gravity acceleration vector (m/s²), default `[0, -9.81]` (2D) or `[0, 0, -9.81]` (3D).
     pub gravity: Option<Vec<f64>>,
+    /// Run even though bodies overlap where they enter the world (default false: an error).
+    pub allow_initial_overlap: Option<bool>,
     /// Time stepping.
     pub step: RawStep,
     /// Contact model and solver.
@@ -326,9 +328,9 @@ pub struct RawLattice {
     pub first_site: Option<usize>,
 }
 
-/// A 3D orientation.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+/// A 3D orientation (deserialised in `raw_de.rs`: a table holding both `euler` and `axis` /
+/// `angle` is an error, not a silently ignored field).
+#[derive(Debug, Clone, PartialEq)]
 pub enum RawRotation {
     /// Rotation vector (axis × angle, rad).
     Vector(Vec<f64>),
@@ -346,9 +348,9 @@ pub enum RawRotation {
     },
 }
 
-/// A moment of inertia: a number (2D), a diagonal or a 3×3 matrix (3D).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+/// A moment of inertia: a number (2D), a diagonal or a 3×3 matrix (3D) (deserialised in
+/// `raw_de.rs`, with messages that name the accepted forms).
+#[derive(Debug, Clone, PartialEq)]
 pub enum RawInertia {
     /// 2D polar moment (kg m²).
     Scalar(f64),

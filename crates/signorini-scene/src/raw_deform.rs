@@ -66,9 +66,8 @@ pub struct RawDeformMaterial {
     pub drag: Option<f64>,
 }
 
-/// Pinned vertices.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+/// Pinned vertices (deserialised in `raw_de.rs`: a negative index is named as such).
+#[derive(Debug, Clone, PartialEq)]
 pub enum RawPins {
     /// Vertex indices.
     Indices(Vec<usize>),

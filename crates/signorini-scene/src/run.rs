@@ -17,12 +17,13 @@
 //! completed and the summary says `"interrupted": true`.
 
 use crate::error::SceneError;
+use crate::limits;
 use crate::validate::{Drop, Length, Model, Scene, SceneKind};
 use serde::Serialize;
 use signorini_contact::standard_contacts;
 use signorini_experiments::pour2d::{experiment_params, step_count, total_overlap};
 use signorini_experiments::{AtomicFile, Csv, stats::summarize, trajectory_header, write_atomic};
-use signorini_geometry::dim2::{Aabb, sweep_and_prune};
+use signorini_geometry::dim2::{Aabb, min_overlap_axis, sweep_and_prune};
 use signorini_math::Real;
 use signorini_world::penalty::PenaltyWorld;
 use signorini_world::{StepReport, World, World3, WorldParams};
@@ -64,6 +65,9 @@ pub struct RunOptions {
     /// the bodies due at that step were added (e.g. to time other models on clones of the
     /// same states: `signorini bench --same-states`).
     pub before_step: Option<BeforeStep>,
+    /// Refuse the run (before anything is written) when its estimated memory
+    /// ([`crate::memory::estimate`]) is above this many bytes; `None`: no check.
+    pub memory_limit: Option<u64>,
 }
 
 /// The hook of [`RunOptions::before_step`]: (step number, the world the step starts from).
@@ -120,6 +124,10 @@ pub struct RunSummary {
     pub time: f64,
     /// Stopped early by a stop request.
     pub interrupted: bool,
+    /// Why the run failed before its end, e.g. `"non-finite state at step 12"` (the state
+    /// became NaN or infinite: the run stops there, the step counts as failed and the run's
+    /// checks fail); `null` otherwise.
+    pub failed: Option<String>,
     /// Bodies in the world at the end (static parts included).
     pub bodies: usize,
     /// Dynamic bodies at the end.
@@ -147,7 +155,9 @@ pub struct RunSummary {
     /// `planar` (2D polygons, overlap in m²), `polyhedra` (3D, overlap in m³) or `meshes`
     /// (penalty contact: penetration in m, no overlap measure).
     pub kind: String,
-    /// Deepest vertex inside another closed mesh over the run (m; mesh scenes, else 0).
+    /// Deepest penetration over the run (m): for meshes the deepest vertex inside another
+    /// closed mesh, for deformables the deepest edge–triangle crossing, for polygons and
+    /// polyhedra the deepest minimum translational distance of an overlapping pair.
     pub max_penetration: f64,
     /// Checks from the scene's `[checks]`.
     pub checks: Vec<CheckResult>,
@@ -266,16 +276,111 @@ struct Writers {
 pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
     let model = opts.model.unwrap_or(scene.contact.model);
     let h = opts.h.unwrap_or(scene.h);
-    let penalty_scene = matches!(scene.kind, SceneKind::Meshes | SceneKind::Deformables);
-    if model.is_penalty() != penalty_scene {
-        return Err(wrong_family(scene, model));
-    }
+    preflight(scene, &opts)?;
     match scene.kind {
         SceneKind::Planar => run_planar(scene, opts, model, h),
         SceneKind::Polyhedra => three::run_polyhedra(scene, opts, model, h),
         SceneKind::Meshes => three::run_meshes(scene, opts, model, h),
         SceneKind::Deformables => deform::run_deformables(scene, opts, model, h),
     }
+}
+
+/// What [`run`] checks before anything is built or written (callers may check first, e.g.
+/// before preparing the output folder): at least one step, a step count within
+/// [`limits::MAX_STEPS`] (also with an overridden `h`), a model of the scene's family, and
+/// the estimated memory
+/// ([`crate::memory::estimate`]) within [`RunOptions::memory_limit`].
+///
+/// # Errors
+/// [`SceneError::Invalid`] naming the option or the estimate.
+pub fn preflight(scene: &Scene, opts: &RunOptions) -> Result<(), SceneError> {
+    let h = opts.h.unwrap_or(scene.h);
+    let model = opts.model.unwrap_or(scene.contact.model);
+    let penalty_scene = matches!(scene.kind, SceneKind::Meshes | SceneKind::Deformables);
+    if model.is_penalty() != penalty_scene {
+        return Err(wrong_family(scene, model));
+    }
+    let bad = |field: &str, reason: String| {
+        SceneError::Invalid(crate::error::Located {
+            file: scene.file.clone(),
+            line: None,
+            column: None,
+            field: field.into(),
+            reason,
+        })
+    };
+    if opts.max_steps == Some(0) {
+        return Err(bad("--steps", "must be >= 1".into()));
+    }
+    if !(h.is_finite() && h > 0.0) {
+        return Err(bad("--dt", format!("step size {h} must be finite and > 0")));
+    }
+    if let Length::Duration(d) = scene.length
+        && (d / h).floor() > limits::MAX_STEPS as Real
+        && opts.max_steps.is_none_or(|m| m > limits::MAX_STEPS)
+    {
+        return Err(bad(
+            "--dt",
+            format!(
+                "duration / h = {d:e} s / {h:e} s = {:.4e} steps, {}",
+                d / h,
+                limits::above(limits::MAX_STEPS, "steps")
+            ),
+        ));
+    }
+    if let Some(limit) = opts.memory_limit {
+        let e = crate::memory::estimate(scene, h, opts.max_steps);
+        if e.bytes > limit {
+            return Err(bad(
+                "",
+                format!(
+                    "the run needs an estimated {}, more than the memory limit of {} (by \
+                     default this machine's total memory, /proc/meminfo; `--memory-limit SIZE` \
+                     or SIGNORINI_MEMORY_LIMIT sets another): make the scene smaller",
+                    e.describe(),
+                    crate::memory::human_bytes(limit)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the state of a 2D world is finite: every pose and velocity, and the energy (a
+/// velocity of 1e300 m/s is a finite number, but its kinetic energy is not).
+fn finite_planar(world: &World) -> bool {
+    let (kin, pot) = energy(world);
+    kin.is_finite()
+        && pot.is_finite()
+        && world.bodies.iter().all(|b| {
+            b.position.iter().all(|x| x.is_finite())
+                && b.angle.is_finite()
+                && b.velocity.iter().all(|x| x.is_finite())
+        })
+}
+
+/// The summary of a run that stopped at step `s` on a non-finite state: the step counts as
+/// failed, `failed` names it and the `finite_state` check fails.
+fn non_finite(summary: &mut RunSummary, s: usize) {
+    summary.failed = Some(format!("non-finite state at step {s}"));
+    summary.failed_steps += 1;
+    summary.checks.push(CheckResult {
+        name: "finite_state".into(),
+        limit: 0.0,
+        value: 1.0,
+        pass: false,
+    });
+}
+
+/// Deepest minimum translational distance (m) over the overlapping pairs of a 2D world.
+fn max_depth_planar(world: &World) -> Real {
+    let verts: Vec<_> = world.bodies.iter().map(|b| b.world_vertices()).collect();
+    let boxes: Vec<Aabb> = verts.iter().map(|v| Aabb::from_points(v.iter())).collect();
+    sweep_and_prune(&boxes)
+        .into_iter()
+        .filter(|&(i, j)| !(world.bodies[i].is_static && world.bodies[j].is_static))
+        .filter_map(|(i, j)| min_overlap_axis(&verts[i], &verts[j]).map(|s| s.depth))
+        .fold(0.0, Real::max)
 }
 
 /// A model of the other family than the scene's bodies.
@@ -408,7 +513,8 @@ fn finish(
             files.push(name.to_string());
         }
     }
-    summary.all_checks_pass = !summary.interrupted && summary.checks.iter().all(|c| c.pass);
+    summary.all_checks_pass =
+        !summary.interrupted && summary.failed.is_none() && summary.checks.iter().all(|c| c.pass);
     let Some(dir) = out else {
         return Ok(());
     };
@@ -462,6 +568,7 @@ fn run_planar(
     let (k0, p0) = energy(&world);
     let mut acc = Acc::default();
     let mut interrupted = false;
+    let mut diverged = None;
     let mut taken = 0;
     for s in 1..=n {
         if s > 1 {
@@ -470,8 +577,16 @@ fn run_planar(
         before(&mut opts, s, StepState::Planar(&world));
         let rep = world.step();
         taken = s;
+        if !finite_planar(&world) {
+            // The state is meaningless from here on: stop, not recorded, and fail the run.
+            diverged = Some(s);
+            break;
+        }
         let overlap = total_overlap(&world.bodies);
         acc.add(&rep, overlap, h);
+        if overlap > 0.0 {
+            acc.max_depth = acc.max_depth.max(max_depth_planar(&world));
+        }
         if s % scene.record.every == 0 || s == n {
             record_step(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
         }
@@ -482,6 +597,9 @@ fn run_planar(
     }
     let (k1, p1) = energy(&world);
     let mut summary = acc.summary(scene, model, h, planned, taken);
+    if let Some(s) = diverged {
+        non_finite(&mut summary, s);
+    }
     summary.interrupted = interrupted;
     summary.bodies = world.bodies.len();
     summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.is_static).count();
@@ -624,6 +742,8 @@ struct Acc {
     max_residual: Real,
     max_force: Real,
     wall: Real,
+    /// Deepest penetration (m) of an overlapping pair (polygons, polyhedra).
+    max_depth: Real,
 }
 
 impl Acc {
@@ -692,6 +812,7 @@ impl Acc {
             steps: n,
             time: n as f64 * h,
             interrupted: false,
+            failed: None,
             bodies: 0,
             dynamic_bodies: 0,
             failed_steps: self.failed,
@@ -711,7 +832,7 @@ impl Acc {
                 SceneKind::Deformables => "deformables",
             }
             .into(),
-            max_penetration: 0.0,
+            max_penetration: if n > 0 { self.max_depth } else { 0.0 },
             checks,
             all_checks_pass: true,
             files: Vec::new(),

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use signorini_experiments::box_on_plane::{Trace, max_vertex_speed, write_trace};
 use signorini_experiments::pour3d::total_overlap3;
 use signorini_experiments::trajectory_header3;
-use signorini_geometry::dim3::{Aabb3, sweep_and_prune3};
+use signorini_geometry::dim3::{Aabb3, penetration_depth, sweep_and_prune3};
 use signorini_math::{Real, Vec3};
 use signorini_penalty::Friction;
 use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld, query};
@@ -127,6 +127,37 @@ fn touches_meshes(world: &PenaltyWorld) -> Vec<Touch> {
     out
 }
 
+/// Whether the state of a 3D world is finite: every pose and velocity, and the energy (a
+/// velocity of 1e300 m/s is a finite number, but its kinetic energy is not).
+fn finite_world3<'a>(
+    states: impl Iterator<Item = &'a signorini_dynamics::RigidBody3> + Clone,
+) -> bool {
+    let (kin, pot) = energy3(states.clone());
+    kin.is_finite()
+        && pot.is_finite()
+        && states.into_iter().all(|s| {
+            let q = s.orientation.quaternion();
+            s.position.iter().all(|x| x.is_finite())
+                && q.coords.iter().all(|x| x.is_finite())
+                && s.linear_velocity.iter().all(|x| x.is_finite())
+                && s.angular_velocity.iter().all(|x| x.is_finite())
+        })
+}
+
+/// Deepest minimum translational distance (m) over the overlapping pairs of a polyhedra
+/// world (separating-axis test, `signorini_geometry::dim3::penetration_depth`).
+fn max_depth_polyhedra(world: &World3) -> Real {
+    let shapes: Vec<_> = world.bodies.iter().map(PolyBody::world_shape).collect();
+    let verts: Vec<Vec<Vec3>> = shapes.iter().map(|s| s.vertices().to_vec()).collect();
+    let st: Vec<bool> = world.bodies.iter().map(|b| b.state.is_static).collect();
+    let boxes: Vec<Aabb3> = verts.iter().map(|v| Aabb3::from_points(v.iter())).collect();
+    sweep_and_prune3(&boxes)
+        .into_iter()
+        .filter(|&(i, j)| !(st[i] && st[j]))
+        .filter_map(|(i, j)| penetration_depth(&shapes[i], &shapes[j]))
+        .fold(0.0, Real::max)
+}
+
 fn quat(q: &signorini_math::Quat) -> [f64; 4] {
     let q = q.quaternion();
     [q.w, q.i, q.j, q.k]
@@ -159,6 +190,7 @@ pub(super) fn run_polyhedra(
     let (k0, p0) = energy3(world.bodies.iter().map(|b| &b.state));
     let mut acc = Acc::default();
     let mut interrupted = false;
+    let mut diverged = None;
     let mut taken = 0;
     for s in 1..=n {
         if s > 1 {
@@ -167,8 +199,16 @@ pub(super) fn run_polyhedra(
         super::before(&mut opts, s, super::StepState::Polyhedra(&world));
         let rep = world.step();
         taken = s;
+        if !finite_world3(world.bodies.iter().map(|b| &b.state)) {
+            // The state is meaningless from here on: stop, not recorded, and fail the run.
+            diverged = Some(s);
+            break;
+        }
         let overlap = total_overlap3(&world.bodies);
         acc.add(&rep, overlap, h);
+        if overlap > 0.0 {
+            acc.max_depth = acc.max_depth.max(max_depth_polyhedra(&world));
+        }
         if s % scene.record.every == 0 || s == n {
             record3(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
         }
@@ -179,6 +219,9 @@ pub(super) fn run_polyhedra(
     }
     let (k1, p1) = energy3(world.bodies.iter().map(|b| &b.state));
     let mut summary = acc.summary(scene, model, h, planned, taken);
+    if let Some(s) = diverged {
+        super::non_finite(&mut summary, s);
+    }
     summary.interrupted = interrupted;
     summary.bodies = world.bodies.len();
     summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.state.is_static).count();
@@ -293,7 +336,7 @@ pub(super) fn run_meshes(
     let mut acc = Acc::default();
     let mut trace = Trace::default();
     let mut interrupted = false;
-    let mut diverged = false;
+    let mut diverged = None;
     let mut taken = 0;
     let started = std::time::Instant::now();
     for s in 1..=n {
@@ -315,9 +358,9 @@ pub(super) fn run_meshes(
             trace.record(&world, &rep, wi);
         }
         acc.add_penalty(&rep);
-        if rep.diverged {
+        if rep.diverged || !finite_world3(world.bodies.iter().map(|b| &b.state)) {
             // The state is no longer finite: stop, and fail the run below.
-            diverged = true;
+            diverged = Some(s);
             break;
         }
         if s % scene.record.every == 0 || s == n {
@@ -339,14 +382,8 @@ pub(super) fn run_meshes(
     summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.state.is_static).count();
     summary.energy_initial = k0 + p0;
     summary.energy_final = k1 + p1;
-    if diverged {
-        summary.failed_steps += 1;
-        summary.checks.push(super::CheckResult {
-            name: "finite_state".into(),
-            limit: 0.0,
-            value: 1.0,
-            pass: false,
-        });
+    if let Some(s) = diverged {
+        super::non_finite(&mut summary, s);
     }
     if let (Some(dir), Some(_)) = (out.as_deref(), traced)
         && scene.record.trajectories

@@ -157,6 +157,7 @@ pub(super) fn run_deformables(
     let (mut interrupted, mut taken, mut max_force) = (false, 0, 0.0 as Real);
     let mut pairs = 0usize;
     let mut failed = 0usize;
+    let mut diverged_at = None;
     for s in 1..=n {
         before(&mut opts, s, StepState::Deformables(&world));
         let rep = tracer.step(&mut world, s - 1, n, d.measure_every);
@@ -186,6 +187,7 @@ pub(super) fn run_deformables(
             // Explicit integration diverged: the state is meaningless from here on (and is
             // not recorded in the vertex track).
             failed = 1;
+            diverged_at = Some(s);
             break;
         }
         let stop = tick(&mut opts, s, n);
@@ -209,6 +211,7 @@ pub(super) fn run_deformables(
         steps: taken,
         time: world.time(),
         interrupted,
+        failed: diverged_at.map(|s| format!("non-finite state at step {s}")),
         bodies: world.deformables.len() + world.rigid.len() + world.obstacles.len(),
         dynamic_bodies: world.deformables.len() + world.rigid.len(),
         failed_steps: failed,

@@ -7,6 +7,7 @@
 //! [`SceneError::Unsupported`].
 
 use crate::error::{FieldPath, SceneError};
+use crate::limits;
 use crate::load::Locator;
 use crate::raw::{RawBody, RawInertia, RawMaterial, RawScene, RawShape};
 use signorini_complementarity::SolverKind;
@@ -21,6 +22,8 @@ use signorini_world::ContactModel;
 mod deform;
 #[path = "validate_lattice.rs"]
 mod lattice;
+#[path = "validate_overlap.rs"]
+mod overlap;
 #[path = "validate3.rs"]
 mod three;
 pub use deform::SceneDeformables;
@@ -173,9 +176,9 @@ impl Drop {
         match *self {
             Drop::Start => 0,
             Drop::Time(t) => (t / h).round() as usize,
-            Drop::Sequence { start, interval, k } => {
-                (start / h).round() as usize + k * ((interval / h).round() as usize).max(1)
-            }
+            // Saturating: a drop beyond any run (huge interval × k) is simply never reached.
+            Drop::Sequence { start, interval, k } => ((start / h).round() as usize)
+                .saturating_add(k.saturating_mul(((interval / h).round() as usize).max(1))),
         }
     }
 }
@@ -310,6 +313,27 @@ impl Ctx<'_, '_> {
             Err(self.bad(p, format!("must be finite and >= 0, got {v}")))
         }
     }
+    /// The scene's body count so far (after the entry at `p`) within [`limits::MAX_BODIES`].
+    fn body_count(&self, p: &FieldPath, n: usize) -> Res<()> {
+        if n > limits::MAX_BODIES {
+            return Err(self.bad(
+                p,
+                format!(
+                    "the scene has {n} bodies up to here, {}",
+                    limits::above(limits::MAX_BODIES, "bodies")
+                ),
+            ));
+        }
+        Ok(())
+    }
+    /// A count within its limit (`limits.rs`), else a located error naming both.
+    fn at_most(&self, p: &FieldPath, n: usize, limit: usize, what: &str) -> Res<usize> {
+        if n > limit {
+            Err(self.bad(p, format!("{n} is {}", limits::above(limit, what))))
+        } else {
+            Ok(n)
+        }
+    }
     fn vector(&self, p: &FieldPath, v: &[Real], n: usize) -> Res<Vec<Real>> {
         if v.len() != n {
             return Err(self.bad(p, format!("expected {n} numbers, got {}", v.len())));
@@ -375,7 +399,18 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         (_, true) => SceneKind::Meshes,
     };
     let checks = checks(&cx, raw, kind)?;
+    if raw.allow_initial_overlap.is_some()
+        && matches!(kind, SceneKind::Meshes | SceneKind::Deformables)
+    {
+        return Err(cx.bad(
+            &root.key("allow_initial_overlap"),
+            "only for polygons and polyhedra (the penalty models measure and push apart \
+             penetrating meshes themselves)",
+        ));
+    }
     let (mut bodies, mut bodies3, mut meshes) = (Vec::new(), Vec::new(), Vec::new());
+    // The entry of the file each polygon / polyhedron came from (for overlap errors).
+    let mut origin = Vec::new();
     let mut deformables = None;
     if kind != SceneKind::Deformables {
         deform::no_deformable_fields(&cx, raw)?;
@@ -389,16 +424,25 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         SceneKind::Planar => {
             let g2 = Vec2::new(gravity.x, gravity.y);
             for (k, b) in raw.body.iter().enumerate() {
-                bodies.extend(body(&cx, &root.key("body").index(k), k, b, &materials, g2)?);
+                let p = root.key("body").index(k);
+                bodies.extend(body(&cx, &p, k, b, &materials, g2)?);
+                cx.body_count(&p, bodies.len())?;
+                origin.resize(bodies.len(), p);
             }
             bodies.extend(body_sets(&cx, raw, g2)?);
+            cx.body_count(&root.key("body_set"), bodies.len())?;
+            origin.resize(bodies.len(), root.key("body_set"));
         }
         SceneKind::Polyhedra => {
             for (k, b) in raw.body.iter().enumerate() {
                 let p = root.key("body").index(k);
                 bodies3.extend(three::body3(&cx, &p, k, b, &materials, gravity)?);
+                cx.body_count(&p, bodies3.len())?;
+                origin.resize(bodies3.len(), p);
             }
             bodies3.extend(three::body_sets3(&cx, raw, gravity)?);
+            cx.body_count(&root.key("body_set"), bodies3.len())?;
+            origin.resize(bodies3.len(), root.key("body_set"));
         }
         SceneKind::Meshes => {
             if !raw.body_set.is_empty() {
@@ -410,6 +454,7 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
             for (k, b) in raw.body.iter().enumerate() {
                 let p = root.key("body").index(k);
                 meshes.extend(three::mesh_body(&cx, &p, k, b, &materials, gravity)?);
+                cx.body_count(&p, meshes.len())?;
             }
         }
     }
@@ -428,11 +473,12 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         // `contact.friction`, else the bodies' materials' common μ (as in rigid penalty scenes).
         d.spec.friction.mu = friction;
     }
-    let name = raw.name.clone().unwrap_or_else(|| {
-        file.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "scene".into())
-    });
+    let name = scene_name(&cx, raw, &file)?;
+    // Last: a rule across bodies, after every rule of a single field.
+    if !raw.allow_initial_overlap.unwrap_or(false) {
+        overlap::planar(&cx, &bodies, &origin, h)?;
+        overlap::polyhedra(&cx, &bodies3, &origin, h)?;
+    }
     Ok(Scene {
         kind,
         name,
@@ -457,6 +503,50 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
     })
 }
 
+/// The scene's name: `name` if given (a plain file name: it names the output folder
+/// `out/<name>`), else the file's stem with every other character replaced by `_`.
+fn scene_name(cx: &Ctx, raw: &RawScene, file: &Path) -> Res<String> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    let Some(name) = &raw.name else {
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name: String = stem
+            .chars()
+            .take(limits::MAX_NAME_CHARS)
+            .map(|c| if plain(c) { c } else { '_' })
+            .collect();
+        return Ok(match name.as_str() {
+            "" | "." | ".." => "scene".into(),
+            _ => name,
+        });
+    };
+    let p = FieldPath::default().key("name");
+    let why = if name.is_empty() {
+        Some("must not be empty".to_string())
+    } else if name == "." || name == ".." {
+        Some(format!("`{name}` is not a file name"))
+    } else if let Some(c) = name.chars().find(|&c| !plain(c)) {
+        Some(format!(
+            "`{name}` has the character {c:?}: a scene name is a plain file name (letters, \
+             digits, `-`, `_`, `.`), since it names the output folder out/<name>"
+        ))
+    } else {
+        let n = name.chars().count();
+        (n > limits::MAX_NAME_CHARS).then(|| {
+            format!(
+                "{n} characters is {}",
+                limits::above(limits::MAX_NAME_CHARS, "characters")
+            )
+        })
+    };
+    match why {
+        Some(reason) => Err(cx.bad(&p, reason)),
+        None => Ok(name.clone()),
+    }
+}
+
 fn step(cx: &Ctx, raw: &RawScene) -> Res<(Real, Length)> {
     let p = FieldPath::default().key("step");
     let h = cx.positive(&p.key("h"), raw.step.h, "s")?;
@@ -471,8 +561,27 @@ fn step(cx: &Ctx, raw: &RawScene) -> Res<(Real, Length)> {
             ));
         }
         (None, None) => return Err(cx.bad(&p, "missing `duration` (s) or `steps`")),
-        (Some(d), None) => Length::Duration(cx.positive(&p.key("duration"), d, "s")?),
+        (Some(d), None) => {
+            let d = cx.positive(&p.key("duration"), d, "s")?;
+            let n = d / h;
+            if n.floor() > limits::MAX_STEPS as Real {
+                return Err(cx.bad(
+                    &p.key("duration"),
+                    format!(
+                        "duration / h = {d:e} s / {h:e} s = {n:.4e} steps, {}",
+                        limits::above(limits::MAX_STEPS, "steps")
+                    ),
+                ));
+            }
+            Length::Duration(d)
+        }
         (None, Some(0)) => return Err(cx.bad(&p.key("steps"), "must be >= 1")),
+        (None, Some(n)) if n > limits::MAX_STEPS => {
+            return Err(cx.bad(
+                &p.key("steps"),
+                format!("{n} is {}", limits::above(limits::MAX_STEPS, "steps")),
+            ));
+        }
         (None, Some(n)) => Length::Steps(n),
     };
     Ok((h, length))
@@ -540,6 +649,18 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
     }
     if c.gap_corrections.is_some() && model != Model::Peg {
         return Err(cx.bad(&p.key("gap_corrections"), "only for model `peg`"));
+    }
+    if let Some(n) = c
+        .gap_corrections
+        .filter(|&n| n > limits::MAX_GAP_CORRECTIONS)
+    {
+        return Err(cx.bad(
+            &p.key("gap_corrections"),
+            format!(
+                "{n} is {}",
+                limits::above(limits::MAX_GAP_CORRECTIONS, "re-solves per step")
+            ),
+        ));
     }
     if c.peg_distance.is_some() && model != Model::Peg {
         return Err(cx.bad(&p.key("peg_distance"), "only for model `peg`"));
@@ -703,6 +824,12 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
     match s {
         RawShape::Polygon { vertices } => {
             let at = p.key("vertices");
+            cx.at_most(
+                &at,
+                vertices.len(),
+                limits::MAX_POLYGON_VERTICES,
+                "vertices",
+            )?;
             Ok(vec![poly(cx.points(&at, vertices)?, &at)?])
         }
         RawShape::Rectangle { min, max } => {
@@ -741,6 +868,12 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
             if *sides < 3 {
                 return Err(cx.bad(&p.key("sides"), format!("must be >= 3, got {sides}")));
             }
+            cx.at_most(
+                &p.key("sides"),
+                *sides,
+                limits::MAX_POLYGON_VERTICES,
+                "sides",
+            )?;
             let r = cx.positive(&p.key("radius"), *radius, "m")?;
             let rot = rotation.unwrap_or(std::f64::consts::FRAC_PI_2);
             if !rot.is_finite() {
@@ -759,8 +892,15 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
         }
         RawShape::ConvexHull { points } => {
             let at = p.key("points");
-            let pts = cx.points(&at, points)?;
-            Ok(vec![poly(convex_hull(pts), &at)?])
+            cx.at_most(&at, points.len(), limits::MAX_HULL_POINTS_2D, "points")?;
+            let hull = convex_hull(cx.points(&at, points)?);
+            cx.at_most(
+                &at,
+                hull.len(),
+                limits::MAX_POLYGON_VERTICES,
+                "hull corners",
+            )?;
+            Ok(vec![poly(hull, &at)?])
         }
         RawShape::Polyhedron { .. } => Err(three_d("convex polyhedra")),
         RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(three_d(
@@ -920,6 +1060,10 @@ fn drops(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<Vec<Drop>> {
         .transpose()?;
     match (b.copies, b.interval) {
         (Some(0), _) => Err(cx.bad(&p.key("copies"), "must be >= 1")),
+        (Some(n), _) if n > limits::MAX_BODIES => Err(cx.bad(
+            &p.key("copies"),
+            format!("{n} is {}", limits::above(limits::MAX_BODIES, "bodies")),
+        )),
         (None | Some(1), None) => Ok(vec![t.map_or(Drop::Start, Drop::Time)]),
         (None | Some(1), Some(_)) => Err(cx.bad(&p.key("interval"), "only with `copies` > 1")),
         (Some(_), None) => Err(cx.bad(&p.key("copies"), "needs `interval` (s between copies)")),

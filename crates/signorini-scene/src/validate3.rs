@@ -4,6 +4,7 @@
 
 use super::{Ctx, Drop, Model, Res, compound, drops, lattice};
 use crate::error::FieldPath;
+use crate::limits;
 use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
 use signorini_experiments::pour3d::{Bodies, hull_body};
 use signorini_geometry::dim3::ConvexPolyhedron;
@@ -334,6 +335,14 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
         RawShape::Polyhedron { vertices } => {
             let at = p.key("vertices");
             let pts = cx.points3(&at, vertices)?;
+            for (j, q) in pts.iter().enumerate() {
+                if let Some(k) = pts[..j].iter().position(|r| r == q) {
+                    return Err(cx.bad(
+                        &at.index(j),
+                        format!("duplicate points {k} and {j}: list each corner once"),
+                    ));
+                }
+            }
             let hull = ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?;
             if let Some(k) = pts.iter().position(|q| !hull.vertices().contains(q)) {
                 return Err(cx.bad(
@@ -349,7 +358,16 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
         }
         RawShape::ConvexHull { points } => {
             let at = p.key("points");
-            let pts = cx.points3(&at, points)?;
+            let mut pts = cx.points3(&at, points)?;
+            // A repeated point adds nothing to a hull (the first of each is kept).
+            let mut k = 0;
+            while k < pts.len() {
+                if pts[..k].contains(&pts[k]) {
+                    pts.remove(k);
+                } else {
+                    k += 1;
+                }
+            }
             Ok(vec![
                 ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?,
             ])
@@ -617,6 +635,12 @@ pub(super) fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Re
         RawShape::Mesh { file, scale } => {
             let path = cx.dir.join(file);
             let m = mesh_io::load(&path).map_err(|e| bad_mesh(&p.key("file"), &e))?;
+            cx.at_most(
+                &p.key("file"),
+                m.triangles().len(),
+                limits::MAX_MESH_TRIANGLES,
+                "triangles per mesh",
+            )?;
             match scale {
                 None => Ok(vec![m]),
                 Some(f) => {
@@ -689,9 +713,14 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
     };
     let bad_mesh = |e: &dyn std::fmt::Display| cx.bad(p, format!("mesh: {e}"));
     let count = |name: &str, v: Option<usize>, default: usize, min: usize| -> Res<usize> {
+        let max = match name {
+            "segments" => limits::MAX_SEGMENTS,
+            "rings" => limits::MAX_RINGS,
+            _ => limits::MAX_STACKS,
+        };
         match v {
             Some(n) if n < min => Err(cx.bad(&p.key(name), format!("must be >= {min}"))),
-            Some(n) => Ok(n),
+            Some(n) => cx.at_most(&p.key(name), n, max, name),
             None => Ok(default),
         }
     };
@@ -705,6 +734,20 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         stacks.is_some(),
     );
     let kind = kind.trim().to_ascii_lowercase();
+    // The mesh's triangle count, checked before it is built.
+    let triangles = |segments: usize, rings: usize, stacks: usize| -> Res<()> {
+        let n = limits::primitive_triangles(&kind, segments, rings, stacks);
+        if n > limits::MAX_MESH_TRIANGLES as u128 {
+            return Err(cx.bad(
+                p,
+                format!(
+                    "primitive `{kind}` would have {n} triangles, {}",
+                    limits::above(limits::MAX_MESH_TRIANGLES, "triangles per mesh")
+                ),
+            ));
+        }
+        Ok(())
+    };
     match kind.as_str() {
         "box" => {
             unused(&[
@@ -744,6 +787,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             } else {
                 (count("segments", *segments, 8, 1)?, 0)
             };
+            triangles(n, m, 0)?;
             match kind.as_str() {
                 "sphere" => shapes::sphere(r, n, m),
                 "rounded_box" => shapes::rounded_box(r, n, m),
@@ -766,13 +810,12 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
                     format!("must be below `radius` ({r} m) for a ring-shaped torus"),
                 ));
             }
-            shapes::torus(
-                r,
-                tr,
+            let (n, m) = (
                 count("segments", *segments, 32, 3)?,
                 count("rings", *rings, 16, 3)?,
-            )
-            .map_err(|e| bad_mesh(&e))
+            );
+            triangles(n, m, 0)?;
+            shapes::torus(r, tr, n, m).map_err(|e| bad_mesh(&e))
         }
         "cylinder" => {
             unused(&[
@@ -782,12 +825,10 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
                 ("thickness", t),
                 ("rings", rg),
             ])?;
-            shapes::cylinder(
-                need("radius", *radius)?,
-                need("length", *length)?,
-                count("segments", *segments, 24, 3)?,
-            )
-            .map_err(|e| bad_mesh(&e))
+            let n = count("segments", *segments, 24, 3)?;
+            triangles(n, 0, 0)?;
+            shapes::cylinder(need("radius", *radius)?, need("length", *length)?, n)
+                .map_err(|e| bad_mesh(&e))
         }
         "stick" => {
             unused(&[
@@ -824,14 +865,14 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         }
         "bucket" => {
             unused(&[("size", sz), ("tube_radius", tb), ("thickness", t)])?;
-            shapes::bucket(
-                need("radius", *radius)?,
-                need("length", *length)?,
+            let (n, m, s) = (
                 count("segments", *segments, 32, 3)?,
                 count("rings", *rings, 4, 1)?,
                 count("stacks", *stacks, 8, 1)?,
-            )
-            .map_err(|e| bad_mesh(&e))
+            );
+            triangles(n, m, s)?;
+            shapes::bucket(need("radius", *radius)?, need("length", *length)?, n, m, s)
+                .map_err(|e| bad_mesh(&e))
         }
         other => Err(cx.bad(
             &p.key("kind"),

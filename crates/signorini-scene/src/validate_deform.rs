@@ -6,6 +6,7 @@
 
 use super::{Ctx, Res};
 use crate::error::FieldPath;
+use crate::limits;
 use crate::raw::{RawScene, RawShape};
 use crate::raw_deform::{RawDeformMaterial, RawDeformable, RawPins};
 use signorini_deformable::Material;
@@ -193,7 +194,7 @@ fn settings(cx: &Ctx, raw: &RawScene, out: &mut SceneDeformables) -> Res<()> {
         if n == 0 {
             return Err(cx.bad(&p.key("substeps"), "must be >= 1"));
         }
-        out.spec.substeps = n;
+        out.spec.substeps = cx.at_most(&p.key("substeps"), n, limits::MAX_SUBSTEPS, "substeps")?;
     }
     if let Some(n) = s.measure_every {
         if n == 0 {
@@ -230,6 +231,22 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<(TriMesh, Option<(usize, 
             }
             if let Some(k) = cells.iter().position(|&n| n == 0) {
                 return Err(cx.bad(&p.key("cells").index(k), "must be >= 1"));
+            }
+            for (k, &n) in cells.iter().enumerate() {
+                let what = "cells per side";
+                cx.at_most(&p.key("cells").index(k), n, limits::MAX_GRID_CELLS, what)?;
+            }
+            let n = limits::grid_triangles(cells[0], cells[1]);
+            if n > limits::MAX_MESH_TRIANGLES as u128 {
+                return Err(cx.bad(
+                    &p.key("cells"),
+                    format!(
+                        "a {} × {} grid has {n} triangles, {}",
+                        cells[0],
+                        cells[1],
+                        limits::above(limits::MAX_MESH_TRIANGLES, "triangles per mesh")
+                    ),
+                ));
             }
             let m = shapes::grid(v[0], v[1], cells[0], cells[1])
                 .map_err(|e| cx.bad(p, format!("mesh: {e}")))?;

@@ -8,6 +8,7 @@
 
 use super::{Ctx, Drop, Res};
 use crate::error::FieldPath;
+use crate::limits;
 use crate::raw::{RawBodySet, RawLattice};
 use signorini_experiments::pile::{lattice_site2, lattice_site3};
 use signorini_math::{Real, Vec2, Vec3};
@@ -46,6 +47,20 @@ pub(super) fn lattice(cx: &Ctx, p: &FieldPath, s: &RawBodySet) -> Res<Option<Lat
     let spacing = cx.positive(&at.key("spacing"), *spacing, "m")?;
     if *columns == 0 {
         return Err(cx.bad(&at.key("columns"), "must be >= 1"));
+    }
+    cx.at_most(
+        &at.key("columns"),
+        *columns,
+        limits::MAX_LATTICE_COLUMNS,
+        "columns",
+    )?;
+    if let Some(f) = *first_site {
+        cx.at_most(
+            &at.key("first_site"),
+            f,
+            limits::MAX_LATTICE_SITE,
+            "(first site)",
+        )?;
     }
     let conflicts = [
         ("interval", s.interval.is_some()),

@@ -154,6 +154,19 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
     if a.every == 0 || a.repeats == 0 {
         return Err(anyhow!("--every and --repeats must be at least 1").into());
     }
+    // Each model's run must fit in memory (SIGNORINI_MEMORY_LIMIT, else the machine's).
+    for &model in &models {
+        signorini_scene::preflight(
+            &scene,
+            &RunOptions {
+                model: Some(model),
+                h: a.dt,
+                max_steps: Some(a.steps),
+                memory_limit: crate::cmd::scene::memory_limit(None)?,
+                ..RunOptions::default()
+            },
+        )?;
+    }
     if a.same_states && scene.kind == SceneKind::Meshes {
         return Err(anyhow!(
             "--same-states: not for mesh scenes (penalty worlds are timed one run per model)"
@@ -197,7 +210,7 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
         models: times,
     };
     match a.format {
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&report).expect("report serialises")
         ),
@@ -311,7 +324,7 @@ fn same_states(
 }
 
 fn print_text(r: &BenchReport) {
-    println!(
+    outln!(
         "{} ({}, h = {} s): time per step, ratio against {} ({}; not deterministic)",
         r.scene,
         r.kind,
@@ -323,7 +336,7 @@ fn print_text(r: &BenchReport) {
         }
     );
     for m in &r.models {
-        println!(
+        outln!(
             "  {:<10} {:>5} {} {:>10.4} ms/step  {}/{} = {}{}",
             m.model,
             m.steps,

@@ -80,6 +80,13 @@ fn check(
     truth: Option<&Path>,
     format: Format,
 ) -> Result<Outcome, BadInput> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(anyhow!("{}: no such file or folder", path.display()).into());
+        }
+        Err(e) => return Err(anyhow!("{}: {e}", path.display()).into()),
+        Ok(_) => {}
+    }
     let files = if path.is_dir() {
         // In a directory, `--kind` selects the files of that kind (by path) plus those whose
         // kind the path does not tell.
@@ -112,7 +119,7 @@ fn check(
     }
     match format {
         Format::Text => print_text(&format!("total ({} file(s))", files.len()), &total),
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::json!({
                 "queries": total.queries,
@@ -135,7 +142,7 @@ fn ns_per_query(t: &Tally) -> f64 {
 }
 
 fn print_text(label: &str, t: &Tally) {
-    println!(
+    outln!(
         "{label}: {} queries, {} positive, {} false negatives, {} false positives, {:.1} ns/query",
         t.queries,
         t.positives,
@@ -221,7 +228,8 @@ fn load_truth(path: &Path, queries: &[Query], truth: Option<&Path>) -> anyhow::R
     Ok(list)
 }
 
-/// All `*.csv` files under `dir`, sorted (deterministic order).
+/// All `*.csv` files under `dir`, sorted (deterministic order), each file once however many
+/// links lead to it.
 fn csv_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     signorini_ccd::benchmark::csv_files(dir).with_context(|| format!("listing {}", dir.display()))
 }

@@ -93,7 +93,7 @@ fn check(a: &DeformArgs) -> anyhow::Result<ForceModel> {
 /// Print the stiffness sweep's table: per factor, each model's jitter and crossings at the
 /// end, and the jitter of every other model relative to the first (CPF).
 fn print_sweep(points: &[SweepPoint], out: &std::path::Path) {
-    println!("stiffness sweep (jitter, crossings at the end; ratio = model's jitter / cpf's):");
+    outln!("stiffness sweep (jitter, crossings at the end; ratio = model's jitter / cpf's):");
     for pt in points {
         let base = pt.runs.first().map(|(s, _)| s.jitter).unwrap_or(f64::NAN);
         let cells: Vec<String> = pt
@@ -118,14 +118,14 @@ fn print_sweep(points: &[SweepPoint], out: &std::path::Path) {
                 )
             })
             .collect();
-        println!(
+        outln!(
             "  k ×{:<5} = {:>10.4} N/m: {}",
             pt.factor,
             pt.stiffness,
             cells.join("; ")
         );
     }
-    println!("plot in {}", out.join("jitter_vs_stiffness.svg").display());
+    outln!("plot in {}", out.join("jitter_vs_stiffness.svg").display());
 }
 
 /// Print every run of a comparison; false if one diverged.
@@ -137,30 +137,38 @@ fn print_runs(name: &str, runs: &[(DeformSummary, Extra)], out: &std::path::Path
 
 /// Print a run's figures; false if it diverged (exit code 1).
 fn print(name: &str, s: &DeformSummary, e: &Extra, out: &std::path::Path) -> bool {
-    println!(
+    outln!(
         "{name} ({}, Δt = {} s, {} steps, {} triangles):",
-        s.model, s.dt, s.steps, s.triangles
+        s.model,
+        s.dt,
+        s.steps,
+        s.triangles
     );
-    println!(
+    outln!(
         "  at the end: {} edge-triangle pairs crossing, max depth {:.3e} m",
-        s.pairs_penetrating_at_end, s.max_depth
+        s.pairs_penetrating_at_end,
+        s.max_depth
     );
-    println!(
+    outln!(
         "  over the run: peak {} pairs crossing, peak depth {:.3e} m, {} steps ending with crossings",
-        e.peak_pairs, e.peak_depth, e.steps_with_crossings
+        e.peak_pairs,
+        e.peak_depth,
+        e.steps_with_crossings
     );
-    println!(
+    outln!(
         "  jitter (final half, mean |ΔF| / mean F) {:.4e}, high-pass (residual from a 9-step mean) {:.4e}, final-half RMS vertex speed {:.3e} m/s",
-        s.jitter, e.jitter_high_pass, e.final_rms_speed
+        s.jitter,
+        e.jitter_high_pass,
+        e.final_rms_speed
     );
-    println!(
+    outln!(
         "  {:.2} ms/step, {:.1} steps per wall-clock second",
         s.ms_per_step,
         1e3 / s.ms_per_step.max(1e-9)
     );
-    println!("outputs in {}", out.display());
+    outln!("outputs in {}", out.display());
     if let Some(n) = e.diverged_at {
-        println!(
+        outln!(
             "  DIVERGED in step {}: the explicit integration blew up (a state not finite, or a \
              vertex about to move more than 1000 times the world's size in one step); the run \
              stopped there (reduce --dt or --stiffness)",
@@ -308,9 +316,9 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
     }
     let r = rings::run(&p, &a.out).map_err(anyhow::Error::from)?;
     let ok = print("rings", &r.summary, &r.extra, &a.out);
-    println!("  sweep (contact-force plots force_stiffness.svg, force_dt.svg):");
+    outln!("  sweep (contact-force plots force_stiffness.svg, force_dt.svg):");
     for row in &r.sweep {
-        println!(
+        outln!(
             "    k = {:>8.3} N/m, Δt = {:.5} s: jitter {:.4e}, {} pairs crossing at the end (peak {}, depth {:.3e} m)",
             row.stiffness,
             row.dt,
@@ -320,7 +328,7 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
             row.extra.peak_depth
         );
         if let Some(n) = row.extra.diverged_at {
-            println!("      diverged in step {}", n + 1);
+            outln!("      diverged in step {}", n + 1);
         }
     }
     Ok(outcome(ok))

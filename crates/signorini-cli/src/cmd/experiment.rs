@@ -230,8 +230,8 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
         }),
     };
     let r = pour2d::run_sweep(&cfg).map_err(anyhow::Error::from)?;
-    print!("{}", r.report);
-    println!("outputs in {}", display(&cfg.out));
+    out!("{}", r.report);
+    outln!("outputs in {}", display(&cfg.out));
     Ok(if r.all_checks_pass {
         Outcome::Success
     } else {
@@ -286,8 +286,8 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
         }),
     };
     let r = pour3d::run_sweep3(&cfg).map_err(anyhow::Error::from)?;
-    print!("{}", r.report);
-    println!("outputs in {}", display(&cfg.out));
+    out!("{}", r.report);
+    outln!("outputs in {}", display(&cfg.out));
     Ok(if r.all_checks_pass {
         Outcome::Success
     } else {
@@ -305,8 +305,8 @@ fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {
         &data,
     )
     .map_err(anyhow::Error::from)?;
-    print!("{}", r.report);
-    println!("outputs in {}", display(&a.common.out));
+    out!("{}", r.report);
+    outln!("outputs in {}", display(&a.common.out));
     Ok(if r.all_checks_pass {
         Outcome::Success
     } else {

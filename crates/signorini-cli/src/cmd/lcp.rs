@@ -28,8 +28,8 @@ pub enum LcpCommand {
         /// Output format.
         #[arg(long, value_enum, default_value_t = FormatArg::Text)]
         format: FormatArg,
-        /// File kind; by default detected from the path (`LCP/`, `MLCP/` or `_mlcp`,
-        /// `Relay/`) or else from the content.
+        /// File kind; by default told from the content (never from the file's name or
+        /// folder).
         #[arg(long, value_enum)]
         kind: Option<KindArg>,
         /// Residual tolerance (scaled by max(1, ‖q‖∞)).
@@ -94,10 +94,10 @@ pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
                 Some(KindArg::Lcp) => ProblemKind::Lcp,
                 Some(KindArg::Mlcp) => ProblemKind::Mlcp,
                 Some(KindArg::Relay) => ProblemKind::Relay,
-                None => detect_kind(&file, &text),
+                None => detect_kind(&text),
             };
             let mcp = read_problem(kind, &text)
-                .with_context(|| format!("{file}: malformed {kind:?} file"))?;
+                .with_context(|| format!("{file}: malformed {} file", kind_name(kind)))?;
             let mut params = SolveParams::default();
             params.solver = to_kind(solver);
             params.tolerance = tolerance;
@@ -117,6 +117,15 @@ pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
                 Outcome::Failed
             })
         }
+    }
+}
+
+/// The name of a file kind in messages.
+fn kind_name(k: ProblemKind) -> &'static str {
+    match k {
+        ProblemKind::Lcp => "LCP",
+        ProblemKind::Mlcp => "MLCP",
+        ProblemKind::Relay => "Relay",
     }
 }
 
@@ -210,23 +219,23 @@ impl Report {
     pub fn print(&self, format: FormatArg, file: &str) {
         match format {
             FormatArg::Json => {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string(self).expect("report serialises")
                 );
             }
             FormatArg::Text => {
-                println!("file:       {file}");
-                println!("status:     {}", self.status);
-                println!("solver:     {}", solver_name(self.solver));
+                outln!("file:       {file}");
+                outln!("status:     {}", self.status);
+                outln!("solver:     {}", solver_name(self.solver));
                 match self.residual {
-                    Some(r) => println!("residual:   {r:.3e}"),
-                    None => println!("residual:   -"),
+                    Some(r) => outln!("residual:   {r:.3e}"),
+                    None => outln!("residual:   -"),
                 }
-                println!("iterations: {}", self.iterations);
-                println!("seconds:    {:.6}", self.seconds);
+                outln!("iterations: {}", self.iterations);
+                outln!("seconds:    {:.6}", self.seconds);
                 let z: Vec<String> = self.z.iter().map(|x| format!("{x:.12e}")).collect();
-                println!("z:          [{}]", z.join(", "));
+                outln!("z:          [{}]", z.join(", "));
             }
         }
         if !self.message.is_empty() {

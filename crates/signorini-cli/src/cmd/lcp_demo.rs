@@ -42,12 +42,16 @@ pub fn run() -> Result<Outcome, BadInput> {
     for (name, kind, text) in FILES {
         problems.push((name.into(), read_problem(kind, text)?));
     }
-    println!(
-        "Signorini complementarity demo: bundled problems (see `signorini lcp solve --help`)\n"
-    );
-    println!(
+    outln!("Signorini complementarity demo: bundled problems (see `signorini lcp solve --help`)\n");
+    outln!(
         "{:<22} {:>4}  {:<14} {:<15} {:>6} {:>10} {:>10}",
-        "problem", "n", "solver", "status", "iters", "residual", "µs"
+        "problem",
+        "n",
+        "solver",
+        "status",
+        "iters",
+        "residual",
+        "µs"
     );
     let mut all_ok = true;
     for (name, mcp) in &problems {
@@ -61,7 +65,7 @@ pub fn run() -> Result<Outcome, BadInput> {
                 solver_name(solver).to_string()
             };
             let res = r.residual.map_or("-".to_string(), |x| format!("{x:.1e}"));
-            println!(
+            outln!(
                 "{:<22} {:>4}  {:<14} {:<15} {:>6} {:>10} {:>10.1}",
                 name,
                 mcp.dim(),
@@ -77,9 +81,12 @@ pub fn run() -> Result<Outcome, BadInput> {
     if let Some((_, mcp)) = problems.first() {
         let z = signorini_complementarity::solve_mcp(mcp, &SolveParams::default()).map(|i| i.z);
         if let Ok(z) = z {
-            println!(
+            outln!(
                 "\ntwo_contact_friction impulses (N·s): normal {:.4} {:.4}; sliding speeds σ {:.4} {:.4}",
-                z[0], z[1], z[6], z[7]
+                z[0],
+                z[1],
+                z[6],
+                z[7]
             );
         }
     }

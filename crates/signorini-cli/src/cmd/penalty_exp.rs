@@ -64,28 +64,28 @@ pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
     };
     let s = particle1d::run(&c, &a.out).map_err(anyhow::Error::from)?;
     let rel = |x: f64, y: f64| (x - y).abs() / y;
-    println!("particle1d (m = 1 kg, k = 10 kN/m):");
-    println!(
+    outln!("particle1d (m = 1 kg, k = 10 kN/m):");
+    outln!(
         "  SE  limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulation {:.6e} s ({:.2e} rel.)",
         s.se_analytic_limit_s,
         s.se_eigen_limit_s,
         s.se_stability_limit_s,
         rel(s.se_stability_limit_s, s.se_analytic_limit_s)
     );
-    println!(
+    outln!(
         "  CPF limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulation {:.6e} s ({:.2e} rel.)",
         s.cpf_analytic_limit_s,
         s.cpf_eigen_limit_s,
         s.cpf_stability_limit_s,
         rel(s.cpf_stability_limit_s, s.cpf_analytic_limit_s)
     );
-    println!(
+    outln!(
         "  largest surviving stiffness perturbation at {} Hz, Δt = 2 ms: SE {:.0} %, CPF {:.0} % (paper: 15 %, 70 %)",
         s.perturbation_hz,
         100.0 * s.se_max_perturbation,
         100.0 * s.cpf_max_perturbation
     );
-    println!("outputs in {}", a.out.display());
+    outln!("outputs in {}", a.out.display());
     let ok = [
         (s.se_stability_limit_s, s.se_analytic_limit_s),
         (s.cpf_stability_limit_s, s.cpf_analytic_limit_s),
@@ -117,20 +117,24 @@ pub fn box_on_plane(a: BoxArgs) -> Result<Outcome, BadInput> {
         ..Default::default()
     };
     let s = box_on_plane::run(&c, &a.out).map_err(anyhow::Error::from)?;
-    println!("box-on-plane (h = {} s, {} s):", c.h, c.duration);
+    outln!("box-on-plane (h = {} s, {} s):", c.h, c.duration);
     for (name, m) in &s {
-        println!(
+        outln!(
             "  {name:8} final-second max vertex speed {:.3e} m/s, max penetration {:.3e} m, jitter {:.4e} (final second {:.3e}), {:.3} ms/step",
-            m.final_speed, m.max_penetration, m.jitter, m.final_second_jitter, m.ms_per_step
+            m.final_speed,
+            m.max_penetration,
+            m.jitter,
+            m.final_second_jitter,
+            m.ms_per_step
         );
     }
     let (cpf, dpf) = (&s["cpf"], &s["dpf"]);
-    println!(
+    outln!(
         "  jitter DPF / CPF = {:.3} (final second: {:.3e})",
         dpf.jitter / cpf.jitter,
         dpf.final_second_jitter / cpf.final_second_jitter
     );
-    println!("outputs in {}", a.out.display());
+    outln!("outputs in {}", a.out.display());
     Ok(if cpf.final_speed < 1e-4 {
         Outcome::Success
     } else {
@@ -148,13 +152,14 @@ pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
         ..Default::default()
     };
     let s = stick::run(&c, &a.out).map_err(anyhow::Error::from)?;
-    println!(
+    outln!(
         "stick (h = {} s, ball speed {} m/s, reference CPF at h/100):",
-        c.h, c.speed
+        c.h,
+        c.speed
     );
     for (name, m) in &s {
         let d = m.rebound_direction;
-        println!(
+        outln!(
             "  {name:8} rebound ({:+.3}, {:+.3}, {:+.3}), {:.1}° from the reference, max penetration {:.3e} m, {:.3} ms/step",
             d[0],
             d[1],
@@ -166,11 +171,13 @@ pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
     }
     if let Some(m) = s.values().next() {
         let d = m.reference_rebound_direction;
-        println!(
+        outln!(
             "  reference rebound ({:+.3}, {:+.3}, {:+.3})",
-            d[0], d[1], d[2]
+            d[0],
+            d[1],
+            d[2]
         );
     }
-    println!("outputs in {}", a.out.display());
+    outln!("outputs in {}", a.out.display());
     Ok(Outcome::Success)
 }

@@ -167,8 +167,8 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
 pub fn pile(a: PileArgs) -> Result<Outcome, BadInput> {
     let cfg = pile_config(&a)?;
     let r = run_pile(&cfg).map_err(anyhow::Error::from)?;
-    print!("{}", r.report);
-    println!("outputs in {}", cfg.out.display());
+    out!("{}", r.report);
+    outln!("outputs in {}", cfg.out.display());
     Ok(if r.targets_met {
         Outcome::Success
     } else {
@@ -187,8 +187,8 @@ pub fn tower(a: TowerArgs) -> Result<Outcome, BadInput> {
         out: a.out.clone(),
     };
     let (report, at_rest) = run_towers(&cfg).map_err(anyhow::Error::from)?;
-    print!("{report}");
-    println!("outputs in {}", cfg.out.display());
+    out!("{report}");
+    outln!("outputs in {}", cfg.out.display());
     Ok(if at_rest {
         Outcome::Success
     } else {

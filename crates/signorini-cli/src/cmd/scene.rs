@@ -1,15 +1,17 @@
 //! `signorini run | list | validate | report`: scene files (see `docs/guide.md`).
 //!
-//! `run` exits 1 when a `[checks]` entry of the scene failed or the run was interrupted
-//! (Ctrl-C: the loop stops after the current step and every output file is completed), 2 on bad
-//! input (with file:line:column, field and reason).
+//! `run` exits 1 when a `[checks]` entry of the scene failed, the state became non-finite or
+//! the run was interrupted (Ctrl-C: the loop stops after the current step and every output file
+//! is completed), 2 on bad input (with file:line:column, field and reason), on a non-empty
+//! output folder without `--force`, and on a run whose estimated memory is above the limit —
+//! all checked before the output folder is touched.
 
 use crate::exit::{BadInput, Outcome};
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use signorini_scene::{
-    Model, RunOptions, RunSummary, Scene, SceneKind, builtin, load_scene, load_str,
+    Model, RunOptions, RunSummary, Scene, SceneKind, builtin, load_scene, load_str, memory, out_dir,
 };
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -37,12 +39,23 @@ pub struct RunArgs {
     /// Step size in seconds instead of the scene's (drop times and duration stay in seconds).
     #[arg(long)]
     dt: Option<f64>,
-    /// Stop after at most N steps.
-    #[arg(long)]
+    /// Stop after at most N steps (N >= 1).
+    #[arg(long, value_parser = at_least_one)]
     steps: Option<usize>,
-    /// Output folder (default: `out/<scene name>`).
+    /// Output folder (default: `out/<scene name>`). It must be empty or new, unless
+    /// `--force` is given.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Use an output folder that is not empty: first remove the files a previous run or
+    /// report wrote there (CSV, JSON, scene copy, report.html, *.svg, temporary files; any
+    /// other file and every sub-folder is kept).
+    #[arg(long)]
+    force: bool,
+    /// Refuse the run if its estimated memory is above SIZE (e.g. 16G, 500M, 2Gi; `none`:
+    /// no check). Default: the SIGNORINI_MEMORY_LIMIT environment variable, else this
+    /// machine's total memory (/proc/meminfo).
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
     /// No progress bar and no text summary.
     #[arg(long)]
     quiet: bool,
@@ -59,6 +72,37 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Call the scene invalid if a run's estimated memory is above SIZE (as for `run`).
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
+}
+
+/// `--steps`: a positive count.
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be >= 1 (a run takes at least one step)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The memory limit of a run: `--memory-limit`, else `SIGNORINI_MEMORY_LIMIT`, else the
+/// machine's total memory; `none` (either way) for no check.
+pub(crate) fn memory_limit(flag: Option<&str>) -> Result<Option<u64>, BadInput> {
+    let (value, source) = match flag {
+        Some(v) => (Some(v.to_string()), "--memory-limit"),
+        None => (
+            std::env::var("SIGNORINI_MEMORY_LIMIT").ok(),
+            "SIGNORINI_MEMORY_LIMIT",
+        ),
+    };
+    match value {
+        Some(v) if v.trim().eq_ignore_ascii_case("none") => Ok(None),
+        Some(v) => memory::parse_size(&v).map(Some).ok_or_else(|| {
+            anyhow!("{source}: `{v}` is not a size (e.g. 16G, 500M, 2Gi, or none)").into()
+        }),
+        None => Ok(memory::machine_memory()),
+    }
 }
 
 /// `signorini report` options.
@@ -102,10 +146,32 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
     {
         return Err(anyhow!("--dt: step size {dt} must be in (0, 1] s").into());
     }
+    // The scene name is a plain file name (checked by validation): the default folder is
+    // always inside out/.
     let out = a
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("out").join(&scene.name));
+    let memory_limit = memory_limit(a.memory_limit.as_deref())?;
+    // Everything that can refuse the run is checked before the folder is touched.
+    signorini_scene::preflight(
+        &scene,
+        &RunOptions {
+            model,
+            h: a.dt,
+            max_steps: a.steps,
+            memory_limit,
+            ..Default::default()
+        },
+    )?;
+    let removed = out_dir::prepare(&out, a.force)?;
+    if !removed.is_empty() && !a.quiet {
+        eprintln!(
+            "--force: removed {} file(s) of a previous run from {}",
+            removed.len(),
+            out.display()
+        );
+    }
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -138,17 +204,24 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
             progress_bar.set_position(done as u64);
         })),
         before_step: None,
+        memory_limit,
     };
     let outcome = signorini_scene::run(&scene, opts)?;
     bar.finish_and_clear();
     let s = &outcome.summary;
     match a.format {
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::to_string_pretty(s).expect("summary serialises")
         ),
         Format::Text if !a.quiet => print_summary(s, &out),
         Format::Text => {}
+    }
+    if let Some(why) = &s.failed {
+        eprintln!(
+            "run failed: {why}; outputs in {} are complete up to the step before",
+            out.display()
+        );
     }
     if s.interrupted {
         eprintln!(
@@ -166,28 +239,39 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
 }
 
 fn print_summary(s: &RunSummary, out: &Path) {
-    println!(
+    outln!(
         "{}: {} steps of h = {} s with {} ({} dynamic bodies), {} failed",
-        s.scene, s.steps, s.h, s.model, s.dynamic_bodies, s.failed_steps
+        s.scene,
+        s.steps,
+        s.h,
+        s.model,
+        s.dynamic_bodies,
+        s.failed_steps
     );
     if s.kind == "deformables" {
-        println!(
+        outln!(
             "deepest edge-triangle crossing {:.3e} m; mean feature pairs/step {:.2}",
-            s.max_penetration, s.mean_contacts
+            s.max_penetration,
+            s.mean_contacts
         );
     } else if s.kind == "meshes" {
-        println!(
+        outln!(
             "max penetration {:.3e} m; mean feature pairs/step {:.2}",
-            s.max_penetration, s.mean_contacts
+            s.max_penetration,
+            s.mean_contacts
         );
     } else {
         let unit = if s.kind == "polyhedra" { "m³" } else { "m²" };
-        println!(
+        outln!(
             "overlap: max {:.3e} {unit}, median {:.3e} {unit}; mean contacts/step {:.2}; mean solver iterations {:.2}; max residual {:.2e}",
-            s.max_overlap, s.median_overlap, s.mean_contacts, s.mean_iterations, s.max_residual
+            s.max_overlap,
+            s.median_overlap,
+            s.mean_contacts,
+            s.mean_iterations,
+            s.max_residual
         );
     }
-    println!(
+    outln!(
         "energy {:.4} J -> {:.4} J; max contact force {:.3} N; {:.2} ms/step",
         s.energy_initial,
         s.energy_final,
@@ -199,7 +283,7 @@ fn print_summary(s: &RunSummary, out: &Path) {
         }
     );
     for c in &s.checks {
-        println!(
+        outln!(
             "check {}: {} ({} <= {})",
             c.name,
             if c.pass { "PASS" } else { "FAIL" },
@@ -207,7 +291,7 @@ fn print_summary(s: &RunSummary, out: &Path) {
             c.limit
         );
     }
-    println!(
+    outln!(
         "outputs in {} (make the report: signorini report {})",
         out.display(),
         out.display()
@@ -216,13 +300,13 @@ fn print_summary(s: &RunSummary, out: &Path) {
 
 /// `signorini list`.
 pub fn list() -> Result<Outcome, BadInput> {
-    println!("built-in scenes (signorini run <name>, files in scenes/):");
+    outln!("built-in scenes (signorini run <name>, files in scenes/):");
     for b in builtin::SCENES {
-        println!("  {:<16} {}", b.name, b.description());
+        outln!("  {:<16} {}", b.name, b.description());
     }
-    println!("experiments (signorini experiment <name> --out DIR):");
+    outln!("experiments (signorini experiment <name> --out DIR):");
     for (name, what) in builtin::EXPERIMENTS {
-        println!("  {name:<16} {what}");
+        outln!("  {name:<16} {what}");
     }
     Ok(Outcome::Success)
 }
@@ -230,6 +314,14 @@ pub fn list() -> Result<Outcome, BadInput> {
 /// `signorini validate`.
 pub fn validate(a: ValidateArgs) -> Result<Outcome, BadInput> {
     let scene = resolve(&a.scene)?;
+    signorini_scene::preflight(
+        &scene,
+        &RunOptions {
+            memory_limit: memory_limit(a.memory_limit.as_deref())?,
+            ..Default::default()
+        },
+    )?;
+    let estimate = memory::estimate(&scene, scene.h, None);
     let (bodies, dynamic) = scene.body_counts();
     let kind = match scene.kind {
         SceneKind::Planar => "2D polygons",
@@ -238,7 +330,7 @@ pub fn validate(a: ValidateArgs) -> Result<Outcome, BadInput> {
         SceneKind::Deformables => "3D deformables",
     };
     match a.format {
-        Format::Json => println!(
+        Format::Json => outln!(
             "{}",
             serde_json::json!({
                 "valid": true,
@@ -248,15 +340,17 @@ pub fn validate(a: ValidateArgs) -> Result<Outcome, BadInput> {
                 "dynamic_bodies": dynamic,
                 "model": scene.contact.model.name(),
                 "h": scene.h,
+                "memory_estimate_bytes": estimate.bytes,
             })
         ),
-        Format::Text => println!(
-            "{}: valid ({} bodies, {} dynamic, {kind}; model {}, h = {} s)",
+        Format::Text => outln!(
+            "{}: valid ({} bodies, {} dynamic, {kind}; model {}, h = {} s; a run needs about {})",
             scene.file.display(),
             bodies,
             dynamic,
             scene.contact.model.name(),
-            scene.h
+            scene.h,
+            memory::human_bytes(estimate.bytes)
         ),
     }
     Ok(Outcome::Success)
@@ -265,9 +359,9 @@ pub fn validate(a: ValidateArgs) -> Result<Outcome, BadInput> {
 /// `signorini report`.
 pub fn report(a: ReportArgs) -> Result<Outcome, BadInput> {
     let files = signorini_scene::report::write_report(&a.dir)?;
-    println!("{}", files.html.display());
+    outln!("{}", files.html.display());
     for s in &files.svgs {
-        println!("{}", s.display());
+        outln!("{}", s.display());
     }
     Ok(Outcome::Success)
 }

@@ -193,3 +193,32 @@ fn work_budget_stops_the_fallback_chain_of_an_unsolvable_problem() {
         signorini_complementarity::work_estimate(n, a.iterations, 0)
     );
 }
+
+/// Issue #20: a badly scaled problem, diagonal 1e150 and 1e-150, whose unique solution is
+/// z = (1, 1e150). With one scale for the whole problem (max |q| or max |M|) the small row
+/// rounded away and Lemke returned "solved" with z₂ = 0 (residual 1, within 1e-8 · 1e150).
+/// Now no solver may call a wrong answer solved: each answer is either an error or right in
+/// every component.
+#[test]
+fn badly_scaled_rows_are_never_solved_with_a_wrong_component() {
+    let m = DMatrix::from_diagonal(&DVector::from_column_slice(&[1e150, 1e-150]));
+    for q in [[-1e150, -1.0], [-1.0, -1.0], [-1e150, -1e-150]] {
+        let lcp = Lcp {
+            m: m.clone(),
+            q: DVector::from_column_slice(&q),
+        };
+        let exact = [-q[0] / 1e150, -q[1] / 1e-150];
+        for s in [SolverKind::Lemke, SolverKind::Auto, SolverKind::FbNewton] {
+            if let Ok(info) = solve_lcp(&lcp, &params(s)) {
+                for i in 0..2 {
+                    let rel = (info.z[i] - exact[i]).abs() / exact[i].abs();
+                    assert!(
+                        rel <= 1e-8,
+                        "{s:?}, q = {q:?}: z = {:?} is not {exact:?}",
+                        info.z
+                    );
+                }
+            }
+        }
+    }
+}

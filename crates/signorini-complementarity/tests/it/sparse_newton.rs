@@ -46,10 +46,9 @@ fn sparse_newton_agrees_with_lemke_on_the_siconos_files() {
     const SPARSE_FAILS: [&str; 2] = ["lcp_tobenna", "Buck2_mlcp"];
     let (mut solved, mut same_z) = (0, 0);
     for path in siconos_files() {
-        let name = path.to_string_lossy().into_owned();
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
-        let kind = detect_kind(&name, &text);
+        let kind = detect_kind(&text);
         let Ok(mcp) = read_problem(kind, &text) else {
             continue; // the rectangular MLCP
         };
@@ -291,7 +290,7 @@ fn failures_carry_the_best_iterate() {
     // lcp_tobenna (n = 40, indefinite, degenerate): semismooth Newton does not solve it.
     let path = data_dir().join("LCP/test/data/lcp_tobenna.dat");
     let text = std::fs::read_to_string(&path).unwrap();
-    let dense = read_problem(detect_kind(&path.to_string_lossy(), &text), &text).unwrap();
+    let dense = read_problem(detect_kind(&text), &text).unwrap();
     let mcp = SparseMcp::from_dense(&dense).unwrap();
     let mut p = SolveParams::default();
     p.max_iterations = Some(3);

@@ -31,6 +31,17 @@ pub enum PolygonError {
         /// Edge index.
         index: usize,
     },
+    /// All vertices lie on one line: the polygon has no area.
+    #[error("degenerate: collinear or zero-area (all vertices lie on one line)")]
+    Degenerate,
+    /// Two edges that do not share a vertex cross or touch (a bow-tie).
+    #[error("self-intersecting: edges {first} and {second} cross")]
+    CrossingEdges {
+        /// The first edge (from vertex `first` to the next).
+        first: usize,
+        /// The second edge.
+        second: usize,
+    },
     /// The vertices are ordered clockwise (negative signed area).
     #[error("vertices are clockwise (signed area {area:e}); counter-clockwise order is required")]
     Clockwise {
@@ -47,12 +58,61 @@ pub enum PolygonError {
     },
     /// The boundary winds around more than once (self-intersecting star shape).
     #[error(
-        "polygon boundary winds {turns:.3} times around its interior; exactly once is required"
+        "self-intersecting: the polygon boundary winds {turns:.3} times around its interior; \
+         exactly once is required"
     )]
     SelfIntersecting {
         /// Total turning divided by 2π.
         turns: Real,
     },
+}
+
+/// Whether every vertex lies on the line through the first vertex and the one farthest from
+/// it (within 1e-12 of that distance, relative).
+fn collinear(v: &[Vec2]) -> bool {
+    let far = v
+        .iter()
+        .map(|p| p - v[0])
+        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
+        .unwrap_or_else(Vec2::zeros);
+    let len = far.norm();
+    len == 0.0
+        || v.iter()
+            .all(|p| cross2(&far, &(p - v[0])).abs() <= 1e-12 * len * len)
+}
+
+/// The first pair of edges `(i, j)`, `i < j`, not adjacent, that cross or touch (edge k runs
+/// from vertex k to the next). O(n²): only called on polygons that already failed a check.
+fn crossing_edges(v: &[Vec2]) -> Option<(usize, usize)> {
+    let n = v.len();
+    let orient = |a: &Vec2, b: &Vec2, c: &Vec2| cross2(&(b - a), &(c - a));
+    let on = |a: &Vec2, b: &Vec2, p: &Vec2| {
+        p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y)
+    };
+    let meet = |p1: &Vec2, p2: &Vec2, p3: &Vec2, p4: &Vec2| {
+        let (d1, d2) = (orient(p3, p4, p1), orient(p3, p4, p2));
+        let (d3, d4) = (orient(p1, p2, p3), orient(p1, p2, p4));
+        if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
+            && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
+        {
+            return true;
+        }
+        (d1 == 0.0 && on(p3, p4, p1))
+            || (d2 == 0.0 && on(p3, p4, p2))
+            || (d3 == 0.0 && on(p1, p2, p3))
+            || (d4 == 0.0 && on(p1, p2, p4))
+    };
+    for i in 0..n {
+        for j in i + 2..n {
+            if i == 0 && j == n - 1 {
+                continue; // adjacent through vertex 0
+            }
+            if meet(&v[i], &v[(i + 1) % n], &v[j], &v[(j + 1) % n]) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
 }
 
 /// Signed area of a closed vertex loop (positive when counter-clockwise).
@@ -94,9 +154,17 @@ impl ConvexPolygon {
                 return Err(PolygonError::DegenerateEdge { index: i });
             }
         }
+        if collinear(&vertices) {
+            return Err(PolygonError::Degenerate);
+        }
+        // A bow-tie is reported as such, not by the first check it fails.
+        let crossing = |e: PolygonError| match crossing_edges(&vertices) {
+            Some((first, second)) => PolygonError::CrossingEdges { first, second },
+            None => e,
+        };
         let area = polygon_area_signed(&vertices);
         if area <= 0.0 {
-            return Err(PolygonError::Clockwise { area });
+            return Err(crossing(PolygonError::Clockwise { area }));
         }
         let mut total_turn = 0.0;
         for i in 0..n {
@@ -104,7 +172,7 @@ impl ConvexPolygon {
             let e1 = vertices[(i + 1) % n] - vertices[i];
             let turn = cross2(&e0, &e1) / (e0.norm() * e1.norm());
             if turn <= MIN_TURN_SINE {
-                return Err(PolygonError::NotConvex { index: i, turn });
+                return Err(crossing(PolygonError::NotConvex { index: i, turn }));
             }
             total_turn += cross2(&e0, &e1).atan2(e0.dot(&e1));
         }

@@ -12,6 +12,7 @@ mod distance;
 mod hull;
 mod mass;
 mod polyhedron;
+mod sat;
 
 pub use aabb::{Aabb3, sweep_and_prune3};
 pub use clip::{clip_by_halfspaces, intersection_volume, polytope_volume};
@@ -20,3 +21,4 @@ pub use distance::{closest_on_polygon, closest_on_segment, closest_segment_segme
 pub use hull::MAX_HULL_POINTS;
 pub use mass::MassProperties3;
 pub use polyhedron::{ConvexPolyhedron, Edge, Face, PolyhedronError};
+pub use sat::penetration_depth;

@@ -49,6 +49,36 @@ fn validation_rejects_bad_polygons_with_reasons() {
         "{err:?}"
     );
     assert!(err.to_string().contains("winds"));
+    assert!(err.to_string().starts_with("self-intersecting"), "{err}");
+}
+
+#[test]
+fn collinear_and_bow_tie_polygons_are_named_as_such() {
+    // Collinear: zero area, not "clockwise (signed area 0)".
+    let line = ConvexPolygon::new(vec![v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0)]).unwrap_err();
+    assert_eq!(line, PolygonError::Degenerate);
+    assert!(
+        line.to_string()
+            .starts_with("degenerate: collinear or zero-area"),
+        "{line}"
+    );
+    let back = ConvexPolygon::new(vec![v(0.0, 0.0), v(2.0, 2.0), v(1.0, 1.0)]).unwrap_err();
+    assert_eq!(back, PolygonError::Degenerate);
+    // Bow-tie: zero signed area, edges 0 and 2 cross.
+    let bow =
+        ConvexPolygon::new(vec![v(0.0, 0.0), v(1.0, 1.0), v(1.0, 0.0), v(0.0, 1.0)]).unwrap_err();
+    assert_eq!(
+        bow,
+        PolygonError::CrossingEdges {
+            first: 0,
+            second: 2
+        }
+    );
+    assert!(bow.to_string().starts_with("self-intersecting"), "{bow}");
+    // A lopsided bow-tie (positive signed area) too.
+    let bow =
+        ConvexPolygon::new(vec![v(0.0, 0.0), v(3.0, 1.0), v(3.0, 0.0), v(0.0, 1.0)]).unwrap_err();
+    assert!(matches!(bow, PolygonError::CrossingEdges { .. }), "{bow:?}");
 }
 
 #[test]

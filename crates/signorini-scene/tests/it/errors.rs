@@ -12,7 +12,7 @@ const BOX: &str =
 /// Expected: field path, a substring of the reason, the text whose line the error points at
 /// (empty: no line check), unsupported (true) or invalid (false).
 pub(crate) struct Case {
-    text: String,
+    pub(crate) text: String,
     field: &'static str,
     reason: &'static str,
     at: &'static str,

@@ -4,6 +4,7 @@
 mod errors;
 mod errors3;
 mod errors_deform;
+mod hostile;
 mod roundtrip;
 mod roundtrip3;
 mod roundtrip_deform;

@@ -243,6 +243,8 @@ fn a_diverging_deformable_run_stops_and_fails() {
         o.summary
     );
     assert!(!o.summary.all_checks_pass);
+    let why = format!("non-finite state at step {}", o.summary.steps);
+    assert_eq!(o.summary.failed.as_deref(), Some(why.as_str()));
 }
 
 /// `cube_on_cloth.toml` (a dynamic `[[body]]` in a deformable scene) is the world of the

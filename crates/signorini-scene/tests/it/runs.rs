@@ -152,6 +152,7 @@ fn same_scene_same_bytes_and_json_equals_toml() {
 #[test]
 fn checks_fail_when_bodies_start_overlapping() {
     let text = r#"
+allow_initial_overlap = true
 [step]
 h = 0.01
 steps = 3
@@ -174,6 +175,9 @@ position = [0.0, 0.05]
     assert_eq!(c.len(), 2);
     assert!(!c[0].pass && c[0].value > 0.0, "{c:?}");
     assert!(!o.summary.all_checks_pass);
+    // The penetration depth of a polygon pair is measured (the box starts 5 cm deep).
+    let d = o.summary.max_penetration;
+    assert!(d > 0.0 && d <= 0.05 + 1e-12, "max_penetration {d}");
 }
 
 #[test]

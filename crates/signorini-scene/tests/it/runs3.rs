@@ -136,6 +136,8 @@ fn a_diverging_mesh_run_stops_and_fails() {
     assert_eq!(o.summary.failed_steps, 1, "{:?}", o.summary);
     assert!(o.summary.steps < 3000, "ran on: {} steps", o.summary.steps);
     assert!(!o.summary.all_checks_pass);
+    let why = format!("non-finite state at step {}", o.summary.steps);
+    assert_eq!(o.summary.failed.as_deref(), Some(why.as_str()));
     assert!(
         o.summary
             .checks
