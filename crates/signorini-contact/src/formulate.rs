@@ -300,6 +300,14 @@ impl<const D: usize> Formulation<D> {
                 cols_of[*b].push(j);
             }
         }
+        // W_b k_b of every column block, once (a dense 3D block costs D² per product, and
+        // each column meets every row of its bodies): entry (i, j) is then Σ_b g_bᵀ (W_b k_b)
+        // in the row's block order, the same operations as `Jacobian::weighted_dot`.
+        let weighted: Vec<Vec<(usize, SVector<Real, D>)>> = self
+            .cols
+            .iter()
+            .map(|c| c.blocks.iter().map(|(b, k)| (*b, inv(*b).mul(k))).collect())
+            .collect();
         let mut m = DMatrix::zeros(n, n);
         let mut seen = vec![usize::MAX; n];
         for (i, r) in self.rows.iter().enumerate() {
@@ -307,7 +315,7 @@ impl<const D: usize> Formulation<D> {
                 for &j in &cols_of[*b] {
                     if seen[j] != i {
                         seen[j] = i;
-                        m[(i, j)] = r.weighted_dot(&self.cols[j], inv);
+                        m[(i, j)] = entry(r, &self.cols[j], &weighted[j], inv);
                     }
                 }
             }
@@ -432,4 +440,26 @@ impl<const D: usize> Formulation<D> {
         }
         v
     }
+}
+
+/// Entry `rᵀ W c` of the reduced matrix from the column's precomputed blocks `W_b c_b`
+/// (`wc`): bit-identical to `r.weighted_dot(c, inv)`. A dense block's `quadratic` is
+/// `g · (W k)`, so the stored product is used; a diagonal block's is `(g ∘ w) · k`, whose
+/// rounding differs from `g · (w ∘ k)`, so it is recomputed as before (cheap).
+fn entry<const D: usize>(
+    r: &Jacobian<D>,
+    c: &Jacobian<D>,
+    wc: &[(usize, SVector<Real, D>)],
+    inv: impl Fn(usize) -> MassBlock<D>,
+) -> Real {
+    let mut s = 0.0;
+    for (b, g) in &r.blocks {
+        if let Some(k) = wc.iter().position(|(cb, _)| cb == b) {
+            s += match inv(*b) {
+                MassBlock::Dense(_) => g.dot(&wc[k].1),
+                w @ MassBlock::Diagonal(_) => w.quadratic(g, &c.blocks[k].1),
+            };
+        }
+    }
+    s
 }
