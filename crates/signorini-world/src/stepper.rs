@@ -1123,13 +1123,18 @@ pub const GS_RESCUE_MIN: usize = 100;
 /// Sweeps of the block Gauss–Seidel fallback of a large island (`solve_large`).
 pub const BLOCK_GS_SWEEPS: usize = 200;
 
-/// Default [`WorldParams::dense_limit`]: problems of more unknowns are solved sparse.
-pub const DEFAULT_DENSE_LIMIT: usize = 2000;
+/// Default [`WorldParams::dense_limit`]: problems of more unknowns are solved sparse. 4000,
+/// because PEG's islands of 2,000–4,000 unknowns are solved exactly by dense Lemke (whose
+/// basis then answers the gap corrections, [`WorldParams::reuse_basis`]) and not by the
+/// sparse semismooth Newton method: the 64-body pile took 1.5 s/step with 4000 against
+/// 8.8 s/step with 2000, and the 8-cube tower 95 against 340 ms/step (docs/peg3d.md,
+/// "Scaling"). A dense matrix of 4000² f64 is 128 MB.
+pub const DEFAULT_DENSE_LIMIT: usize = 4000;
 
 /// A large problem whose sparse solve failed is retried by the dense chain only up to this
-/// many unknowns (a dense matrix of 3000² f64 is 72 MB and Lemke's O(n³) work is seconds);
-/// beyond it the step fails and continues from the best iterate.
-pub const DENSE_FALLBACK_LIMIT: usize = 3000;
+/// many unknowns (a dense matrix of 6000² f64 is 288 MB and Lemke's O(n³) work is tens of
+/// seconds); beyond it the step fails and continues from the best iterate.
+pub const DENSE_FALLBACK_LIMIT: usize = 6000;
 
 /// At most this many iterative-refinement steps when an earlier solve's Lemke basis answers
 /// a solve ([`LemkeFactor::resolve`], which stops as soon as the residual is at rounding
