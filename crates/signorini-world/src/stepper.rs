@@ -1127,8 +1127,8 @@ pub const BLOCK_GS_SWEEPS: usize = 200;
 /// because PEG's islands of 2,000–4,000 unknowns are solved exactly by dense Lemke (whose
 /// basis then answers the gap corrections, [`WorldParams::reuse_basis`]) and not by the
 /// sparse semismooth Newton method: the 64-body pile took 1.5 s/step with 4000 against
-/// 8.8 s/step with 2000, and the 8-cube tower 95 against 340 ms/step (docs/peg3d.md,
-/// "Scaling"). A dense matrix of 4000² f64 is 128 MB.
+/// 8.8 s/step with 2000 (a build without the later, smaller assembly speedup), and the
+/// 8-cube tower 95 against 340 ms/step (docs/peg3d.md, "Scaling"). A dense matrix of 4000² f64 is 128 MB.
 pub const DEFAULT_DENSE_LIMIT: usize = 4000;
 
 /// A large problem whose sparse solve failed is retried by the dense chain only up to this
