@@ -155,17 +155,18 @@ pub fn stem(model: ContactModel, dim: Dim, shape: Shape, n: usize) -> String {
 }
 
 /// Header of `steps/<stem>.csv`.
-pub const STEPS_HEADER: &str = "step,time,unknowns,contacts,unilateral,inter,cross,failed,residual,overlap,broad_phase_ms,detection_ms,formulation_ms,solve_ms,gap_corrections_ms,integration_ms,islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses";
+pub const STEPS_HEADER: &str = "step,time,unknowns,contacts,unilateral,inter,cross,failed,residual,overlap,broad_phase_ms,detection_ms,formulation_ms,solve_ms,gap_corrections_ms,integration_ms,islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses,fallback_lines";
 
 /// One `steps.csv` row; `solver` is the solver of the largest island's accepted answer
 /// (`pgs` = the block Gauss–Seidel answer), `fallbacks` the number of fallback lines the step
 /// reported (`StepReport::fallbacks`), `corrections` the gap-correction re-solves and
-/// `basis_reuses` the solves answered by an earlier solve's Lemke basis.
+/// `basis_reuses` the solves answered by an earlier solve's Lemke basis, `fallback_lines`
+/// the fallback lines themselves (joined by " | ", one quoted CSV field).
 fn steps_line(s: usize, h: Real, rep: &StepReport, overlap: f64) -> String {
     let (c, t) = (rep.counts, rep.times);
     let ms = |x: f64| 1e3 * x;
     format!(
-        "{s},{},{},{},{},{},{},{},{},{overlap},{},{},{},{},{},{},{},{},{},{},{},{}",
+        "{s},{},{},{},{},{},{},{},{},{overlap},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         s as Real * h,
         rep.unknowns,
         c.contacts,
@@ -186,8 +187,14 @@ fn steps_line(s: usize, h: Real, rep: &StepReport, overlap: f64) -> String {
             .map_or_else(|| "none".into(), |k| format!("{k:?}").to_lowercase()),
         rep.fallbacks.len(),
         rep.corrections,
-        rep.basis_reuses
+        rep.basis_reuses,
+        quoted(&rep.fallbacks.join(" | "))
     )
+}
+
+/// A CSV field in double quotes, inner quotes doubled (RFC 4180).
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
 }
 
 /// Give up waiting for a free spawn region after this many drop intervals.

@@ -168,11 +168,16 @@ fn summary_has_one_row_per_model_and_size_in_increasing_n() {
     let steps = std::fs::read_to_string(out.join("steps/peg_3d_random_n2.csv")).unwrap();
     let header = steps.lines().next().unwrap();
     assert!(
-        header.ends_with(",islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses"),
+        header.ends_with(
+            ",islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses,fallback_lines"
+        ),
         "{header}"
     );
+    // Every field but the last (the quoted fallback lines, which may hold commas) is plain.
     for row in steps.lines().skip(1) {
-        assert_eq!(row.split(',').count(), header.split(',').count(), "{row}");
+        let (plain, lines) = row.split_once('"').expect("a quoted fallback_lines field");
+        assert_eq!(plain.split(',').count(), header.split(',').count(), "{row}");
+        assert!(lines.ends_with('"'), "{row}");
     }
 }
 
