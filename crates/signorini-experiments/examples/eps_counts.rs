@@ -37,7 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if hs.is_empty() {
         hs = vec![0.002, 0.005, 0.010];
     }
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg2d");
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg2d");
     let refs = read_reference(&data.join("reference_constraint_counts.csv"))?;
     let mut jobs = Vec::new();
     for &h in &hs {

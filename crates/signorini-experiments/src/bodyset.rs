@@ -1,4 +1,4 @@
-//! The shared 2D body sets (`../shared/data/peg2d/body_sets/set_{a..j}.json`, notes §7, §11)
+//! The shared 2D body sets (`data/peg2d/body_sets/set_{a..j}.json`, notes §7, §11)
 //! and any other JSON file in the same format.
 //!
 //! Owns: parsing and validation into [`BodySpec`]s, and resolving `--sets` arguments (a letter

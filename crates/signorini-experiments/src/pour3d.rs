@@ -9,7 +9,7 @@
 //! - `icosahedra` (the authors' stored scene): regular icosahedra of circumradius 0.5, mass 0.5,
 //!   inertia 0.5·(3 + √5)/20·I₃ = 0.1309·I₃; one configuration (0);
 //! - `random` (the paper's variant) or any FILE in the format of
-//!   `../shared/data/peg3d/random_polyhedra.json`: each body the convex hull of one point set,
+//!   `data/peg3d/random_polyhedra.json`: each body the convex hull of one point set,
 //!   centred on its volume centroid, scaled to circumradius 0.5, mass 0.5 with the inertia of
 //!   its geometry; configuration k drops bodies 11k … 11k + 10 in order.
 //!

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 fn data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg2d")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg2d")
 }
 
 fn tmp(name: &str) -> PathBuf {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 fn data3() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg3d")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg3d")
 }
 
 fn tmp(name: &str) -> PathBuf {

@@ -66,7 +66,7 @@ fn pour2d_scene_trajectory_is_identical_to_the_experiment() {
     run_steps(&s, None, n, Some(&dir));
     let set = load_body_set(
         "a",
-        &repo().join("../shared/data/peg2d/body_sets/set_a.json"),
+        &repo().join("data/peg2d/body_sets/set_a.json"),
     )
     .unwrap();
     let spec = RunSpec {
