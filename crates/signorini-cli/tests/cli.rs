@@ -112,10 +112,16 @@ fn unknown_model_is_bad_input() {
 fn help_names_each_experiments_data_default() {
     let (code, out, _) = signorini(&["experiment", "pour3d", "--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("default: the repository's data/peg3d)"), "{out}");
+    assert!(
+        out.contains("default: the repository's data/peg3d)"),
+        "{out}"
+    );
     assert!(!out.contains("data/peg2d"), "{out}");
     let (_, out, _) = signorini(&["experiment", "pour2d", "--help"]);
-    assert!(out.contains("default: the repository's data/peg2d)"), "{out}");
+    assert!(
+        out.contains("default: the repository's data/peg2d)"),
+        "{out}"
+    );
     let (_, out, _) = signorini(&["--help"]);
     assert!(out.contains("pour3d") && out.contains("bench"), "{out}");
 }
@@ -152,10 +158,16 @@ fn a_missing_data_folder_is_named() {
         "--data",
         missing.to_str().unwrap(),
         "--out",
-        std::env::temp_dir().join("signorini-tri-missing").to_str().unwrap(),
+        std::env::temp_dir()
+            .join("signorini-tri-missing")
+            .to_str()
+            .unwrap(),
     ]);
     assert_eq!(code, 2, "{err}");
-    let want = format!("data file not found: {}", missing.join("body_sets").display());
+    let want = format!(
+        "data file not found: {}",
+        missing.join("body_sets").display()
+    );
     assert!(err.contains(&want), "{err}");
     assert!(err.contains("pass --data"), "{err}");
 }

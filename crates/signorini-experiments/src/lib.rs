@@ -6,11 +6,11 @@
 //!
 //! Owns: reading the shared body sets and reference results (`data/peg2d/`,
 //! `data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
-//! notes §7–§8; [`pour3d`], Figs. 23–24, notes §9; shared machinery in [`sweep`]), the triangle-drop
-//! SM-trap test ([`triangle_drop`], notes §10), PEG vs standard time per step ([`timing`]), the
-//! pile scaling experiment ([`pile`], [`pile_run`], [`pile_world`], [`pile_out`]) and the
-//! eight-cube [`tower`] at rest,
-//! statistics, CSV output and SVG plots.
+//! docs/formulation-notes.md §7–§8; [`pour3d`], Figs. 23–24, docs/formulation-notes.md §9; shared
+//! machinery in [`sweep`]), the triangle-drop SM-trap test ([`triangle_drop`],
+//! docs/formulation-notes.md §10), PEG vs standard time per step ([`timing`]), the pile scaling
+//! experiment ([`pile`], [`pile_run`], [`pile_world`], [`pile_out`]) and the eight-cube [`tower`]
+//! at rest, statistics, CSV output and SVG plots.
 //! Does not own: the physics (`signorini-world` and below) or the command line.
 //!
 //! CSVs and plots are written by hand (plain `format!`; SVG without fonts or system

@@ -1,4 +1,5 @@
-//! The 3D pouring experiment (paper §6, Figs. 23–24; the stored scene of notes §9).
+//! The 3D pouring experiment (paper §6, Figs. 23–24; the stored scene of
+//! docs/formulation-notes.md §9).
 //!
 //! Scene: the open box of five static hexahedra (inner 10 × 4, walls 0.25 thick and 4 high,
 //! floor at z = 0; `Compound3::open_box`); one body dropped at step s (1-based) when
@@ -52,12 +53,13 @@ pub const BODY_MASS: Real = 0.5;
 /// Bodies per configuration of the `random` variant.
 pub const BODIES_PER_CONFIG: usize = 11;
 
-/// The container: the five static hexahedra of notes §9.
+/// The container: the five static hexahedra of docs/formulation-notes.md §9.
 pub fn open_box3() -> Compound3 {
     Compound3::open_box(10.0, 4.0, 4.0, 0.25).expect("the pour3d box is valid")
 }
 
-/// Steps between drops: `round(0.5/h)` with halves away from zero (notes §9), at least 1.
+/// Steps between drops: `round(0.5/h)` with halves away from zero (docs/formulation-notes.md §9),
+/// at least 1.
 pub fn drop_interval3(h: Real) -> usize {
     ((0.5 / h).round() as usize).max(1)
 }
