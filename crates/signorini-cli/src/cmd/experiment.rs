@@ -39,7 +39,7 @@ pub enum ExperimentCommand {
     BoxOnPlane(super::penalty_exp::BoxArgs),
     /// CPF Fig. 9: a ball hits a tilted thin stick; rebound direction per force model.
     Stick(super::penalty_exp::StickArgs),
-    /// Pour convex polyhedra into a box (paper Figs. 23–24; --data default: the repository's data/peg3d).
+    /// Pour convex polyhedra into a box (paper Figs. 23–24; data: the repository's data/peg3d).
     #[command(mut_arg("data", |a| a.help("Data directory (default: the repository's data/peg3d)")))]
     Pour3d(Pour3Args),
     /// CPF Figs. 12–13: soft tori fall on a cloth pinned at its corners.
@@ -51,7 +51,7 @@ pub enum ExperimentCommand {
     /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
     Bucket(super::deform_exp::DeformArgs),
     /// Time per step against the number of bodies: N bodies on a lattice (or poured) in a box,
-    /// 2D or 3D (--data default: the repository's data/).
+    /// 2D or 3D (data: the repository's data/).
     Pile(super::pile_exp::PileArgs),
     /// Eight unit cubes stacked on a floor must stay at rest (drift and final speeds).
     Tower(super::pile_exp::TowerArgs),
