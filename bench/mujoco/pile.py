@@ -25,7 +25,7 @@ from scipy.spatial import ConvexHull
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_POINTS = os.path.normpath(
-    os.path.join(HERE, "..", "..", "..", "shared", "data", "peg3d", "random_polyhedra.json")
+    os.path.join(HERE, "..", "..", "data", "peg3d", "random_polyhedra.json")
 )
 
 SPACING = 1.15  # lattice spacing s (m)

@@ -1,4 +1,4 @@
-//! Vertex–face and edge–edge kernel speed on the benchmark queries (`../shared/data/ccd`).
+//! Vertex–face and edge–edge kernel speed on the benchmark queries (`data/ccd`).
 //!
 //! Each benchmark runs the conservative first-time-of-impact kernel over every query of a
 //! category; the throughput (elements/s) gives ns per query = 1e9 / throughput. "nondegenerate"
@@ -14,7 +14,7 @@ use std::path::Path;
 
 fn load(sub: &str, kind: QueryKind) -> Vec<Query> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/ccd")
+        .join("../../data/ccd")
         .join(sub);
     csv_files(&root)
         .expect("CCD data directory")

@@ -1,5 +1,5 @@
 //! Reader for the CCD benchmark query files of Wang et al. 2021 ("Sample-Queries") and Belgrod et
-//! al. ("Sample-Scalable-CCD-Data"), see `../shared/data/ccd/handcrafted/README.md`.
+//! al. ("Sample-Scalable-CCD-Data"), see `data/ccd/handcrafted/README.md`.
 //!
 //! Owns: parsing of the 8-rows-per-query rational CSV format (6 columns, or 7 with the Boolean
 //! ground truth), of the `mma_bool` JSON truth lists, and the query-kind guess from a path.

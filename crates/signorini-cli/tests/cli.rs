@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
 fn signorini(args: &[&str]) -> (i32, String, String) {
@@ -20,7 +20,7 @@ fn signorini(args: &[&str]) -> (i32, String, String) {
 }
 
 fn lcp_file(name: &str) -> String {
-    shared()
+    data()
         .join("lcp/siconos/LCP/test/data")
         .join(name)
         .to_string_lossy()
@@ -75,7 +75,7 @@ fn malformed_file_exits_2_naming_the_line() {
 
 #[test]
 fn ccd_check_has_no_false_negatives_on_handcrafted_vf() {
-    let dir = shared().join("ccd/handcrafted");
+    let dir = data().join("ccd/handcrafted");
     let (code, out, err) = signorini(&[
         "ccd",
         "check",
@@ -100,7 +100,7 @@ fn unknown_model_is_bad_input() {
         "--models",
         "bogus",
         "--data",
-        shared().join("peg2d").to_str().unwrap(),
+        data().join("peg2d").to_str().unwrap(),
         "--out",
         std::env::temp_dir().join("signorini-tri").to_str().unwrap(),
     ]);
@@ -112,12 +112,64 @@ fn unknown_model_is_bad_input() {
 fn help_names_each_experiments_data_default() {
     let (code, out, _) = signorini(&["experiment", "pour3d", "--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("default: ../shared/data/peg3d)"), "{out}");
+    assert!(
+        out.contains("default: the repository's data/peg3d)"),
+        "{out}"
+    );
     assert!(!out.contains("data/peg2d"), "{out}");
     let (_, out, _) = signorini(&["experiment", "pour2d", "--help"]);
-    assert!(out.contains("default: ../shared/data/peg2d)"), "{out}");
+    assert!(
+        out.contains("default: the repository's data/peg2d)"),
+        "{out}"
+    );
     let (_, out, _) = signorini(&["--help"]);
     assert!(out.contains("pour3d") && out.contains("bench"), "{out}");
+}
+
+#[test]
+fn experiments_find_the_repository_data_from_any_working_directory() {
+    // No --data, run from a folder outside the repository: the default resolves to the
+    // repository's data/ (triangle-drop reads data/peg2d/triangle_drop/).
+    let dir = std::env::temp_dir().join(format!("signorini-cwd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
+        .args(["experiment", "triangle-drop", "--quiet", "--h", "0.016"])
+        .args(["--models", "peg", "--out", "tri"])
+        .current_dir(&dir)
+        .output()
+        .expect("run signorini");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // The check against the authors' ground truth appears only when the reference file
+    // (data/peg2d/triangle_drop/reference_final_states.csv) was found.
+    assert!(stdout.contains("rel.err"), "{stdout}");
+    assert!(dir.join("tri/final_states.csv").is_file(), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_data_folder_is_named() {
+    let missing = std::env::temp_dir().join("signorini-no-such-data");
+    let (code, _, err) = signorini(&[
+        "experiment",
+        "triangle-drop",
+        "--data",
+        missing.to_str().unwrap(),
+        "--out",
+        std::env::temp_dir()
+            .join("signorini-tri-missing")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let want = format!(
+        "data file not found: {}",
+        missing.join("body_sets").display()
+    );
+    assert!(err.contains(&want), "{err}");
+    assert!(err.contains("pass --data"), "{err}");
 }
 
 /// `--quiet` is accepted by every experiment, before or after its name; a diverging deformable
@@ -182,7 +234,7 @@ fn pile_out(name: &str) -> PathBuf {
 #[test]
 fn pile_runs_and_writes_summary_and_scaling_plot() {
     let out = pile_out("ok");
-    let data = shared();
+    let data = data();
     let (code, stdout, err) = signorini(&[
         "experiment",
         "pile",

@@ -2,7 +2,7 @@
 //!
 //! Owns: [`run_lemke`] and [`solve_auto`]. Does not own the algorithms themselves.
 //!
-//! Chain (`notes/complementarity-solvers.md` §0.3, §2.1.6, §2.1.10):
+//! Chain (`docs/formulation-notes.md` §12.5, §12.2):
 //! 1. Lemke with d = e (warm-started if a start is given);
 //! 2. after a ray, Lemke again with d_i = max(1, |q_i|) (another path);
 //! 3. FB-Newton from the best iterate so far, then from mid(l, u, 0) (or the warm start);

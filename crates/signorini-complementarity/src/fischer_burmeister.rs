@@ -12,7 +12,7 @@
 //! - Every row of the generalized Jacobian is α_i e_iᵀ + β_i M_i (De Luca, Facchinei &
 //!   Kanzow 1996, *Math. Prog.* 75); at the kink a = b = 0 the element with
 //!   (ξ, ρ) = (1/√2, 1/√2) is used.
-//! - Globalisation (DFK 2000, *COAP* 16; `notes/complementarity-solvers.md` §2.3): Newton
+//! - Globalisation (DFK 2000, *COAP* 16; `docs/formulation-notes.md` §12.3): Newton
 //!   direction H d = −Φ by dense LU; gradient ∇Ψ = HᵀΦ if the LU fails or
 //!   ∇Ψᵀd > −ρ‖d‖^p (ρ = 1e-8, p = 2.1); non-monotone Armijo (Grippo–Lampariello–Lucidi)
 //!   on Ψ = ½‖Φ‖² against the maximum of the last `NONMONOTONE_MEMORY` values.

@@ -8,7 +8,7 @@
 //!
 //! Reference: Cottle, Pang & Stone, *The Linear Complementarity Problem* (1992), §4.4
 //! (Lemke's method and its lexicographic degeneracy resolution; Example 4.4.16 for the
-//! "artificial variable leaves on ties" rule). Notes: `notes/complementarity-solvers.md` §2.1.
+//! "artificial variable leaves on ties" rule). Notes: `docs/formulation-notes.md` §12.2.
 //!
 //! The system is `w − M z − d z₀ = q`, variables numbered `w_0..w_{n−1}` (0..n),
 //! `z_0..z_{n−1}` (n..2n) and the artificial `z₀` (2n). The basis inverse `B⁻¹` is stored
@@ -44,7 +44,7 @@ const DRIFT_CHECK_EVERY: usize = 32;
 /// Relative drift (‖B x_B − q‖∞ / max(1, ‖q‖∞)) above which `B⁻¹` is recomputed by LU.
 const DRIFT_REFACTOR: Real = 1e-9;
 
-/// Which covering vector d > 0 Lemke uses (`notes/complementarity-solvers.md` §2.1.6).
+/// Which covering vector d > 0 Lemke uses (`docs/formulation-notes.md` §12.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Covering {
     /// d = e (Siconos, Drake, CPS).

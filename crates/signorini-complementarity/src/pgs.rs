@@ -5,7 +5,7 @@
 //!
 //! Sweep i = 0..n: z_i ← mid(l_i, u_i, z_i − ω (M_i z + q_i) / M_ii)
 //! (Cryer 1971 for symmetric PD M, any ω ∈ (0, 2); Mangasarian 1977 and Luo–Tseng 1992 for
-//! symmetric PSD with positive diagonal; `notes/complementarity-solvers.md` §2.4). It does
+//! symmetric PSD with positive diagonal; `docs/formulation-notes.md` §12.4). It does
 //! not apply to Stewart–Trinkle matrices (zero diagonal in the σ block): those are
 //! rejected with `InvalidInput`.
 

@@ -4,7 +4,7 @@
 //! `fischer_burmeister.rs` and `auto.rs` keep the result only if the residual drops).
 //!
 //! This is one step of the minimum-map ("Newton-min") method
-//! (`notes/complementarity-solvers.md` §2.3): with p = mid(l, u, z − w), indices where p
+//! (`docs/formulation-notes.md` §12.3): with p = mid(l, u, z − w), indices where p
 //! sits on a bound are fixed there and the others solve w_F = 0:
 //! M_FF z_F = −(q_F + M_FA z_A).
 

@@ -3,7 +3,7 @@
 //! Owns: [`read_lcp`], [`read_mlcp`], [`read_relay`], [`read_problem`], [`detect_kind`],
 //! [`write_lcp`] and [`ParseError`]. Does not own: solving, or fclib HDF5 files.
 //!
-//! Format reference: `../shared/data/lcp/README.md`. Pitfall: dense matrices are stored
+//! Format reference: `data/lcp/README.md`. Pitfall: dense matrices are stored
 //! **column-major** (the writer breaks lines after every `size1` values, so the file looks
 //! row-major but each printed "row" is a column of M). Sparse-block (SBM, storage type 1)
 //! matrices are read too; storage type 2 (CSC/triplet) is rejected with a clear error.

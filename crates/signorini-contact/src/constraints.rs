@@ -6,8 +6,8 @@
 use crate::contact::Contact;
 
 /// An I- or X-constraint with a single primary contact that carries an impulse and secondary
-/// contacts that only enter through slacks (paper Eq. 24 with the slack construction; notes
-/// §4.1). Enforces `max(ψ'_primary, ψ'_secondaries…) ≥ 0`.
+/// contacts that only enter through slacks (paper Eq. 24 with the slack construction;
+/// docs/formulation-notes.md §4.1). Enforces `max(ψ'_primary, ψ'_secondaries…) ≥ 0`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PairConstraint {
     /// Index of the primary contact.
@@ -27,11 +27,11 @@ pub struct ConstraintSet<C = Contact> {
     /// I-constraints (paper Eqs. 15, 20–24).
     pub inter: Vec<PairConstraint>,
     /// X-constraints (paper Eqs. 16, 35), written like I-constraints; as in the reference code
-    /// (notes §4.3) the primary carries an impulse.
+    /// (docs/formulation-notes.md §4.3) the primary carries an impulse.
     pub cross: Vec<PairConstraint>,
 }
 
-/// Per-step constraint counts (for the Fig. 22 comparison, notes §8).
+/// Per-step constraint counts (for the Fig. 22 comparison, docs/formulation-notes.md §8).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ConstraintCounts {
     /// Number of contacts.

@@ -1,7 +1,7 @@
 //! A single vertex–edge contact and its gap-rate Jacobian.
 //!
 //! Owns: [`Contact`], [`Jacobian`], and [`vertex_edge_contact`] which measures a vertex of A
-//! against an edge of B in the conventions of notes §2 (normal = inward normal of B's edge,
+//! against an edge of B in the conventions of docs/formulation-notes.md §2 (normal = inward normal of B's edge,
 //! ψ > 0 when separated). Does not own: which pairs are tested (the detectors).
 
 use nalgebra::{SMatrix, SVector};
@@ -31,7 +31,7 @@ impl<const D: usize> Jacobian<D> {
         }
     }
 
-    /// `self − other` (used for PEG secondary rows, notes §4.2: `G_c = G_ι − G_s`).
+    /// `self − other` (used for PEG secondary rows, docs/formulation-notes.md §4.2: `G_c = G_ι − G_s`).
     pub fn minus(&self, other: &Jacobian<D>) -> Jacobian<D> {
         let mut j = self.clone();
         for (b, g) in &other.blocks {
@@ -117,11 +117,11 @@ pub struct Contact {
     pub normal: Vec2,
     /// Signed gap ψ (m), positive when separated; the point on B is `point + ψ normal`.
     pub gap: Real,
-    /// Vertex–edge applicability (paper Eq. 28; notes §5.1), in [−1, 1].
+    /// Vertex–edge applicability (paper Eq. 28; docs/formulation-notes.md §5.1), in [−1, 1].
     pub applicability: Real,
-    /// Gap-rate Jacobian: `G_A = [−n̂; r_A × (−n̂)]`, `G_B = [n̂; r_B × n̂]` (notes §2).
+    /// Gap-rate Jacobian: `G_A = [−n̂; r_A × (−n̂)]`, `G_B = [n̂; r_B × n̂]` (docs/formulation-notes.md §2).
     pub jacobian: Jacobian,
-    /// Tangent unit vector `t̂ = (−n_y, n_x)` (friction pyramid directions ±t̂, notes §3.2).
+    /// Tangent unit vector `t̂ = (−n_y, n_x)` (friction pyramid directions ±t̂, docs/formulation-notes.md §3.2).
     pub tangent: Vec2,
     /// Jacobian of the relative tangential velocity along `t̂` (B relative to A).
     pub tangent_jacobian: Jacobian,
@@ -187,7 +187,7 @@ impl Contact {
     }
 }
 
-/// Vertex–edge applicability (paper Eq. 28, notes §5.1):
+/// Vertex–edge applicability (paper Eq. 28, docs/formulation-notes.md §5.1):
 /// `min_{v ∈ ω(v_a)} η̂_b · (v − v_a)/|v − v_a|`, η̂_b the outward normal of the edge, ω(v_a)
 /// the two neighbours of v_a. ≥ 0 is classical applicability; the relaxed test is `> ε_θ`.
 pub fn applicability(verts_a: &[Vec2], vertex: usize, outward: &Vec2) -> Real {
@@ -203,7 +203,7 @@ pub fn applicability(verts_a: &[Vec2], vertex: usize, outward: &Vec2) -> Real {
 }
 
 /// Vertex `vertex` of A (world vertices `verts_a`) against edge `edge` of B: inward normal of
-/// the edge (left normal of a counter-clockwise polygon), `ψ = n̂·(v_tail − v_a)` (notes §2).
+/// the edge (left normal of a counter-clockwise polygon), `ψ = n̂·(v_tail − v_a)` (docs/formulation-notes.md §2).
 #[allow(clippy::too_many_arguments)]
 pub fn vertex_edge_contact(
     (a, b): (usize, usize),

@@ -1,5 +1,5 @@
 //! The "corrective" baseline detector used for the authors' stored standard-model data
-//! (notes §5.6, reference code `penaltyCD.m` → `PolygonCollision.m`): one contact per
+//! (docs/formulation-notes.md §5.6, reference code `penaltyCD.m` → `PolygonCollision.m`): one contact per
 //! *already overlapping* pair, from the separating-axis test.
 //!
 //! Owns: the detector. Does not own: the constraint set (all U).

@@ -3,13 +3,13 @@
 //! Owns: [`Formulation`], a description of the unknowns and rows of the Stewart–Trinkle / PEG
 //! subproblem (paper Eqs. 8–9 for U-constraints, Eqs. 48–49 with the I/X slack construction of
 //! Eq. 24; ψ/h stabilisation kept as in the paper's experiments), and its two algebraic forms:
-//! - the **reduced LCP** (notes §3.3 and §4.4): velocities eliminated with the block-diagonal
+//! - the **reduced LCP** (docs/formulation-notes.md §3.3 and §4.4): velocities eliminated with the block-diagonal
 //!   inverse mass, `ν = ν* + M⁻¹ Σ_j c_j z_j`, `ν* = ν + h M⁻¹ F_ext`;
-//! - the **mixed LCP** (notes §3.1, §4.2): velocities kept as free unknowns (what the reference
+//! - the **mixed LCP** (docs/formulation-notes.md §3.1, §4.2): velocities kept as free unknowns (what the reference
 //!   code gives to PATH), used as a fallback.
 //!
 //! Unknowns, in order: normal impulses of U-constraints, of I primaries, of X primaries; one
-//! slack per secondary contact; with friction (μ > 0, notes §3.2, manual Eq. 4.13) `n_d` pyramid
+//! slack per secondary contact; with friction (μ > 0, docs/formulation-notes.md §3.2, manual Eq. 4.13) `n_d` pyramid
 //! impulses per normal impulse (2D: the two directions ±t̂; 3D: `n_d` directions evenly spaced
 //! about n̂, [`ContactRow::friction_jacobians`]), then one friction slack `s` per normal impulse.
 //!
@@ -24,7 +24,7 @@
 //! - slack:     `μ p_i − Σ_d f_{i,d}                                       ≥ 0 ⊥ s_i`
 //!
 //! The friction pyramid uses the correct sign for both bodies (the reference code's
-//! `preDynamics.m` uses +d for A, a bug for dynamic–dynamic pairs; notes §3.2).
+//! `preDynamics.m` uses +d for A, a bug for dynamic–dynamic pairs; docs/formulation-notes.md §3.2).
 //! Does not own: solving, or applying the velocities.
 
 use crate::constraints::ConstraintSet;
@@ -76,7 +76,7 @@ impl DofBody<6> for RigidBody3 {
     fn is_static(&self) -> bool {
         self.is_static
     }
-    /// `diag(m I₃, R J Rᵀ)` (notes §2, no gyroscopic term).
+    /// `diag(m I₃, R J Rᵀ)` (docs/formulation-notes.md §2, no gyroscopic term).
     fn mass_block(&self) -> MassBlock<6> {
         let mut m = SMatrix::<Real, 6, 6>::zeros();
         if !self.is_static {
@@ -107,7 +107,7 @@ impl ContactRow<3> for Contact {
     fn gap(&self) -> Real {
         self.gap
     }
-    /// ±t̂ (notes §3.2).
+    /// ±t̂ (docs/formulation-notes.md §3.2).
     fn friction_jacobians(&self, _directions: usize) -> Vec<Jacobian<3>> {
         [1.0, -1.0]
             .iter()
@@ -215,7 +215,7 @@ impl<const D: usize> Formulation<D> {
             f.rows.push(c[i].jacobian().clone());
             f.row_const.push(c[i].gap() / h);
         }
-        // Slack columns and secondary rows (paper Eq. 24; E_pc and E_c of notes §4.2).
+        // Slack columns and secondary rows (paper Eq. 24; E_pc and E_c of docs/formulation-notes.md §4.2).
         let mut col = n_normal;
         for (j, p) in pairs.iter().enumerate() {
             let primary_row = set.unilateral.len() + j;
@@ -280,7 +280,7 @@ impl<const D: usize> Formulation<D> {
         Ok(())
     }
 
-    /// The reduced LCP `w = A z + q` (notes §4.4) for free-flight velocities `free` (ν*).
+    /// The reduced LCP `w = A z + q` (docs/formulation-notes.md §4.4) for free-flight velocities `free` (ν*).
     pub fn reduced_lcp<B: DofBody<D>>(
         &self,
         bodies: &[B],
@@ -346,7 +346,7 @@ impl<const D: usize> Formulation<D> {
         v
     }
 
-    /// The mixed LCP with free velocities of the dynamic bodies first (notes §3.1/§4.2):
+    /// The mixed LCP with free velocities of the dynamic bodies first (docs/formulation-notes.md §3.1/§4.2):
     /// `0 = −M ν + Σ_j c_j z_j + M ν*`, then the rows of the module docs. Also returns the
     /// dynamic body of each D-block of free unknowns.
     pub fn mixed_mcp<B: DofBody<D>>(

@@ -3,13 +3,13 @@
 //!
 //! Owns:
 //! - [`Contact`]: a vertex–edge feature pair with signed gap ψ, normal n̂ (from A into B),
-//!   gap-rate Jacobian and applicability (notes §2, paper Eqs. 28–30);
-//! - detectors: the PEG potential-contact search (notes §5.3), the standard ε-distance
-//!   detector and the "corrective" separating-axis detector (notes §5.6);
+//!   gap-rate Jacobian and applicability (docs/formulation-notes.md §2, paper Eqs. 28–30);
+//! - detectors: the PEG potential-contact search (docs/formulation-notes.md §5.3), the standard ε-distance
+//!   detector and the "corrective" separating-axis detector (docs/formulation-notes.md §5.6);
 //! - [`ConstraintSet`]: U-, I- and X-constraints; [`peg::build_peg_constraints`] builds them with
-//!   the single-primary heuristic (paper §2–§5, Eqs. 11–24, 35; notes §4, §5.4);
+//!   the single-primary heuristic (paper §2–§5, Eqs. 11–24, 35; docs/formulation-notes.md §4, §5.4);
 //! - [`Formulation`]: the time-stepping subproblem (paper Eqs. 8–9 / 48–49 with ψ/h) as a
-//!   reduced LCP or a mixed LCP (MCP), frictionless or with a friction pyramid (notes §3–§4).
+//!   reduced LCP or a mixed LCP (MCP), frictionless or with a friction pyramid (docs/formulation-notes.md §3–§4).
 //!
 //! - [`dim3`]: the same for convex polyhedra with 6-dof Jacobians (paper §4–§5.2, Eqs. 25–38).
 //!
@@ -48,7 +48,7 @@ pub enum ContactModel {
     Peg,
     /// Stewart–Trinkle with the ε-distance detector: every contact is a U-constraint.
     Standard,
-    /// One contact per already-overlapping pair from a separating-axis test (notes §5.6).
+    /// One contact per already-overlapping pair from a separating-axis test (docs/formulation-notes.md §5.6).
     Corrective,
 }
 

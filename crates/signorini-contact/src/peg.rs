@@ -3,10 +3,10 @@
 //! Owns: turning the potential contacts of [`crate::potential_contacts`] into U-, I- and
 //! X-constraints (paper §2–§5: U Eq. 11, I Eqs. 15 and 20–24, X Eqs. 16 and 35; vertex–vertex
 //! case of paper Fig. 5). We follow the reference code's `PEG_constraints_from_contacts.m`
-//! (notes §5.4) for the grouping, trimming, relaxation −0.2 and the primary heuristic, and
-//! its `PEG2_dynamics.m` (notes §4.3) for X-constraints, which are written like I-constraints
-//! and whose primary carries an impulse (the paper says X's carry none; notes §13.3).
-//! Deliberate differences from the reference code (its bugs, notes §4.6): a group reduced to a
+//! (docs/formulation-notes.md §5.4) for the grouping, trimming, relaxation −0.2 and the primary heuristic, and
+//! its `PEG2_dynamics.m` (docs/formulation-notes.md §4.3) for X-constraints, which are written like I-constraints
+//! and whose primary carries an impulse (the paper says X's carry none; docs/formulation-notes.md §13.3).
+//! Deliberate differences from the reference code (its bugs, docs/formulation-notes.md §4.6): a group reduced to a
 //! single contact becomes a U-constraint on *that* contact; every U that duplicates a contact
 //! used by an I or X is removed (not only the first); an I with no applicable contact is
 //! dropped without touching X's; groups whose edges are not consecutive are split into
@@ -19,7 +19,7 @@ use signorini_math::Real;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Gap below which the primary choice prefers a less-penetrating alternative (m; reference code
-/// `PEG_constraints_from_contacts.m`, notes §5.4 step 4).
+/// `PEG_constraints_from_contacts.m`, docs/formulation-notes.md §5.4 step 4).
 pub const PRIMARY_SWAP_GAP: Real = -1e-3;
 
 type Key = (usize, usize, usize, usize);
@@ -148,7 +148,7 @@ fn trim_run(mut run: Vec<usize>, appl: impl Fn(usize) -> Real, eps_theta: Real) 
     run
 }
 
-/// Single-primary heuristic (notes §5.4 step 4). For an I-constraint the applicable contacts
+/// Single-primary heuristic (docs/formulation-notes.md §5.4 step 4). For an I-constraint the applicable contacts
 /// (APPL > ε_θ) form C_ι and the first of them is primary; for an X-constraint both contacts
 /// must be applicable and the first is primary. A deeply penetrating primary (ψ < −1e-3) is
 /// swapped for an applicable alternative that penetrates less.

@@ -1,5 +1,5 @@
 //! PEG potential contacts: vertex–edge pairs within ε at the current or the predicted
-//! configuration (notes §5.3, reference code `get_all_contacts_2d.m`; paper §4, Eqs. 28–30).
+//! configuration (docs/formulation-notes.md §5.3, reference code `get_all_contacts_2d.m`; paper §4, Eqs. 28–30).
 //!
 //! Owns: the detection distance ε(h), the relaxed applicability constant, and the search.
 //! Does not own: which contacts become which constraint (`peg`).
@@ -11,11 +11,11 @@ use signorini_math::{Real, Vec2};
 
 /// Relaxed applicability threshold ε_θ: a vertex–edge contact is considered when
 /// `APPL_ve > −0.2` (reference code `PEG2_dynamics` → `PEG_constraints_from_contacts(sim, −0.2)`;
-/// the paper's relaxed Eq. 28 allows rotation within a step; notes §5.1 table).
+/// the paper's relaxed Eq. 28 allows rotation within a step; docs/formulation-notes.md §5.1 table).
 pub const PEG_APPLICABILITY_RELAXATION: Real = -0.2;
 
 /// Detection distance ε = max(0.5 h, 0.0008) m (the committed value in the reference code's
-/// `get_all_contacts_2d.m`; notes §5.3).
+/// `get_all_contacts_2d.m`; docs/formulation-notes.md §5.3).
 pub fn peg_detection_distance(h: Real) -> Real {
     (0.5 * h).max(0.0008)
 }

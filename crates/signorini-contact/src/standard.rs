@@ -1,4 +1,4 @@
-//! The standard-model ε-distance detector (notes §5.6, reference code `collision_detection.m`):
+//! The standard-model ε-distance detector (docs/formulation-notes.md §5.6, reference code `collision_detection.m`):
 //! every vertex of A near an edge of B becomes a unilateral contact. Enforcing all of them is
 //! what produces standard-model traps (paper Fig. 2–3).
 //!
@@ -8,7 +8,7 @@ use crate::contact::{Contact, vertex_edge_contact};
 use signorini_dynamics::RigidBody2;
 use signorini_math::{Real, Vec2};
 
-/// ε_ve = 0.07 m of the reference code's 2D detector (notes §5.6).
+/// ε_ve = 0.07 m of the reference code's 2D detector (docs/formulation-notes.md §5.6).
 pub const SM_DETECTION_DISTANCE: Real = 0.07;
 
 /// Vertex–edge contacts with |ψ| < ε whose vertex projects onto the edge extended by ε at both

@@ -1,8 +1,8 @@
 //! 2D rigid bodies.
 //!
 //! Owns: [`RigidBody2`] and its validation, world-frame vertices, the block-diagonal inverse mass
-//! `diag(1/m, 1/m, 1/J)` (notes §2: no gyroscopic term in 2D), and the position update
-//! `x ← x + h v`, `θ ← θ + h ω` (notes §2, paper Eq. 10 in 2D).
+//! `diag(1/m, 1/m, 1/J)` (docs/formulation-notes.md §2: no gyroscopic term in 2D), and the position
+//! update `x ← x + h v`, `θ ← θ + h ω` (docs/formulation-notes.md §2, paper Eq. 10 in 2D).
 //! Does not own: forces from contacts.
 
 use signorini_geometry::dim2::ConvexPolygon;
@@ -33,7 +33,7 @@ pub enum BodyError {
 
 /// A rigid convex polygon in the plane. The body frame origin is the centre of mass used by
 /// the dynamics (for the PEG body sets this is the mean of the generating points, not the
-/// polygon centroid; notes §7).
+/// polygon centroid; docs/formulation-notes.md §7).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RigidBody2 {
     /// Shape in the body frame.

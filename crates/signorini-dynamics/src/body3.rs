@@ -5,8 +5,9 @@
 //! quaternion), generalized velocity ν = [v; ω] with ω in the world frame, mass and body-frame
 //! inertia about the centre of mass, a constant external wrench, and the free-flight update.
 //! The block mass matrix is `diag(m I₃, R J Rᵀ)` with no gyroscopic term, and the orientation
-//! update is the exact exponential map `q ← exp(h ω / 2) ⊗ q`, renormalised (notes §2; the
-//! paper's Eq. 10 states the first-order update `q̇ = ½ ω ⊗ q` instead).
+//! update is the exact exponential map `q ← exp(h ω / 2) ⊗ q`, renormalised
+//! (docs/formulation-notes.md §2; the paper's Eq. 10 states the first-order update `q̇ = ½ ω ⊗ q`
+//! instead).
 //! Does not own: shapes (a body is paired with its polyhedron or mesh by the caller, so one
 //! state type serves both), contact forces, time stepping.
 
@@ -183,7 +184,8 @@ impl RigidBody3 {
         self.apply_impulse(p, &angular);
     }
 
-    /// Free-flight velocity ν* = ν + h M⁻¹ F_ext (no gyroscopic term; notes §2).
+    /// Free-flight velocity ν* = ν + h M⁻¹ F_ext (no gyroscopic term;
+    /// docs/formulation-notes.md §2).
     pub fn free_velocity(&self, h: Real) -> Vec6 {
         if self.is_static {
             return Vec6::zeros();
@@ -194,7 +196,7 @@ impl RigidBody3 {
     }
 
     /// Position update with the current velocity: `x ← x + h v`,
-    /// `q ← [cos(|ω|h/2); ω̂ sin(|ω|h/2)] ⊗ q`, renormalised (notes §2).
+    /// `q ← [cos(|ω|h/2); ω̂ sin(|ω|h/2)] ⊗ q`, renormalised (docs/formulation-notes.md §2).
     pub fn integrate_position(&mut self, h: Real) {
         if self.is_static {
             return;

@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.len() < 3 {
         return Err("usage: dump_step SET H MODEL [STEP OUT.json]".into());
     }
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg2d");
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg2d");
     let (label, path) = bodyset::resolve_set(&args[0], &data);
     let set = bodyset::load_body_set(&label, &path)?;
     let h: f64 = args[1].parse()?;

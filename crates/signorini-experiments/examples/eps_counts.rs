@@ -1,14 +1,15 @@
 //! Mean I-constraints (incl. X) per step of PEG pouring runs for several detection distances ε,
-//! against the authors' stored counts (`reference_constraint_counts.csv`, notes §8), on the
-//! same body sets (trials) the authors stored for each h.
+//! against the authors' stored counts (`reference_constraint_counts.csv`,
+//! docs/formulation-notes.md §8), on the same body sets (trials) the authors stored for each h.
 //!
 //! ```sh
 //! cargo run --release -p signorini-experiments --example eps_counts            # h = .002,.005,.010
 //! cargo run --release -p signorini-experiments --example eps_counts -- 0.004 0.008
 //! ```
-//! ε = max(0.5h, 0.0008) is the committed value of the reference code (notes §5.3) and our
-//! default; the authors' count runs do not record theirs. The runs use the pour2d settings
-//! (8 gap corrections, 5 s) and the counts after the last re-solve, as `pour2d` reports them.
+//! ε = max(0.5h, 0.0008) is the committed value of the reference code
+//! (docs/formulation-notes.md §5.3) and our default; the authors' count runs do not record theirs.
+//! The runs use the pour2d settings (8 gap corrections, 5 s) and the counts after the last
+//! re-solve, as `pour2d` reports them.
 
 use rayon::prelude::*;
 use signorini_contact::peg_detection_distance;
@@ -37,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if hs.is_empty() {
         hs = vec![0.002, 0.005, 0.010];
     }
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg2d");
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg2d");
     let refs = read_reference(&data.join("reference_constraint_counts.csv"))?;
     let mut jobs = Vec::new();
     for &h in &hs {

@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if a.len() < 4 {
         return Err("usage: pour3d_worst icosahedra|random CONFIG H MODEL".into());
     }
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg3d");
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg3d");
     let bodies = if a[0] == "icosahedra" {
         Bodies::Icosahedra
     } else {

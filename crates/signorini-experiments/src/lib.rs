@@ -4,13 +4,13 @@
 //! [`rings`] (Figs. 15–16), [`chain`] (Figs. 1a, 8), [`bucket`] (Fig. 14) with their shared
 //! runner [`deform_run`] and the model comparison over stiffness [`stiffness_sweep`].
 //!
-//! Owns: reading the shared body sets and reference results (`../shared/data/peg2d/`,
-//! `../shared/data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
-//! notes §7–§8; [`pour3d`], Figs. 23–24, notes §9; shared machinery in [`sweep`]), the triangle-drop
-//! SM-trap test ([`triangle_drop`], notes §10), PEG vs standard time per step ([`timing`]), the
-//! pile scaling experiment ([`pile`], [`pile_run`], [`pile_world`], [`pile_out`]) and the
-//! eight-cube [`tower`] at rest,
-//! statistics, CSV output and SVG plots.
+//! Owns: reading the shared body sets and reference results (`data/peg2d/`,
+//! `data/peg3d/`), the pouring scenes and sweeps ([`pour2d`], paper Figs. 20–22,
+//! docs/formulation-notes.md §7–§8; [`pour3d`], Figs. 23–24, docs/formulation-notes.md §9; shared
+//! machinery in [`sweep`]), the triangle-drop SM-trap test ([`triangle_drop`],
+//! docs/formulation-notes.md §10), PEG vs standard time per step ([`timing`]), the pile scaling
+//! experiment ([`pile`], [`pile_run`], [`pile_world`], [`pile_out`]) and the eight-cube [`tower`]
+//! at rest, statistics, CSV output and SVG plots.
 //! Does not own: the physics (`signorini-world` and below) or the command line.
 //!
 //! CSVs and plots are written by hand (plain `format!`; SVG without fonts or system
@@ -25,6 +25,7 @@ pub mod chain;
 pub mod checks;
 pub mod cloth_tori;
 pub mod crossings;
+pub mod data;
 pub mod deform_build;
 pub mod deform_run;
 mod error;

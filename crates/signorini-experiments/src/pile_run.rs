@@ -44,7 +44,7 @@ pub struct PileConfig {
     pub layout: Layout,
     /// Output directory.
     pub out: PathBuf,
-    /// Shared data root (`../shared/data`: `peg3d/random_polyhedra.json`, `peg2d/body_sets/`).
+    /// Shared data root (`data/`: `peg3d/random_polyhedra.json`, `peg2d/body_sets/`).
     pub data: PathBuf,
     /// Also write `trajectories/<stem>.csv` (scene-file round trips).
     pub trajectories: bool,

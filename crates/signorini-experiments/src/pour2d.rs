@@ -1,4 +1,5 @@
-//! The 2D pouring experiment (paper §6, Figs. 20–22; full specification in notes §7).
+//! The 2D pouring experiment (paper §6, Figs. 20–22; full specification in
+//! docs/formulation-notes.md §7).
 //!
 //! Scene: an open box of three static rectangles (floor x ∈ [−1, 1], y ∈ [−0.4, 0]; walls
 //! x ∈ [−1.2, −0.8] and [0.8, 1.2], y ∈ [−0.4, 1.6]); the bodies of a body set are added in
@@ -31,7 +32,8 @@ pub fn paper_step_sizes() -> Vec<f64> {
     (1..=16).map(|k| k as f64 / 1000.0).collect()
 }
 
-/// The open box: floor, left wall, right wall (static, counter-clockwise rectangles; notes §7).
+/// The open box: floor, left wall, right wall (static, counter-clockwise rectangles;
+/// docs/formulation-notes.md §7).
 pub fn open_box() -> Compound {
     let parts = [
         (-1.0, -0.4, 1.0, 0.0),
@@ -46,7 +48,8 @@ pub fn open_box() -> Compound {
     Compound::new(parts).expect("three parts")
 }
 
-/// Steps between drops: `round(0.25/h)` with halves away from zero (notes §7), at least 1.
+/// Steps between drops: `round(0.25/h)` with halves away from zero (docs/formulation-notes.md §7),
+/// at least 1.
 pub fn drop_interval(h: f64) -> usize {
     ((0.25 / h).round() as usize).max(1)
 }

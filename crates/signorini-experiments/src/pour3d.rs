@@ -1,4 +1,5 @@
-//! The 3D pouring experiment (paper §6, Figs. 23–24; the stored scene of notes §9).
+//! The 3D pouring experiment (paper §6, Figs. 23–24; the stored scene of
+//! docs/formulation-notes.md §9).
 //!
 //! Scene: the open box of five static hexahedra (inner 10 × 4, walls 0.25 thick and 4 high,
 //! floor at z = 0; `Compound3::open_box`); one body dropped at step s (1-based) when
@@ -9,7 +10,7 @@
 //! - `icosahedra` (the authors' stored scene): regular icosahedra of circumradius 0.5, mass 0.5,
 //!   inertia 0.5·(3 + √5)/20·I₃ = 0.1309·I₃; one configuration (0);
 //! - `random` (the paper's variant) or any FILE in the format of
-//!   `../shared/data/peg3d/random_polyhedra.json`: each body the convex hull of one point set,
+//!   `data/peg3d/random_polyhedra.json`: each body the convex hull of one point set,
 //!   centred on its volume centroid, scaled to circumradius 0.5, mass 0.5 with the inertia of
 //!   its geometry; configuration k drops bodies 11k … 11k + 10 in order.
 //!
@@ -52,12 +53,13 @@ pub const BODY_MASS: Real = 0.5;
 /// Bodies per configuration of the `random` variant.
 pub const BODIES_PER_CONFIG: usize = 11;
 
-/// The container: the five static hexahedra of notes §9.
+/// The container: the five static hexahedra of docs/formulation-notes.md §9.
 pub fn open_box3() -> Compound3 {
     Compound3::open_box(10.0, 4.0, 4.0, 0.25).expect("the pour3d box is valid")
 }
 
-/// Steps between drops: `round(0.5/h)` with halves away from zero (notes §9), at least 1.
+/// Steps between drops: `round(0.5/h)` with halves away from zero (docs/formulation-notes.md §9),
+/// at least 1.
 pub fn drop_interval3(h: Real) -> usize {
     ((0.5 / h).round() as usize).max(1)
 }

@@ -1,4 +1,4 @@
-//! The authors' stored results (notes §7, §8, §10): `reference_overlap.csv`,
+//! The authors' stored results (docs/formulation-notes.md §7, §8, §10): `reference_overlap.csv`,
 //! `reference_constraint_counts.csv`, `triangle_drop/reference_final_states.csv`.
 //!
 //! Owns: parsing these CSVs (by header name) and per-h aggregates used for comparison.
@@ -120,8 +120,8 @@ pub fn reference_overlap(
         .collect())
 }
 
-/// Authors' mean number of I-constraints per step (including X's converted to I; notes §8),
-/// averaged over stored trials, per h.
+/// Authors' mean number of I-constraints per step (including X's converted to I;
+/// docs/formulation-notes.md §8), averaged over stored trials, per h.
 pub fn reference_mean_inter(path: &Path) -> Result<Vec<(f64, f64)>, ExperimentError> {
     let t = Table::read(path)?;
     let (hs, i) = (t.numbers("h"), t.numbers("mean_I"));

@@ -1,7 +1,8 @@
 //! Order statistics of per-step series.
 //!
 //! Owns: [`Summary`] (median, quartiles, max, mean). Quantiles use linear interpolation between
-//! order statistics (type 7); NaN entries count as 0, as in the authors' plotting (notes §7).
+//! order statistics (type 7); NaN entries count as 0, as in the authors' plotting
+//! (docs/formulation-notes.md §7).
 
 /// Median, quartiles, maximum and mean of a series.
 #[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]

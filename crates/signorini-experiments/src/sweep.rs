@@ -40,7 +40,7 @@ pub struct RunResult {
     pub n_steps: usize,
     /// Total overlap (2D: area, m²; 3D: volume, m³) after each step.
     pub overlap: Vec<f64>,
-    /// Sum over steps of I + X constraints (the authors' `Icount`, notes §8).
+    /// Sum over steps of I + X constraints (the authors' `Icount`, docs/formulation-notes.md §8).
     pub inter_total: usize,
     /// Sum over steps of U-constraints.
     pub unilateral_total: usize,

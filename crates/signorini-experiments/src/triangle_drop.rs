@@ -1,4 +1,4 @@
-//! The triangle-drop SM-trap test (notes §10; reference code `tri_drop.m`).
+//! The triangle-drop SM-trap test (docs/formulation-notes.md §10; reference code `tri_drop.m`).
 //!
 //! Scene: a static equilateral triangle T1 (vertices at distance 2√2 from its origin, apex up)
 //! and a dynamic one T2 (distance √2, mass 1, J = b·h³/36 = 0.6495) at (1, 5), θ = π/3 (a vertex
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// Duration of the test (s).
 pub const DURATION: Real = 1.5;
-/// Gravity of the test (m/s², simulator default; notes §10).
+/// Gravity of the test (m/s², simulator default; docs/formulation-notes.md §10).
 pub const GRAVITY: Real = 9.81;
 
 /// Equilateral triangle with vertices at distance `r` from the origin, apex up (CCW).

@@ -1,4 +1,4 @@
-//! Named tolerances, each with its unit, typical value and provenance (style guide B3.7).
+//! Named tolerances, each with its unit, typical value and provenance.
 //!
 //! Touching these changes results; every value says where it comes from.
 
@@ -6,7 +6,7 @@ use crate::Real;
 
 /// Relative tolerance for ties in Lemke's ratio test and lexicographic comparisons
 /// (dimensionless). Exact comparison cycles on Siconos `lcp_tobenna`
-/// (`notes/complementarity-solvers.md` §2.1); 1e-11 relative breaks the ties correctly.
+/// (`docs/formulation-notes.md` §12.2); 1e-11 relative breaks the ties correctly.
 pub const LCP_TIE_TOL: Real = 1e-11;
 
 /// Default natural-map residual at which a complementarity solve counts as solved

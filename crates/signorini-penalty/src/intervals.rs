@@ -7,7 +7,8 @@
 //! safeguarded Newton–bisection to 1e-15. Every root splits the step, including for a pair that
 //! is already penetrating at `t = 0` (intervals `[0, t′]` and `[t″, 1]` of Fig. 3b). The
 //! certified first-contact test is the CCD crate's; here the pair is already known to collide,
-//! so only the sign pattern matters (notes §3.3: after detection, no inside test is needed).
+//! so only the sign pattern matters (docs/formulation-notes.md §14: after detection, no inside test
+//! is needed).
 
 use signorini_math::Real;
 

@@ -10,8 +10,9 @@
 //! Sign convention: `m(t)` is the unnormalised normal — `(b−a)×(c−a)` for VF, `(b−a)×(c−d)` for
 //! EE (the paper's `m'_t`) — and `s(t) = P(t) − Q(t)` the separation of the collision points, `P`
 //! on the vertex / first edge, `Q` on the triangle / second edge. Then `g = m·s` equals the CCD
-//! coplanarity cubic of `signorini-ccd` for both kinds (derivation in `notes/ccd-and-cpf.md`
-//! §3.3), and the penetration depth is `δ = −σ m̂·s` with `σ` the sign of `g` on the outside.
+//! coplanarity cubic of `signorini-ccd` for both kinds (derivation in
+//! `docs/formulation-notes.md` §14), and the penetration depth is `δ = −σ m̂·s` with `σ` the sign
+//! of `g` on the outside.
 
 use signorini_math::{Real, Vec3};
 

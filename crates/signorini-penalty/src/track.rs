@@ -66,7 +66,7 @@ pub fn weights_at(traj: &Trajectory, t: Real) -> [Real; 4] {
 /// vertex against a closed mesh's outward face), else the sign of `g` at `t = 0`, else the
 /// opposite of its sign at `t = 1`. `None`: no contact during the step, or `g ≡ 0`.
 ///
-/// `g = m·s` is the CCD coplanarity function itself (`notes/ccd-and-cpf.md` §3.3), so its sign
+/// `g = m·s` is the CCD coplanarity function itself (`docs/formulation-notes.md` §14), so its sign
 /// at `t = 0` comes certified with the CCD answer ([`first_contact`]); only when `g(0)` is
 /// within rounding of zero is `g` evaluated at the collision points in floating point.
 pub fn detect(traj: &Trajectory, outside: Option<i8>) -> Option<Contact> {

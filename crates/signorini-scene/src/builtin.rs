@@ -54,7 +54,7 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     ),
     (
         "triangle-drop",
-        "drop a triangle onto a triangle: the standard-model trap (notes §10); scene: triangle_drop",
+        "drop a triangle onto a triangle: the standard-model trap (docs/formulation-notes.md §10); scene: triangle_drop",
     ),
     (
         "pour3d",

@@ -279,7 +279,7 @@ pub enum RawShape {
     },
 }
 
-/// `[[body_set]]`: a body-set JSON file (format of `../shared/data/peg2d/body_sets`).
+/// `[[body_set]]`: a body-set JSON file (format of `data/peg2d/body_sets`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawBodySet {

@@ -522,7 +522,7 @@ fn dynamic3(
 }
 
 /// `[[body_set]]` in a polyhedra scene: point sets in the format of
-/// `../shared/data/peg3d/random_polyhedra.json`, each body the hull of one set (as pour3d's
+/// `data/peg3d/random_polyhedra.json`, each body the hull of one set (as pour3d's
 /// random bodies: `hull_body`), dropped in order with one pose and velocity.
 pub(super) fn body_sets3(cx: &Ctx, raw: &RawScene, gravity: Vec3) -> Res<Vec<SceneBody3>> {
     let mut out = Vec::new();

@@ -238,7 +238,8 @@ impl Space<3> for Planar {
     }
 }
 
-/// Signed gap of vertex `p` to edge `edge` of a counter-clockwise polygon (notes §2).
+/// Signed gap of vertex `p` to edge `edge` of a counter-clockwise polygon
+/// (docs/formulation-notes.md §2).
 fn edge_gap(p: &Vec2, poly: &[Vec2], edge: usize) -> Real {
     let t = poly[edge];
     let e = poly[(edge + 1) % poly.len()] - t;

@@ -5,11 +5,11 @@
 //! origin = centre of mass), [`Spatial`] (the [`Space`] of [`World3`]): world-frame polyhedra at
 //! a configuration, the AABB sweep-and-prune broad phase, detection per contact model (the 3D
 //! detectors of `signorini-contact`), gap re-measurement and the 3D refresh of the gap
-//! correction, and the update `x ← x + h v`, `q ← exp(h ω / 2) ⊗ q` renormalised (notes §2);
-//! and [`World3::add_static_compound`].
-//! The mass matrix is `diag(m I₃, R J Rᵀ)` with no gyroscopic term (notes §2, as the reference
-//! code): in free flight ω is constant in the world frame, so angular momentum is conserved
-//! exactly for rotation about a principal axis or an isotropic inertia (a cube, an
+//! correction, and the update `x ← x + h v`, `q ← exp(h ω / 2) ⊗ q` renormalised
+//! (docs/formulation-notes.md §2); and [`World3::add_static_compound`].
+//! The mass matrix is `diag(m I₃, R J Rᵀ)` with no gyroscopic term (docs/formulation-notes.md §2,
+//! as the reference code): in free flight ω is constant in the world frame, so angular momentum is
+//! conserved exactly for rotation about a principal axis or an isotropic inertia (a cube, an
 //! icosahedron) and only to first order otherwise.
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 

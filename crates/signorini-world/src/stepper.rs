@@ -1,5 +1,5 @@
 //! The Stewart–Trinkle velocity-level stepper with ψ/h stabilisation (paper Eqs. 8–9 for the
-//! standard model, Eqs. 48–49 for PEG; notes §3–§4), written once for 2D and 3D.
+//! standard model, Eqs. 48–49 for PEG; docs/formulation-notes.md §3–§4), written once for 2D and 3D.
 //!
 //! Data flow of one step (one function per stage):
 //! ```text
@@ -68,10 +68,10 @@ pub struct WorldParams {
     pub mu: Real,
     /// Solver for the reduced LCP (`Auto` runs the complementarity crate's fallback chain).
     pub solver: SolverKind,
-    /// PEG potential-contact distance; `None` = ε(h) = max(0.5h, 0.0008) (notes §5.3).
+    /// PEG potential-contact distance; `None` = ε(h) = max(0.5h, 0.0008) (docs/formulation-notes.md §5.3).
     pub peg_distance: Option<Real>,
     /// Standard-model detection distance; `None` = the dimension's reference value (2D
-    /// 0.07 m, 3D 0.1 m; notes §5.6).
+    /// 0.07 m, 3D 0.1 m; docs/formulation-notes.md §5.6).
     pub standard_distance: Option<Real>,
     /// Retry a failed reduced LCP in the mixed (MCP) form. Both forms have the same solutions,
     /// so this only helps when the failure was numerical; it roughly doubles the cost of a
@@ -643,7 +643,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 Err(e) => {
                     report.budget_exhausted |= spent_budget(&e);
                     report.fallbacks.push(format!("reduced LCP: {e}"));
-                    // PATH's default tolerance (1e-6, notes §6) is what the reference runs
+                    // PATH's default tolerance (1e-6, docs/formulation-notes.md §6) is what the reference runs
                     // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
                     let scale = lcp.q.amax().max(1.0);
                     if let Some((z, r)) = best_iterate(&e) {
@@ -1040,7 +1040,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 
 /// Natural-map residual (scaled by max(1, ‖q‖∞)) below which a solver's best iterate is
 /// accepted when no solver reached its own tolerance: PATH's default convergence tolerance,
-/// which the reference runs used (notes §6).
+/// which the reference runs used (docs/formulation-notes.md §6).
 pub const APPROXIMATE_TOLERANCE: Real = 1e-6;
 
 /// The most negative constraint value of a set at the current configuration: a U-constraint's

@@ -147,7 +147,7 @@ pub fn first_toi<F: Feature>(feat: &F) -> Option<f64> {
 /// [`first_toi`] together with the certified signs of the coplanarity function `f` at `t = 0`
 /// and `t = 1` (`+1`, `−1`, or `0` if `f` is within its error bound of zero there), read from
 /// the end Bernstein coefficients the search computes anyway. CPF's gap function `g = m·s` is
-/// `f` itself (`notes/ccd-and-cpf.md` §3.3), so these give a pair's approach side for free.
+/// `f` itself (`docs/formulation-notes.md` §14), so these give a pair's approach side for free.
 pub fn first_contact<F: Feature>(feat: &F) -> Option<(f64, [i8; 2])> {
     let c = feat.cubic();
     let sign = |x: Interval| {

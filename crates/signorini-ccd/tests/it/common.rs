@@ -1,4 +1,4 @@
-//! Shared helpers: locating and loading the benchmark data in `../shared/data/ccd`.
+//! Shared helpers: locating and loading the benchmark data in `data/ccd`.
 
 use signorini_ccd::benchmark::{
     QueryFile, QueryKind, kind_from_path, parse_queries, parse_truth_json,
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Root of the CCD data set.
 pub fn data_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ccd")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/ccd")
 }
 
 /// A loaded query file with its kind and the truth list (from the file or `mma_bool`).

@@ -2,16 +2,16 @@
 //! the CPF paper's rigid, penalty and deformable experiments in `penalty_exp` / `deform_exp`;
 //! the pile scaling experiment and the cube tower in `pile_exp`).
 //!
-//! Parses arguments, resolves the shared data directory (`../shared/data/peg2d`, pour3d
-//! `../shared/data/peg3d`, relative to the current directory unless `--data DIR`), runs the experiment in
-//! `signorini-experiments`, prints its comparison report to stdout. Exit code 1 if a check
-//! of the report failed, 2 on bad input.
+//! Parses arguments, resolves the data directory (the repository's `data/peg2d`, pour3d
+//! `data/peg3d`, found from any working directory; `--data DIR` overrides it; see
+//! `signorini_experiments::data`), runs the experiment in `signorini-experiments`, prints its
+//! comparison report to stdout. Exit code 1 if a check of the report failed, 2 on bad input.
 
 use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 use signorini_experiments::timing::TimingSpec;
-use signorini_experiments::{bodyset, pour2d, pour3d, triangle_drop};
+use signorini_experiments::{bodyset, data, pour2d, pour3d, triangle_drop};
 use signorini_world::ContactModel;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -39,8 +39,8 @@ pub enum ExperimentCommand {
     BoxOnPlane(super::penalty_exp::BoxArgs),
     /// CPF Fig. 9: a ball hits a tilted thin stick; rebound direction per force model.
     Stick(super::penalty_exp::StickArgs),
-    /// Pour convex polyhedra into a box (paper Figs. 23–24; --data default ../shared/data/peg3d).
-    #[command(mut_arg("data", |a| a.help("Shared data directory (default: ../shared/data/peg3d)")))]
+    /// Pour convex polyhedra into a box (paper Figs. 23–24; data: the repository's data/peg3d).
+    #[command(mut_arg("data", |a| a.help("Data directory (default: the repository's data/peg3d)")))]
     Pour3d(Pour3Args),
     /// CPF Figs. 12–13: soft tori fall on a cloth pinned at its corners.
     ClothTori(super::deform_exp::DeformArgs),
@@ -51,7 +51,7 @@ pub enum ExperimentCommand {
     /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
     Bucket(super::deform_exp::DeformArgs),
     /// Time per step against the number of bodies: N bodies on a lattice (or poured) in a box,
-    /// 2D or 3D (--data default ../shared/data).
+    /// 2D or 3D (data: the repository's data/).
     Pile(super::pile_exp::PileArgs),
     /// Eight unit cubes stacked on a floor must stay at rest (drift and final speeds).
     Tower(super::pile_exp::TowerArgs),
@@ -66,7 +66,7 @@ pub struct Common {
     /// Contact models, comma separated: peg, standard, corrective (default: all three).
     #[arg(long, value_delimiter = ',')]
     models: Vec<String>,
-    /// Shared data directory (default: ../shared/data/peg2d).
+    /// Data directory (default: the repository's data/peg2d).
     #[arg(long)]
     data: Option<PathBuf>,
     /// Output directory.
@@ -149,16 +149,8 @@ pub fn run(a: ExperimentArgs) -> Result<Outcome, BadInput> {
 }
 
 fn data_dir(c: &Common) -> anyhow::Result<PathBuf> {
-    let d = c
-        .data
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("../shared/data/peg2d"));
-    if !d.join("body_sets").is_dir() {
-        bail!(
-            "shared data directory {} not found (expected body_sets/ inside); pass --data DIR",
-            d.display()
-        );
-    }
+    let d = data::resolve(c.data.as_deref(), "peg2d");
+    data::require(&d.join("body_sets")).map_err(|e| anyhow!(e))?;
     Ok(d)
 }
 
@@ -243,18 +235,18 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
     if a.timing_every == Some(0) || a.timing_repeats == 0 {
         return Err(anyhow!("--timing-every and --timing-repeats must be >= 1").into());
     }
-    let data = a
-        .common
-        .data
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("../shared/data/peg3d"));
+    let data = data::resolve(a.common.data.as_deref(), "peg3d");
     if !(a.duration.is_finite() && a.duration > 0.0) {
         return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
     }
     let bodies = match a.bodies.trim() {
         "icosahedra" => pour3d::Bodies::Icosahedra,
-        "random" => pour3d::Bodies::read("random", &data.join("random_polyhedra.json"))
-            .context("--bodies random (pass --data DIR for another data directory)")?,
+        "random" => {
+            let file = data.join("random_polyhedra.json");
+            data::require(&file).map_err(|e| anyhow!(e))?;
+            pour3d::Bodies::read("random", &file)
+                .context("--bodies random (pass --data DIR for another data directory)")?
+        }
         file => {
             let path = PathBuf::from(file);
             let label = path

@@ -1,8 +1,8 @@
 //! `signorini experiment pile` (time per step against the number of bodies, 2D or 3D) and
 //! `signorini experiment tower` (eight stacked cubes must stay at rest).
 //!
-//! Parses and checks arguments (bad values exit 2 naming the option), resolves the shared data
-//! root (`../shared/data` unless `--data DIR`), runs the experiment in `signorini-experiments`
+//! Parses and checks arguments (bad values exit 2 naming the option), resolves the data root
+//! (the repository's `data/` unless `--data DIR`), runs the experiment in `signorini-experiments`
 //! (`pile_run`, `tower`) and prints its table. Exit 1 if PEG missed its targets (pile) or a
 //! tower moved. Ctrl-C is not caught, as in the other experiments: the process stops, and
 //! every file already written is complete (atomic writes; `summary.csv` is rewritten after
@@ -11,6 +11,7 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
+use signorini_experiments::data;
 use signorini_experiments::pile::{Dim, Layout, Shape};
 use signorini_experiments::pile_run::{PileConfig, run_pile};
 use signorini_experiments::tower::{TowerConfig, run_towers};
@@ -46,7 +47,7 @@ pub struct PileArgs {
     /// lattice (all bodies at rest on a lattice) or pour (dropped one at a time).
     #[arg(long, default_value = "lattice")]
     layout: String,
-    /// Shared data root (default: ../shared/data).
+    /// Data root holding peg2d/ and peg3d/ (default: the repository's data/).
     #[arg(long)]
     data: Option<PathBuf>,
     /// Also write `trajectories/<run>.csv`.
@@ -133,20 +134,14 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
         Dim::Three => 0.01,
     });
     check_common(a.friction, h, a.duration)?;
-    let data = a
-        .data
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let data = data::resolve(a.data.as_deref(), "");
     let need = match (dim, shape) {
         (Dim::Two, _) => Some(data.join("peg2d/body_sets")),
         (Dim::Three, Shape::Random) => Some(data.join("peg3d/random_polyhedra.json")),
         _ => None,
     };
-    if let Some(p) = need.filter(|p| !p.exists()) {
-        bail!(
-            "shared data {} not found; pass --data DIR (the folder holding peg2d/ and peg3d/)",
-            p.display()
-        );
+    if let Some(p) = need {
+        data::require(&p).map_err(|e| anyhow!(e))?;
     }
     Ok(PileConfig {
         dim,

@@ -8,7 +8,7 @@
 //!   normal and a k-sided friction pyramid (k = 3, directions 120° apart, so n = 5 per
 //!   contact): M = [[GnᵀW Gn, GnᵀW Gf, 0], [GfᵀW Gn, GfᵀW Gf, E], [U, −Eᵀ, 0]] with
 //!   W = M_mass⁻¹, zero diagonal on the σ block.
-//! - PEG-like (`notes/peg-reference-implementation.md` §4.4): unknowns (p_n, p_p, c) with an
+//! - PEG-like (`docs/formulation-notes.md` §4.4): unknowns (p_n, p_p, c) with an
 //!   inter-contact block E_c = tril(ones) and G_c ≠ G_p; q built from a planted complementary
 //!   pair so that a solution exists.
 #![allow(dead_code)]

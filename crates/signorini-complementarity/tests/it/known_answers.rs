@@ -1,4 +1,4 @@
-//! Known-answer LCPs from other projects' tests (`../shared/data/lcp/README.md`, last table).
+//! Known-answer LCPs from other projects' tests (`data/lcp/README.md`, last table).
 
 use crate::{params, solve_rows};
 use nalgebra::{DMatrix, DVector};

@@ -1,4 +1,4 @@
-//! Integration tests of `signorini-complementarity`, one binary (style guide B7).
+//! Integration tests of `signorini-complementarity`, one binary (`tests/it/`, one module per topic).
 
 mod generators;
 mod hostile;

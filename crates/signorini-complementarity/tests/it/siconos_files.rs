@@ -1,5 +1,5 @@
-//! Every Siconos LCP, MLCP and Relay file in `../shared/data/lcp/siconos/` against the
-//! reference answers of `../shared/data/lcp/README.md` (by residual: solutions are not
+//! Every Siconos LCP, MLCP and Relay file in `data/lcp/siconos/` against the
+//! reference answers of `data/lcp/README.md` (by residual: solutions are not
 //! unique), plus the outcomes the README records for single solvers.
 
 use crate::{assert_solves, params, solve};
@@ -10,7 +10,7 @@ use signorini_complementarity::{SolveError, SolverKind, solve_lcp};
 use std::path::PathBuf;
 
 fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/lcp/siconos")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/lcp/siconos")
 }
 
 fn files(kind: &str) -> Vec<PathBuf> {

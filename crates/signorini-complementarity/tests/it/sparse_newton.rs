@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/lcp/siconos")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/lcp/siconos")
 }
 
 fn siconos_files() -> Vec<PathBuf> {

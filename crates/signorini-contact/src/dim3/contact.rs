@@ -1,9 +1,9 @@
-//! A 3D contact between two convex polyhedra and its 6-dof gap-rate Jacobian (notes §2).
+//! A 3D contact between two convex polyhedra and its 6-dof gap-rate Jacobian (docs/formulation-notes.md §2).
 //!
 //! Owns: [`Contact3`], [`Features3`], [`Jacobian6`] and the two feature-pair constructors
 //! [`vertex_face_contact`] (normal = inward normal of B's face, ψ = plane distance) and
 //! [`edge_edge_contact`] (normal = ±(e_a × e_b) oriented into B by the edge-orientation test of
-//! paper §4 / notes §5.1, ψ = distance between the edge lines along it). Both gaps are
+//! paper §4 / docs/formulation-notes.md §5.1, ψ = distance between the edge lines along it). Both gaps are
 //! *separating-plane* gaps: ψ ≥ 0 means the feature of A lies on the outer side of a plane
 //! through the feature of B. For vertex–face this makes any face of B a valid witness (by
 //! convexity, a vertex outside one face plane is outside B), which is what lets an I-constraint
@@ -39,7 +39,7 @@ pub enum Features3 {
     Bodies,
 }
 
-/// A contact between bodies `a` and `b` (notes §2: point on A, normal from A into B, the point
+/// A contact between bodies `a` and `b` (docs/formulation-notes.md §2: point on A, normal from A into B, the point
 /// on B is `point + gap · normal`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contact3 {
@@ -55,9 +55,9 @@ pub struct Contact3 {
     pub normal: Vec3,
     /// Signed gap ψ (m), positive when separated.
     pub gap: Real,
-    /// Applicability (paper Eqs. 31–32, notes §5.1) in [−1, 1]; 1 for corrective contacts.
+    /// Applicability (paper Eqs. 31–32, docs/formulation-notes.md §5.1) in [−1, 1]; 1 for corrective contacts.
     pub applicability: Real,
-    /// Gap-rate Jacobian: `G_A = [−n̂; r_A × (−n̂)]`, `G_B = [n̂; r_B × n̂]` (notes §2).
+    /// Gap-rate Jacobian: `G_A = [−n̂; r_A × (−n̂)]`, `G_B = [n̂; r_B × n̂]` (docs/formulation-notes.md §2).
     pub jacobian: Jacobian6,
     /// Two unit tangents with `(t₁, t₂, n̂)` right-handed (friction pyramid directions are
     /// combinations of them, see [`Contact3::direction_jacobian`]).
@@ -74,7 +74,7 @@ impl crate::ContactRow<6> for Contact3 {
         self.gap
     }
     /// `directions` unit vectors evenly spaced about n̂ in the tangent plane,
-    /// `d_k = cos(2πk/n) t₁ + sin(2πk/n) t₂` (at least 3; notes §3.2 with n_d directions).
+    /// `d_k = cos(2πk/n) t₁ + sin(2πk/n) t₂` (at least 3; docs/formulation-notes.md §3.2 with n_d directions).
     fn friction_jacobians(&self, directions: usize) -> Vec<Jacobian6> {
         let n = directions.max(3);
         (0..n)
@@ -122,7 +122,7 @@ impl Contact3 {
     }
 
     /// Jacobian of the relative velocity of B's point with respect to A's point along the unit
-    /// direction `d`: `[−d; r_A × (−d)]` for A and `[d; r_B × d]` for B (notes §2, §3.2).
+    /// direction `d`: `[−d; r_A × (−d)]` for A and `[d; r_B × d]` for B (docs/formulation-notes.md §2, §3.2).
     pub fn direction_jacobian(&self, d: &Vec3) -> Jacobian6 {
         let mut j = Jacobian6::default();
         let block = |r: &Vec3, d: &Vec3| {
@@ -138,7 +138,7 @@ impl Contact3 {
         j
     }
 
-    /// The same contact described from B's side (notes §4.2 "frame flip"): bodies and
+    /// The same contact described from B's side (docs/formulation-notes.md §4.2 "frame flip"): bodies and
     /// features swapped, point moved to B, normal reversed; gap and Jacobian are unchanged.
     pub fn flipped(&self) -> Contact3 {
         let features = match self.features {
@@ -164,7 +164,7 @@ impl Contact3 {
 }
 
 /// Vertex `vertex` of A (world-frame polyhedron `pa`) against face `face` of B (`pb`):
-/// normal = −n̂_face (inward), ψ = n̂_face · v_a − offset (plane distance, notes §2), point =
+/// normal = −n̂_face (inward), ψ = n̂_face · v_a − offset (plane distance, docs/formulation-notes.md §2), point =
 /// v_a, applicability = [`crate::dim3::applicability_vf`].
 pub fn vertex_face_contact(
     (a, b): (usize, usize),
@@ -186,7 +186,7 @@ pub fn vertex_face_contact(
 }
 
 /// Edge `edge_a` of A against edge `edge_b` of B (paper Fig. 14): normal `±(e_a × e_b)/|…|`
-/// pointing into B (edge orientation, notes §5.1), ψ = n̂ · (tail_b − tail_a) (the distance
+/// pointing into B (edge orientation, docs/formulation-notes.md §5.1), ψ = n̂ · (tail_b − tail_a) (the distance
 /// between the two edge lines along n̂), point = closest point of segment A to segment B.
 /// `None` for (nearly) parallel edges, whose normal is undefined.
 pub fn edge_edge_contact(

@@ -1,4 +1,4 @@
-//! The 3D "corrective" baseline detector of the authors' stored data (notes §5.6, reference
+//! The 3D "corrective" baseline detector of the authors' stored data (docs/formulation-notes.md §5.6, reference
 //! `penalty_cd.m`): one contact per *already overlapping* pair.
 //!
 //! Owns: [`corrective_contacts3`]. Does not own: the constraint set (all U).

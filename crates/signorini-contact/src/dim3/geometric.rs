@@ -1,5 +1,5 @@
 //! The geometric tests of paper §4 (Eqs. 29–34) with the authors' relaxation values
-//! (notes §5.1–§5.2): vertex–face and edge–edge applicability, edge orientation, vertex–face
+//! (docs/formulation-notes.md §5.1–§5.2): vertex–face and edge–edge applicability, edge orientation, vertex–face
 //! and edge–edge feasibility.
 //!
 //! Owns: the tests and the named relaxation constants. All inputs are world-frame polyhedra.
@@ -11,7 +11,7 @@ use signorini_geometry::dim3::{
 use signorini_math::{Real, Vec3};
 
 /// Relaxed vertex–face applicability for a lone vertex–face contact: `APPL_vf > −0.3`
-/// (reference `conf_vertex_faces.m`, notes §5.1 table).
+/// (reference `conf_vertex_faces.m`, docs/formulation-notes.md §5.1 table).
 pub const APPL_VF_LONE: Real = -0.3;
 /// Relaxed applicability of vertex–vertex potential contacts: `APPL > −0.4`
 /// (reference `conf_make_vertex_vertex.m`); also used for the primary choice in I-constraints.
@@ -35,7 +35,7 @@ pub const PARALLEL_SINE: Real = 1e-6;
 /// `conf_make_vertex_edge.m`; the standard detector skips such edges).
 pub const COPLANAR_DOT: Real = 0.995;
 
-/// Vertex–face applicability (paper Eq. 31, notes §5.1):
+/// Vertex–face applicability (paper Eq. 31, docs/formulation-notes.md §5.1):
 /// `min_{v ∈ ω(v_a)} η̂_b · (v − v_a)/|v − v_a|`, ω(v_a) the vertices joined to v_a by an edge,
 /// η̂_b the outward unit normal of B's face. ≥ 0 is classical applicability.
 pub fn applicability_vf(pa: &ConvexPolyhedron, vertex: usize, outward: &Vec3) -> Real {
@@ -49,7 +49,7 @@ pub fn applicability_vf(pa: &ConvexPolyhedron, vertex: usize, outward: &Vec3) ->
         .fold(Real::INFINITY, Real::min)
 }
 
-/// Edge–edge applicability (paper Eq. 32, notes §5.1): `n̂ = (e_a × e_b)/|…|`,
+/// Edge–edge applicability (paper Eq. 32, docs/formulation-notes.md §5.1): `n̂ = (e_a × e_b)/|…|`,
 /// `a_i = n̂·t_{a,i}`, `b_i = −n̂·t_{b,i}`,
 /// `APPL_ee = max(min(a₁, a₂, b₁, b₂), min(−a₁, −a₂, −b₁, −b₂))`; −1 for parallel edges.
 pub fn applicability_ee(
@@ -73,7 +73,7 @@ pub fn applicability_ee(
     pos.max(neg)
 }
 
-/// Orientation of edge e_a with respect to edge e_b (paper Eq. 30, notes §5.1, reference
+/// Orientation of edge e_a with respect to edge e_b (paper Eq. 30, docs/formulation-notes.md §5.1, reference
 /// `orientation_ee.m`): `e_a · O_b` with `O_b = e_b × (−(n̂_{b,1} + n̂_{b,2}))` (not
 /// normalised). Since `e_a·(e_b × w) = (e_a × e_b)·w`, it is positive exactly when
 /// `e_a × e_b` points against B's outward normals at e_b, i.e. from A into B.
@@ -97,7 +97,7 @@ pub fn orientation_vector(p: &ConvexPolyhedron, edge: usize) -> Vec3 {
     d.cross(&(-(n1 + n2)))
 }
 
-/// Vertex–face feasibility (paper Eq. 33, notes §5.2, reference `feasibility_vf.m`):
+/// Vertex–face feasibility (paper Eq. 33, docs/formulation-notes.md §5.2, reference `feasibility_vf.m`):
 /// infeasible if the plane gap |ψ| > ε or the vertex is farther than ε from the face polygon;
 /// over the face, feasible iff ψ ≥ −δ; beyond the face's nearest edge (at distance D),
 /// feasible iff `asin(ψ/D) ≥ −φ` (the vertex is not too far below the face's plane for its
@@ -134,7 +134,7 @@ pub fn feasibility_vf(
     (psi / d).clamp(-1.0, 1.0).asin() >= -angle
 }
 
-/// Edge–edge feasibility (paper Eq. 34, notes §5.2): the segments come within ε.
+/// Edge–edge feasibility (paper Eq. 34, docs/formulation-notes.md §5.2): the segments come within ε.
 pub fn feasibility_ee(
     pa: &ConvexPolyhedron,
     edge_a: usize,

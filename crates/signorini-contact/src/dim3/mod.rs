@@ -2,7 +2,7 @@
 //! 6-dof Jacobians, the geometric tests, the PEG constraint builder, the standard ε-distance
 //! detector and the corrective detector.
 //!
-//! Conventions (notes §2): a contact's point is on body `a`, its normal points from `a` into
+//! Conventions (docs/formulation-notes.md §2): a contact's point is on body `a`, its normal points from `a` into
 //! `b`, the point on `b` is `point + gap · normal`; the Jacobian blocks are `[g_v; g_ω]` with
 //! ω in the world frame; static bodies get no block. All polyhedra passed in are placed in the
 //! world frame (`ConvexPolyhedron::transformed`). See `docs/peg3d.md` for where we follow the

@@ -22,17 +22,17 @@
 //!    not inside B" near B: never satisfied while v penetrates (the pitfall of the lost first
 //!    attempt, where a far secondary with a large gap satisfied an I-constraint of a
 //!    penetrating vertex), and never a trap. No face is dropped by applicability or
-//!    feasibility (the reference code drops them, notes §5.5; that can only lose valid
+//!    feasibility (the reference code drops them, docs/formulation-notes.md §5.5; that can only lose valid
 //!    witnesses); applicability only chooses the primary.
 //!    A vertex inside B (now or at the predicted configuration) and farther than ε_pair from
 //!    every face gets a U-constraint on the face whose plane it is least deep under (ours, as
 //!    in 2D: an escaped overlap is still pushed out).
 //! 2. **Vertex–edge X-constraints (Eq. 36).** For v within ε_pair of an edge e_b of B but not of
-//!    its end vertices: each edge e_i of A at v with `APPL_ee(e_i, e_b) > −0.1` (notes §5.1) is
+//!    its end vertices: each edge e_i of A at v with `APPL_ee(e_i, e_b) > −0.1` (docs/formulation-notes.md §5.1) is
 //!    paired with C(v, f1) if it points to f1's side (`(v_i − v)·O_b > 0`, O_b of paper Eq. 30)
 //!    and with C(v, f2) otherwise: X-constraint `max(ψ(v, f_k), ψ(e_i, e_b)) ≥ 0`, primary the
 //!    vertex–face contact if it is applicable (> −0.3) and feasible (Eq. 33), else the
-//!    edge–edge contact (as the reference code, notes §4.3).
+//!    edge–edge contact (as the reference code, docs/formulation-notes.md §4.3).
 //! 3. **Vertex–vertex X-constraints (Eq. 38; not implemented in the reference code).** For v_a
 //!    within ε_pair of v_b, for each face pair (f_a ∋ v_a, f_b ∋ v_b), with e_{a1}, e_{a2} the
 //!    edges of f_a at v_a and e_{b1}, e_{b2} those of f_b at v_b: X-constraint
@@ -43,8 +43,8 @@
 //!    ([`Peg3Params::vertex_vertex_cross`]).
 //! 4. **Edge–edge U (paper Eq. 35's edge–edge case).** Edge pairs within ε_pair whose closest
 //!    points are farther than ε_pair from every end vertex of both edges (otherwise the pair
-//!    belongs to a vertex configuration above, as in the reference's classification, notes
-//!    §5.5) and with `APPL_ee > −0.4`.
+//!    belongs to a vertex configuration above, as in the reference's classification,
+//!    docs/formulation-notes.md §5.5) and with `APPL_ee > −0.4`.
 //! 5. **Crossing safety net (ours).** An edge pair within ε_pair with `APPL_ee > −0.4` that no
 //!    vertex configuration has put into a constraint and whose segments *cross* now or at the
 //!    predicted configuration (closest points interior to both segments, negative edge–edge
@@ -60,12 +60,12 @@
 //! # Primary choice (single primary, paper Eq. 24)
 //! Among the members with applicability > −0.4 (all members if none), the one with the largest
 //! gap at the predicted configuration (ties: first). Deviation from the reference's
-//! `peg_heuristic` (smallest gap ≥ −1e-4, notes §5.5): `max ψ ≥ 0` becomes active on the
+//! `peg_heuristic` (smallest gap ≥ −1e-4, docs/formulation-notes.md §5.5): `max ψ ≥ 0` becomes active on the
 //! member with the largest gap, so that member's normal is the one that should carry the
 //! impulse; the reference's choice pushes along a face the vertex is not over.
 //!
 //! X-constraints are written like I-constraints and their primary carries an impulse (as the
-//! reference code, notes §4.3 / §13.3).
+//! reference code, docs/formulation-notes.md §4.3 / §13.3).
 
 use super::constraints::ConstraintSet3;
 use super::contact::{Contact3, Features3, edge_edge_contact, vertex_face_contact};
@@ -81,8 +81,8 @@ use signorini_geometry::dim3::{
 use signorini_math::Real;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// PEG detection distance ε = max(0.5 h, 0.0008) m (the 2D reference value, notes §5.3; the
-/// 3D reference hard-codes 0.1 m without a predicted configuration, notes §5.2 — our ε_pair
+/// PEG detection distance ε = max(0.5 h, 0.0008) m (the 2D reference value, docs/formulation-notes.md §5.3; the
+/// 3D reference hard-codes 0.1 m without a predicted configuration, docs/formulation-notes.md §5.2 — our ε_pair
 /// adds the displacement bound instead).
 pub fn peg3_detection_distance(h: Real) -> Real {
     (0.5 * h).max(0.0008)

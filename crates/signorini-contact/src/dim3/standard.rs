@@ -1,4 +1,4 @@
-//! The 3D standard-model ε-distance detector (notes §5.6, reference `collision_detection.m` +
+//! The 3D standard-model ε-distance detector (docs/formulation-notes.md §5.6, reference `collision_detection.m` +
 //! `cd_vertex_face.m`, `cd_edge_edge.m`): every near vertex–face and edge–edge pair becomes a
 //! unilateral contact. Enforcing all of them is what produces standard-model traps.
 //!
@@ -10,7 +10,7 @@ use signorini_dynamics::RigidBody3;
 use signorini_geometry::dim3::{ConvexPolyhedron, closest_on_polygon, closest_segment_segment};
 use signorini_math::Real;
 
-/// ε_vf = ε_ee = 0.1 m of the reference 3D detector (notes §5.6).
+/// ε_vf = ε_ee = 0.1 m of the reference 3D detector (docs/formulation-notes.md §5.6).
 pub const SM3_DETECTION_DISTANCE: Real = 0.1;
 /// Angular tolerance ε_θ = 0.15 of the reference detector: a vertex–face pair needs
 /// `APPL_vf ≥ −0.15`, an edge–edge pair `APPL_ee ≥ −0.15` (our reading of its direction test).

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 fn data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg2d")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg2d")
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -25,7 +25,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 #[test]
-fn shared_body_sets_load_and_match_the_notes() {
+fn body_sets_load_and_match_the_documented_scene() {
     for l in ["a", "j"] {
         let (label, path) = bodyset::resolve_set(l, &data());
         let set = bodyset::load_body_set(&label, &path).unwrap();
@@ -64,7 +64,7 @@ fn invalid_body_set_names_the_body_and_field() {
 
 #[test]
 fn drop_schedule_and_step_counts_follow_the_reference_code() {
-    // round(0.25/h) with halves away from zero; 20 or 21 bodies (notes §7).
+    // round(0.25/h) with halves away from zero; 20 or 21 bodies (docs/formulation-notes.md §7).
     assert_eq!(pour2d::drop_interval(0.004), 63);
     assert_eq!(pour2d::drop_interval(0.003), 83);
     for (h, bodies) in [

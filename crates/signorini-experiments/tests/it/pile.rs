@@ -11,7 +11,7 @@ use signorini_world::ContactModel;
 use std::path::PathBuf;
 
 fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
 fn config(dim: Dim, sizes: Vec<usize>, layout: Layout, duration: f64, out: PathBuf) -> PileConfig {

@@ -1,5 +1,5 @@
-//! The 3D pouring experiment: scene facts from notes §9, random bodies, a few steps of every
-//! model, deterministic outputs, failed runs recorded by the sweep.
+//! The 3D pouring experiment: scene facts from docs/formulation-notes.md §9, random bodies, a few
+//! steps of every model, deterministic outputs, failed runs recorded by the sweep.
 
 use signorini_experiments::pour3d::{self, Bodies, Pour3Config, RunSpec3};
 use signorini_experiments::sweep::{RunResult, run_parallel};
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 fn data3() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/peg3d")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg3d")
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -21,7 +21,7 @@ fn tmp(name: &str) -> PathBuf {
 
 #[test]
 fn scene_matches_the_stored_experiment() {
-    // round(0.5/h), halves away from zero: 0.5/0.008 = 62.5 → 63 (notes §9).
+    // round(0.5/h), halves away from zero: 0.5/0.008 = 62.5 → 63 (docs/formulation-notes.md §9).
     assert_eq!(pour3d::drop_interval3(0.008), 63);
     assert_eq!(pour3d::drop_interval3(0.001), 500);
     let ico = pour3d::icosahedron_body();

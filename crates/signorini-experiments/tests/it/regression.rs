@@ -164,11 +164,11 @@ fn set_g_h014_step_199_gap_correction_is_not_undone() {
 /// pour2d, set a, h = 0.005 s, standard model, step 225: the run's first failed step. Its
 /// reduced LCP is positive semidefinite and Lemke ends on a secondary ray, which proves that it
 /// has no solution (Cottle, Pang & Stone, Thm. 4.4.13). The cause is the ε-distance detector
-/// itself (reference `collision_detection.m`, notes §5.6): it also takes vertex–edge pairs whose
-/// vertex lies *beside* the edge's end (projection on the edge extended by 0.07 m) outside the
-/// other body, with a negative line gap (here three, down to −0.052 m); their U-constraints
-/// demand that the vertex cross the edge's line within the step. Without them the same
-/// subproblem is solvable. PEG on the same state solves the step.
+/// itself (reference `collision_detection.m`, docs/formulation-notes.md §5.6): it also takes
+/// vertex–edge pairs whose vertex lies *beside* the edge's end (projection on the edge extended by
+/// 0.07 m) outside the other body, with a negative line gap (here three, down to −0.052 m); their
+/// U-constraints demand that the vertex cross the edge's line within the step. Without them the
+/// same subproblem is solvable. PEG on the same state solves the step.
 #[test]
 fn first_unsolvable_standard_step_fails_on_contacts_beside_corners() {
     use signorini_complementarity::{SolveError, SolveParams, SolverKind, solve_lcp};

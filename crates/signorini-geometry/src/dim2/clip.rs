@@ -2,8 +2,9 @@
 //! minimum-overlap query.
 //!
 //! Owns: the intersection polygon/area of two convex vertex loops (the overlap metric of the
-//! pouring experiment, notes §7) and the separating-axis test used by the "corrective"
-//! detector (notes §5.6). Does not own: contacts built from these (`signorini-contact`).
+//! pouring experiment, docs/formulation-notes.md §7) and the separating-axis test used by the
+//! "corrective" detector (docs/formulation-notes.md §5.6). Does not own: contacts built from these
+//! (`signorini-contact`).
 
 use super::polygon::{polygon_area_signed, polygon_centroid};
 use signorini_math::{Real, Vec2, cross2};

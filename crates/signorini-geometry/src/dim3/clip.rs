@@ -1,5 +1,5 @@
 //! Exact intersection volume of two convex polyhedra (the overlap metric of pour3d, paper
-//! Fig. 24; notes §9).
+//! Fig. 24; docs/formulation-notes.md §9).
 //!
 //! Owns: [`intersection_volume`] and [`clip_by_halfspaces`]. The faces of A (as polygons) are
 //! clipped successively by every face half-space of B (Sutherland–Hodgman per face polygon;

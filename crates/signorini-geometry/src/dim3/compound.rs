@@ -1,5 +1,5 @@
 //! Static compounds: a union of convex polyhedra sharing one frame (e.g. the pour3d box made
-//! of five hexahedra, notes §9).
+//! of five hexahedra, docs/formulation-notes.md §9).
 //!
 //! Owns: the list of parts. Does not own: how parts become bodies (each part of a static
 //! compound becomes its own static body in the world).
@@ -24,9 +24,10 @@ impl Compound3 {
     }
 
     /// An open box (floor and four walls, five axis-aligned hexahedra), the pour3d container
-    /// of notes §9 for `w = 10, l = 4, height = 4, t = 0.25`: walls of thickness `t` centred on
-    /// `x = ±w/2` (size `t × (l + t) × height`) and `y = ±l/2` (size `(w + t) × t × height`),
-    /// spanning `z ∈ [−t, height − t]`; the floor `(w + t) × (l + t) × t` spans `z ∈ [−t, 0]`.
+    /// of docs/formulation-notes.md §9 for `w = 10, l = 4, height = 4, t = 0.25`: walls of
+    /// thickness `t` centred on `x = ±w/2` (size `t × (l + t) × height`) and `y = ±l/2` (size
+    /// `(w + t) × t × height`), spanning `z ∈ [−t, height − t]`; the floor `(w + t) × (l + t) × t`
+    /// spans `z ∈ [−t, 0]`.
     /// The inner region is `[−(w − t)/2, (w − t)/2] × [−(l − t)/2, (l − t)/2]` above `z = 0`.
     pub fn open_box(w: Real, l: Real, height: Real, t: Real) -> Result<Self, PolyhedronError> {
         let block = |half: Vec3, centre: Vec3| {

@@ -7,9 +7,9 @@
 //! a hull plane form a face whose corners are their 2D convex hull in that plane (Andrew's
 //! monotone chain), which merges coplanar triangles into one polygon and drops points that lie
 //! inside a face or on an edge. This is O(n⁴) but exact in its combinatorics and dependency-free;
-//! the bodies of the PEG experiments have 12–15 points (notes §9), so we chose it over pulling
-//! in parry3d (a large dependency whose hull returns triangles that we would have to merge
-//! anyway). Larger sets are refused with [`PolyhedronError::TooManyPoints`].
+//! the bodies of the PEG experiments have 12–15 points (docs/formulation-notes.md §9), so we chose
+//! it over pulling in parry3d (a large dependency whose hull returns triangles that we would have
+//! to merge anyway). Larger sets are refused with [`PolyhedronError::TooManyPoints`].
 
 use super::polyhedron::{ConvexPolyhedron, PolyhedronError, check_finite, diameter};
 use signorini_math::{Real, Vec3};

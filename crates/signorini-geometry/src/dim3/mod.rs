@@ -1,9 +1,10 @@
 //! 3D geometry: convex polyhedra with feature adjacency, convex hulls, exact mass properties,
 //! exact intersection volumes, compounds, broad phase, feature distances.
 //!
-//! Conventions (notes §2): faces are counter-clockwise seen from outside, so the Newell normal
-//! is the outward normal; edge `k` runs tail → head in its first face `f1` and head → tail in
-//! `f2`; `t₁ = n̂₁ × ê` and `t₂ = ê × n̂₂` point from the edge into f1 and f2 (paper Eq. 29).
+//! Conventions (docs/formulation-notes.md §2): faces are counter-clockwise seen from outside, so
+//! the Newell normal is the outward normal; edge `k` runs tail → head in its first face `f1` and
+//! head → tail in `f2`; `t₁ = n̂₁ × ê` and `t₂ = ê × n̂₂` point from the edge into f1 and f2 (paper
+//! Eq. 29).
 
 mod aabb;
 mod clip;

@@ -1,4 +1,5 @@
-//! Validated convex polyhedra with full feature adjacency (paper §4, Fig. 7; notes §2).
+//! Validated convex polyhedra with full feature adjacency (paper §4, Fig. 7;
+//! docs/formulation-notes.md §2).
 //!
 //! Owns: [`ConvexPolyhedron`] (vertices, polygonal faces counter-clockwise seen from outside,
 //! edges with their two faces and in-face vectors t₁, t₂, vertex → edges/faces adjacency), its
@@ -126,7 +127,8 @@ pub struct Face {
     pub offset: Real,
 }
 
-/// An edge with its two faces (notes §2: `f1` is the face in which it runs tail → head).
+/// An edge with its two faces (docs/formulation-notes.md §2: `f1` is the face in which it runs
+/// tail → head).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Edge {
     /// Tail vertex.

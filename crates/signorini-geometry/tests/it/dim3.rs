@@ -437,10 +437,10 @@ fn feature_distances_are_analytic() {
 
 #[test]
 fn every_random_point_set_of_the_paper_gives_a_valid_hull() {
-    // The 500 point sets of the authors' `bodies3D.mat` (notes §9), as pour3d `random` uses
-    // them: hull, centred on the centroid, scaled to circumradius 0.5.
+    // The 500 point sets of the authors' `bodies3D.mat` (docs/formulation-notes.md §9), as pour3d
+    // `random` uses them: hull, centred on the centroid, scaled to circumradius 0.5.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/peg3d/random_polyhedra.json");
+        .join("../../data/peg3d/random_polyhedra.json");
     let text = std::fs::read_to_string(&path).expect("shared data present");
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let bodies = json["bodies"].as_array().unwrap();

@@ -565,7 +565,7 @@ fn cases() -> Vec<Case> {
 
 /// A body set from the shared data, with one extra line.
 fn set(extra: &str) -> String {
-    let file = crate::repo().join("../shared/data/peg2d/body_sets/set_a.json");
+    let file = crate::repo().join("data/peg2d/body_sets/set_a.json");
     format!(
         "{STEP}[[body_set]]\nfile = \"{}\"\n{extra}\n",
         file.display()

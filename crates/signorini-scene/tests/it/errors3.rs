@@ -45,7 +45,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         )
     };
     let set3 = |extra: &str| {
-        let f = crate::repo().join("../shared/data/peg3d/random_polyhedra.json");
+        let f = crate::repo().join("data/peg3d/random_polyhedra.json");
         format!(
             "{STEP}{FLOOR3}[[body_set]]\nfile = \"{}\"\n{extra}\n",
             f.display()

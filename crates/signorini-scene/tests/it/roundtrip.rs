@@ -64,11 +64,7 @@ fn pour2d_scene_trajectory_is_identical_to_the_experiment() {
     let n = 30; // two drops (steps 1 and 26)
     let dir = tmp("pour");
     run_steps(&s, None, n, Some(&dir));
-    let set = load_body_set(
-        "a",
-        &repo().join("../shared/data/peg2d/body_sets/set_a.json"),
-    )
-    .unwrap();
+    let set = load_body_set("a", &repo().join("data/peg2d/body_sets/set_a.json")).unwrap();
     let spec = RunSpec {
         model: ContactModel::Peg,
         set: Arc::new(set),

@@ -51,7 +51,7 @@ fn pour3d_icosahedra_scene_trajectory_is_identical_to_the_experiment() {
 
 #[test]
 fn pour3d_random_scene_trajectory_is_identical_to_the_experiment() {
-    let file = repo().join("../shared/data/peg3d/random_polyhedra.json");
+    let file = repo().join("data/peg3d/random_polyhedra.json");
     let bodies = Bodies::read("random", &file).unwrap();
     pour3d_matches("pour3d_random_c0_h010.toml", bodies, 70);
 }

@@ -20,7 +20,7 @@ fn pile_config(dim: Dim, h: f64, steps: usize, out: &Path) -> PileConfig {
         models: vec![ContactModel::Peg],
         layout: Layout::Lattice,
         out: out.to_path_buf(),
-        data: repo().join("../shared/data"),
+        data: repo().join("data"),
         trajectories: true,
     }
 }
@@ -60,7 +60,7 @@ fn pile2d_n100_scene_trajectory_is_identical_to_the_experiment() {
 fn pile3d_n125_scene_starts_where_the_experiment_does() {
     let s = load_scene(&repo().join("scenes/pile3d_n125.toml")).unwrap();
     assert_eq!(s.kind, SceneKind::Polyhedra);
-    let supply = Supply::load(Dim::Three, Shape::Random, &repo().join("../shared/data")).unwrap();
+    let supply = Supply::load(Dim::Three, Shape::Random, &repo().join("data")).unwrap();
     let sc = scene(&supply, 125, Layout::Lattice).unwrap();
     let signorini_experiments::pile_world::PileBox::Spatial(b) = &sc.boxed else {
         panic!("3D box");

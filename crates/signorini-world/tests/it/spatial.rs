@@ -85,8 +85,8 @@ fn free_fall_and_spin_about_a_principal_axis_match_the_analytic_solution() {
 
 #[test]
 fn tumbling_icosahedron_conserves_angular_momentum_and_energy() {
-    // Isotropic inertia (notes §9: 0.1309 I for circumradius 0.5, mass 0.5): L = J ω for any
-    // axis, so the first-order stepper (no gyroscopic term) conserves it exactly.
+    // Isotropic inertia (docs/formulation-notes.md §9: 0.1309 I for circumradius 0.5, mass 0.5):
+    // L = J ω for any axis, so the first-order stepper (no gyroscopic term) conserves it exactly.
     let ico = ConvexPolyhedron::icosahedron(0.5).unwrap();
     let b = PolyBody::from_density(&ico, 1.0).unwrap();
     let scale = 0.5 / b.state.mass;
