@@ -15,7 +15,6 @@
 //! inverse serves as a preconditioner: iterative refinement x ← x + B_old⁻¹(q′ − B_new x), which
 //! converges when B_old⁻¹B_new is close to the identity.
 
-use crate::lemke::apply_stored_inverse;
 use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
 
@@ -119,7 +118,20 @@ impl LemkeFactor {
 
     /// B⁻¹ v: the unit columns (basic w's) plus the stored ones.
     fn apply(&self, v: &[Real]) -> Vec<Real> {
-        apply_stored_inverse(&self.basis, &self.cols, &self.binv, self.cols.len(), v)
+        let n = self.n;
+        let k = self.cols.len();
+        let g: Vec<Real> = self.cols.iter().map(|&j| v[j]).collect();
+        (0..n)
+            .map(|i| {
+                let unit = if self.basis[i] < n {
+                    v[self.basis[i]]
+                } else {
+                    0.0
+                };
+                let row = &self.binv[i * k..(i + 1) * k];
+                unit + row.iter().zip(&g).map(|(a, b)| a * b).sum::<Real>()
+            })
+            .collect()
     }
 }
 

@@ -333,35 +333,13 @@ fn is_plain_lcp(mcp: &Mcp) -> bool {
     mcp.lower.iter().all(|&l| l == 0.0) && mcp.upper.iter().all(|&u| u == Real::INFINITY)
 }
 
-/// B⁻¹ v from the basis (the variable basic in each row: w_i = i, z_j = n + j) and the stored
-/// non-unit columns of B⁻¹ (`cols`: the nonbasic w's, held row-major with row stride
-/// `stride` in `binv`); column j of B⁻¹ for a basic w_j is the unit vector of its row. Used by
-/// the tableau (stride n) and by [`LemkeFactor`] (stride = number of stored columns).
-pub(crate) fn apply_stored_inverse(
-    basis: &[usize],
-    cols: &[usize],
-    binv: &[Real],
-    stride: usize,
-    v: &[Real],
-) -> Vec<Real> {
-    let n = basis.len();
-    let k = cols.len();
-    let g: Vec<Real> = cols.iter().map(|&j| v[j]).collect();
-    (0..n)
-        .map(|i| {
-            let unit = if basis[i] < n { v[basis[i]] } else { 0.0 };
-            unit + dot(&binv[i * stride..i * stride + k], &g)
-        })
-        .collect()
-}
-
 /// The complementary partner of variable `v` (w_i ↔ z_i).
 fn complement(v: usize, n: usize) -> usize {
     if v < n { v + n } else { v - n }
 }
 
 /// Dot product with four accumulators (lets the compiler vectorise it).
-pub(crate) fn dot(a: &[Real], b: &[Real]) -> Real {
+fn dot(a: &[Real], b: &[Real]) -> Real {
     let mut s = [0.0; 4];
     let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
     let (ra, rb) = (ca.remainder(), cb.remainder());
@@ -504,7 +482,18 @@ impl<'a> Tableau<'a> {
 
     /// B⁻¹ v for a full-length vector v.
     fn apply_binv(&self, v: &[Real]) -> Vec<Real> {
-        apply_stored_inverse(&self.basis, &self.col_of_slot, &self.binv, self.n, v)
+        let n = self.n;
+        let g: Vec<Real> = self.col_of_slot.iter().map(|&j| v[j]).collect();
+        (0..n)
+            .map(|i| {
+                let unit = if self.basis[i] < n {
+                    v[self.basis[i]]
+                } else {
+                    0.0
+                };
+                unit + dot(&self.binv[i * n..i * n + self.slots], &g)
+            })
+            .collect()
     }
 
     /// `out += s · column(v)` for the original column of variable v.
