@@ -259,14 +259,17 @@ fn ccd_check_names_a_missing_file_and_ends_quietly_on_a_broken_pipe() {
     let dir = tmp("pipe");
     let q = dir.join("q_vf.csv");
     std::fs::write(&q, "0,1,0,1,0,1,1\n".repeat(8)).unwrap();
-    // `| head -1` closes the pipe; here the reader is gone before the first line.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_signorini"))
+    // `| head -1` closes the pipe; here the reader is closed before the child starts, so its
+    // first write fails whatever the timing (closing it after the spawn raced with a child
+    // that had already written everything into the pipe's buffer).
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(env!("CARGO_BIN_EXE_signorini"))
         .args(["ccd", "check", q.to_str().unwrap(), "--kind", "vf"])
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.is_empty(), "quiet, no panic: {err}");
