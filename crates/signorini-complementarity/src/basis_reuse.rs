@@ -116,7 +116,9 @@ impl LemkeFactor {
         Some(z)
     }
 
-    /// B⁻¹ v: the unit columns (basic w's) plus the stored ones.
+    /// B⁻¹ v: the unit columns (basic w's) plus the stored ones. The same product as the
+    /// tableau's `apply_binv` (`lemke.rs`), kept separate on purpose: sharing it changed this
+    /// sum's order, the reused answers' rounding, and with it the pouring trajectories.
     fn apply(&self, v: &[Real]) -> Vec<Real> {
         let n = self.n;
         let k = self.cols.len();

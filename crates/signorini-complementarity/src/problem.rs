@@ -156,12 +156,14 @@ impl Mcp {
 }
 
 fn check_square(m: &DMatrix<Real>, q: &DVector<Real>) -> Result<(), ProblemError> {
-    if m.nrows() != m.ncols() || m.nrows() != q.len() {
+    check_dimensions(m.nrows(), m.ncols(), q.len())
+}
+
+/// M (rows × cols) square and matching q's length (dense or sparse M).
+pub(crate) fn check_dimensions(rows: usize, cols: usize, n: usize) -> Result<(), ProblemError> {
+    if rows != cols || rows != n {
         return Err(ProblemError::Dimension(format!(
-            "M is {}×{}, q has length {}",
-            m.nrows(),
-            m.ncols(),
-            q.len()
+            "M is {rows}×{cols}, q has length {n}"
         )));
     }
     Ok(())

@@ -133,14 +133,7 @@ fn check(
     lower: &DVector<Real>,
     upper: &DVector<Real>,
 ) -> Result<(), ProblemError> {
-    if m.nrows() != m.ncols() || m.nrows() != q.len() {
-        return Err(ProblemError::Dimension(format!(
-            "M is {}×{}, q has length {}",
-            m.nrows(),
-            m.ncols(),
-            q.len()
-        )));
-    }
+    crate::problem::check_dimensions(m.nrows(), m.ncols(), q.len())?;
     if let Some(index) = q.iter().position(|x| !x.is_finite()) {
         return Err(ProblemError::NonFinite { what: "q", index });
     }
