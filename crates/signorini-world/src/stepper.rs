@@ -109,7 +109,9 @@ pub struct WorldParams {
     /// to the next step come from a second solve of the same constraints with every gap
     /// clamped to ψ⁺ = max(ψ, 0): the velocity problem without the position error, whose
     /// impulses can only remove kinetic energy from free flight (split impulse, as in
-    /// post-stabilisation: Cline & Pai, ICRA 2003). Reported in `StepReport::split`.
+    /// post-stabilisation: Cline & Pai, ICRA 2003). Reported in `StepReport::split`. With
+    /// this on, a step whose gap corrections end still interpenetrating is also followed by
+    /// the position projection (`project_positions`; `StepReport::projections`).
     pub split_penetration: bool,
     /// Deterministic work budget of each complementarity solve of a step
     /// (`SolveParams::work_limit`, multiply–adds; `None` = unlimited, the default), raised for
@@ -381,12 +383,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         times.solve = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
-        let mut carried = None;
+        let (mut carried, mut still_violated) = (None, false);
         let mut last = factor.map(|factor| StoredBasis { signature, factor });
         if form.is_some() && !report.failed {
             let first = last.as_ref().map(|b| b.factor.clone());
             carried = self.split_velocities(&set, &pred.free, &solved, &first, &mut report);
-            velocities =
+            (velocities, still_violated) =
                 self.correct_gaps(set, velocities, &pred, &mut solved, &mut last, &mut report);
         }
         self.basis = last.filter(|_| !report.failed);
@@ -401,6 +403,13 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     S::set_velocity(b, v);
                 }
             }
+            let tp = Instant::now();
+            self.project_positions(&mut report);
+            projection = tp.elapsed().as_secs_f64();
+        } else if still_violated && self.params.split_penetration {
+            // The gap corrections ended with the step still interpenetrating (their rounds
+            // ran out, a re-solve failed, or one injected energy and was undone): project
+            // the positions out now rather than let the next step's split remove it.
             let tp = Instant::now();
             self.project_positions(&mut report);
             projection = tp.elapsed().as_secs_f64();
@@ -505,17 +514,24 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// velocity (ψ/h only) and move the bodies by h times them, keeping their velocities; at
     /// most `gap_corrections` times. Post-stabilisation (Cline & Pai, ICRA 2003), each pass
     /// re-linearised where the last one ended. Counted in `StepReport::projections`.
+    ///
+    /// Also run, with the same safeguards, after a step without a split whose gap corrections
+    /// ended still interpenetrating; the energy reference is then the depth found at the first
+    /// pass instead of the split depth.
     fn project_positions(&mut self, report: &mut StepReport) {
         let h = self.params.h;
         let margin = S::detection_distance(&self.params);
         let zeros = vec![SVector::<Real, D>::zeros(); self.bodies.len()];
+        let mut reference = report.split;
         for _ in 0..self.params.gap_corrections {
             let now = S::geometry(&self.bodies);
             let pairs = S::candidate_pairs(&self.bodies, &now, &now, margin);
             let set = S::detect(&self.params, &self.bodies, &now, &now, &pairs);
-            if -start_violation(&set) <= CORRECTION_TOLERANCE {
+            let depth = -start_violation(&set);
+            if depth <= CORRECTION_TOLERANCE {
                 break;
             }
+            let reference = *reference.get_or_insert(depth);
             let mut sub = StepReport::default();
             let warm = Warm {
                 from: &BTreeMap::new(),
@@ -526,7 +542,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
             if sub.failed
-                || self.kinetic_energy(&v) > 2.0 * self.penetration_energy(report.split) + 1e-9
+                || self.kinetic_energy(&v) > 2.0 * self.penetration_energy(Some(reference)) + 1e-9
             {
                 report
                     .fallbacks
@@ -885,7 +901,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// (actual − linear, when negative); the space's [`Space::refresh`] updates the contact
     /// pool at that configuration (for PEG, feature pairs that only come near there, missed by
     /// the one-step prediction, join the potential contacts) and the constraints are rebuilt.
-    /// Keeps the last successful velocities.
+    /// Keeps the last successful velocities; also says whether the configuration they lead
+    /// to still violates a constraint.
     fn correct_gaps(
         &self,
         set: ConstraintSet<S::Contact>,
@@ -894,7 +911,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         solved: &mut BTreeMap<S::Key, Real>,
         last: &mut Option<StoredBasis<S::Key>>,
         report: &mut StepReport,
-    ) -> Vec<SVector<Real, D>> {
+    ) -> (Vec<SVector<Real, D>>, bool) {
         let h = self.params.h;
         let mut set = set;
         let mut pool: BTreeMap<S::Key, S::Contact> = set
@@ -904,6 +921,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .collect();
         // Velocities before the last re-solve and the penetration depth they led to.
         let mut previous: Option<(Vec<SVector<Real, D>>, Real)> = None;
+        // Whether the configuration the returned velocities lead to was found violated.
+        let mut still_violated = false;
         for round in 0..=self.params.gap_corrections {
             let trial = S::moved(&self.bodies, &velocities, h);
             let mut actual = vec![Real::INFINITY; set.contacts.len()];
@@ -957,10 +976,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     report.fallbacks.push(format!(
                         "gap correction undone (kinetic energy {now:e} J > 2 x {reference:e} J)"
                     ));
-                    return v;
+                    return (v, true);
                 }
                 previous = Some((v, e));
             }
+            still_violated = violated;
             if !violated || round == self.params.gap_corrections {
                 break;
             }
@@ -997,7 +1017,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             report.normal_impulse = sub.normal_impulse;
             velocities = v;
         }
-        velocities
+        (velocities, still_violated)
     }
 
     /// ½ Σ m (d/h)² over the dynamic bodies for a split start-of-step penetration of depth d
