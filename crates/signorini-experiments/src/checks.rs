@@ -50,7 +50,7 @@ pub fn fmt_ratio_fixed(a: Option<f64>, b: Option<f64>) -> String {
 /// A number in `{:.3e}` form; exactly zero as `0`; "—" if missing or not finite.
 pub fn fmt_sci(x: Option<f64>) -> String {
     match x {
-        Some(x) if x == 0.0 => "0".into(),
+        Some(0.0) => "0".into(),
         Some(x) if x.is_finite() => format!("{x:.3e}"),
         _ => "—".into(),
     }
