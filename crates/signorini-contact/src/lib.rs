@@ -33,8 +33,8 @@ pub use formulate::{
     ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError, MixedTriplets,
 };
 pub use potential::{
-    DEEP_APPLICABILITY, PEG_APPLICABILITY_RELAXATION, crosses_edge, peg_detection_distance,
-    potential_contacts,
+    DEEP_APPLICABILITY, PEG_APPLICABILITY_RELAXATION, PotentialRules, crosses_edge,
+    peg_detection_distance, potential_contacts, potential_contacts_with,
 };
 pub use standard::{SM_DETECTION_DISTANCE, standard_contacts};
 

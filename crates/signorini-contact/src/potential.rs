@@ -51,6 +51,54 @@ pub fn potential_contacts(
     pairs: &[(usize, usize)],
     eps: Real,
 ) -> Vec<Contact> {
+    potential_contacts_with(
+        bodies,
+        verts,
+        predicted,
+        pairs,
+        eps,
+        PotentialRules::PROJECT,
+    )
+}
+
+/// Which of the project's detection additions [`potential_contacts_with`] applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PotentialRules {
+    /// Keep a vertex that crosses an edge between the two configurations ([`crosses_edge`]).
+    pub edge_crossing: bool,
+    /// Pair a vertex strictly inside the other body (now) with its least-penetrated edge, with
+    /// applicability [`DEEP_APPLICABILITY`].
+    pub deep_vertices: bool,
+    /// Applicability also at the predicted orientation (the larger of the two).
+    pub predicted_applicability: bool,
+}
+
+impl PotentialRules {
+    /// Every addition on: what [`potential_contacts`] uses (the default stepper).
+    pub const PROJECT: PotentialRules = PotentialRules {
+        edge_crossing: true,
+        deep_vertices: true,
+        predicted_applicability: true,
+    };
+    /// Every addition off: the reference code's `get_all_contacts_2d.m` (ε at the current
+    /// or the predicted configuration, applicability at the current orientation).
+    pub const PAPER: PotentialRules = PotentialRules {
+        edge_crossing: false,
+        deep_vertices: false,
+        predicted_applicability: false,
+    };
+}
+
+/// [`potential_contacts`] with the additions chosen by `rules` (`PotentialRules::PROJECT`
+/// gives exactly [`potential_contacts`]).
+pub fn potential_contacts_with(
+    bodies: &[RigidBody2],
+    verts: &[Vec<Vec2>],
+    predicted: &[Vec<Vec2>],
+    pairs: &[(usize, usize)],
+    eps: Real,
+    rules: PotentialRules,
+) -> Vec<Contact> {
     let eps2 = eps * eps;
     let mut out = Vec::new();
     for &(i, j) in pairs {
@@ -62,17 +110,22 @@ pub fn potential_contacts(
                 // A vertex already inside B now, far from every edge, would be missed by the
                 // ε tests; it gets its least-penetrated edge (ours, current configuration
                 // only: see the function documentation).
-                let deep = deepest_edge(&va[vertex], vb);
+                let deep = if rules.deep_vertices {
+                    deepest_edge(&va[vertex], vb)
+                } else {
+                    None
+                };
                 for edge in 0..nb {
                     let e1 = (edge + 1) % nb;
                     let near = point_segment_sq_distance(&va[vertex], &vb[edge], &vb[e1]).0 <= eps2
                         || point_segment_sq_distance(&pa[vertex], &pb[edge], &pb[e1]).0 <= eps2
-                        || crosses_edge(
-                            (&va[vertex], &pa[vertex]),
-                            (&vb[edge], &vb[e1]),
-                            (&pb[edge], &pb[e1]),
-                            eps,
-                        )
+                        || (rules.edge_crossing
+                            && crosses_edge(
+                                (&va[vertex], &pa[vertex]),
+                                (&vb[edge], &vb[e1]),
+                                (&pb[edge], &pb[e1]),
+                                eps,
+                            ))
                         || deep == Some(edge);
                     if near {
                         let mut c = vertex_edge_contact(
@@ -86,9 +139,12 @@ pub fn potential_contacts(
                         );
                         // Applicability at the predicted orientation too (ours; the paper's
                         // relaxation ε_θ stands in for rotation within the step, Eq. 28–30).
-                        let e = pb[e1] - pb[edge];
-                        let outward = Vec2::new(e.y, -e.x) / e.norm();
-                        c.applicability = c.applicability.max(applicability(pa, vertex, &outward));
+                        if rules.predicted_applicability {
+                            let e = pb[e1] - pb[edge];
+                            let outward = Vec2::new(e.y, -e.x) / e.norm();
+                            c.applicability =
+                                c.applicability.max(applicability(pa, vertex, &outward));
+                        }
                         if deep == Some(edge) {
                             // A vertex inside B must leave it: its least-penetrated edge is
                             // never rejected by applicability (see the function docs).

@@ -11,8 +11,9 @@
 //! meshes (`signorini-geometry::mesh`).
 //!
 //! Why mass-spring shells and not tetrahedral FEM for soft solids: the CPF paper's soft bodies
-//! (tori, octopus, bucket bodies) are simulated in SOFA as surface meshes and only their
-//! surface collides; a pressurised mass-spring shell keeps the collision mesh identical to the
+//! (its tori and the bodies poured into its bucket; this project builds soft tori, spheres and
+//! rounded boxes, see the `cloth-tori` and `bucket` experiments) are simulated in SOFA as
+//! surface meshes and only their surface collides; a pressurised mass-spring shell keeps the collision mesh identical to the
 //! simulated one (no embedding), needs no tetrahedralisation of OBJ input, and its energy is
 //! simple enough to check against finite differences. Its limits (no volumetric shear
 //! stiffness) are documented in `docs/deformable.md`.

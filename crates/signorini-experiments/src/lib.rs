@@ -1,7 +1,7 @@
 //! Experiments of the PEG paper (Williams, Lu & Trinkle 2016) in 2D and 3D, and of the CPF
 //! paper (Tang et al. 2012): [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at
 //! rest), [`stick`] (Fig. 9), and the deformable benchmarks [`cloth_tori`] (Figs. 12–13) and
-//! [`rings`] (Figs. 15–16), [`chain`] (Figs. 1a, 8), [`bucket`] (Fig. 14) with their shared
+//! [`rings`] (Figs. 15–16), [`chain`] (after Figs. 1a, 8; not a reproduction), [`bucket`] (Fig. 14) with their shared
 //! runner [`deform_run`] and the model comparison over stiffness [`stiffness_sweep`].
 //!
 //! Owns: reading the shared body sets and reference results (`data/peg2d/`,

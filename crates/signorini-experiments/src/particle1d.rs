@@ -3,8 +3,9 @@
 //!
 //! Owns: the two update rules (Eqs. 24–25 and 27–29, with the contact active only while the
 //! particle penetrates, `x < 0`), their linear update matrices (Eqs. 26 and 30), the stability
-//! limits by eigenvalues and by simulation (bisection on Δt), the sinusoidal stiffness-
-//! perturbation sweep, and the experiment's outputs. Does not own: 3D contact.
+//! limits by eigenvalues and by simulation of the actual penalty stepper (bisection on Δt), the
+//! sinusoidal stiffness-perturbation sweep (of the 1D rules), and the experiment's outputs. Does not own: 3D contact (the simulated
+//! limit steps `signorini_world::penalty::PenaltyWorld`, see [`simulated_limit`]).
 //!
 //! CPF in 1D: predict `v* = v − h g`; the particle moves `x(τ) = x + τ v*`, `τ ∈ [0, h]`; the
 //! impulse is `∫ −k x(τ) dτ` over the part of the step where `x(τ) < 0` (its penetration time
@@ -13,6 +14,11 @@
 use crate::ExperimentError;
 use crate::penalty_out::{plot, write_csv, write_json};
 use serde::Serialize;
+use signorini_dynamics::RigidBody3;
+use signorini_geometry::mesh::shapes;
+use signorini_math::{Quat, Vec3};
+use signorini_penalty::ForceModel;
+use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyWorld};
 use std::path::Path;
 
 /// The integrators compared.
@@ -105,24 +111,126 @@ pub fn eigen_limit(method: Method, k: f64, m: f64) -> f64 {
 }
 
 /// Steps simulated per trial of [`simulated_limit`].
-pub const SIM_STEPS: usize = 100_000;
+pub const SIM_STEPS: usize = 4000;
 
-/// Stability limit by simulation: the linear system (always in contact, no gravity) from
-/// `x = −1 cm`, `v = 0` counts as unstable if `|x|` exceeds 1000× its start within
-/// [`SIM_STEPS`] steps.
-pub fn simulated_limit(method: Method, k: f64, m: f64) -> f64 {
-    let scale = (m / k).sqrt();
-    bisect(1e-3 * scale, 10.0 * scale, |h| {
-        let a = update_matrix(method, k, m, h);
-        let (mut x, mut v) = (-0.01, 0.0);
-        for _ in 0..SIM_STEPS {
-            (x, v) = (a[0][0] * x + a[0][1] * v, a[1][0] * x + a[1][1] * v);
-            if x.is_nan() || x.abs() > 10.0 {
-                return true;
-            }
+/// Half the edge of the simulated body (m): a 10 cm cube, as the scene `particle1d_cpf`.
+pub const CUBE_HALF: f64 = 0.05;
+
+/// Depth (m) by which the cube of [`limit_world`] penetrates each of its two walls at rest.
+pub const SIM_DEPTH: f64 = 1e-3;
+
+/// Start of a trial of [`simulated_limit`]: the cube displaced by this fraction of
+/// [`SIM_DEPTH`] from its rest position, at rest.
+pub const SIM_START_FRACTION: f64 = 1e-3;
+
+/// Growth of the displacement that counts as unstable: 100× the start, i.e. 0.1·[`SIM_DEPTH`],
+/// still inside the linear regime. Measured: above its linear limit, CPF on the real stepper
+/// does not blow up without bound; once the sweep of a step leaves a wall, the penetration
+/// interval is clipped and the cube settles into a bounded period-2 oscillation (0.56 mm
+/// amplitude for a 1 mm rest depth at 1.05× the limit), so "unbounded" cannot be the criterion;
+/// a 100-fold growth of a small disturbance is.
+pub const SIM_GROWTH: f64 = 100.0;
+
+/// The penalty stepper's force model that integrates the 1D rule `method`: CPF for CPF, the
+/// discrete closest-point model (a force from the positions at the start of the step, i.e.
+/// symplectic Euler) for SE.
+pub fn force_model(method: Method) -> ForceModel {
+    match method {
+        Method::SymplecticEuler => ForceModel::Dpf,
+        Method::Cpf => ForceModel::Cpf,
+    }
+}
+
+/// The world of [`simulated_limit`] at step `h`: `PenaltyWorld` (the rigid-mesh penalty stepper
+/// of `signorini run … --model cpf|dpf`) with a 10 cm cube of mass `m` held between two static
+/// boxes, a floor (top at z = 0; the box-on-plane experiment's ground) and a ceiling (bottom at
+/// z = 0.1 − 2·[`SIM_DEPTH`]), without gravity. At rest (centre at z = 0.05 − `SIM_DEPTH`) the
+/// cube's four bottom and four top vertices are [`SIM_DEPTH`] inside the walls; each
+/// vertex–face pair has stiffness `k / 8`, so a vertical displacement meets the total stiffness
+/// `k` on both sides of the rest position: the always-in-contact system of the eigenvalue
+/// analysis, with no gravity term (with gravity on a floor alone, CPF's discrete rest depth is
+/// `m g / k − h² g / 2`, which reaches 0 at CPF's limit, so the cube would leave the floor
+/// before any instability). The cube starts `offset` above its rest position. Its inertia is
+/// 10⁶ times a solid cube's: the study is of a particle, and a real cube's rocking mode on
+/// its springs is √1.5 ≈ 1.22 times stiffer than its vertical mode, so it would set a lower
+/// limit.
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn limit_world(
+    method: Method,
+    k: f64,
+    m: f64,
+    h: f64,
+    offset: f64,
+) -> Result<PenaltyWorld, ExperimentError> {
+    let arg = |e: &dyn std::fmt::Display| ExperimentError::Argument(e.to_string());
+    let mesh = shapes::cuboid(Vec3::repeat(CUBE_HALF)).map_err(|e| arg(&e))?;
+    let side = 2.0 * CUBE_HALF;
+    let rest = CUBE_HALF - SIM_DEPTH;
+    let mut cube = MeshBody::dynamic(&mesh, m / side.powi(3), Vec3::new(0.0, 0.0, rest + offset))
+        .map_err(|e| arg(&e))?;
+    let inertia = signorini_math::Mat3::identity() * (1e6 * m * side * side / 6.0);
+    cube.state = RigidBody3::dynamic(m, inertia)
+        .map_err(|e| arg(&e))?
+        .with_pose(cube.state.position, Quat::identity());
+    let ceiling_bottom = side - 2.0 * SIM_DEPTH;
+    let ceiling = shapes::cuboid(Vec3::new(2.0, 2.0, 0.5))
+        .and_then(|b| b.map(|p| p + Vec3::new(0.31, 0.17, ceiling_bottom + 0.5)))
+        .map_err(|e| arg(&e))?;
+    let params = PenaltyParams::new(force_model(method), h, k / 8.0);
+    PenaltyWorld::new(
+        vec![
+            crate::box_on_plane::ground()?,
+            MeshBody::fixed(ceiling),
+            cube,
+        ],
+        params,
+    )
+    .map_err(|e| arg(&e))
+}
+
+/// True if the trial of [`simulated_limit`] at step `h` is unstable: within [`SIM_STEPS`]
+/// steps the displacement from rest grows [`SIM_GROWTH`]-fold, or the state becomes
+/// non-finite or diverges.
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn simulated_unstable(method: Method, k: f64, m: f64, h: f64) -> Result<bool, ExperimentError> {
+    let start = SIM_START_FRACTION * SIM_DEPTH;
+    let mut w = limit_world(method, k, m, h, start)?;
+    let rest = CUBE_HALF - SIM_DEPTH;
+    for _ in 0..SIM_STEPS {
+        let rep = w.step();
+        let dz = w.bodies[2].state.position.z - rest;
+        if rep.diverged || !dz.is_finite() || dz.abs() > SIM_GROWTH * start {
+            return Ok(true);
         }
-        false
-    })
+    }
+    Ok(false)
+}
+
+/// Stability limit by simulation of the actual penalty stepper ([`limit_world`]: `PenaltyWorld`
+/// with CPF, or the discrete model for SE): bisection on Δt over `[0.5, 4]·√(m/k)` (24
+/// halvings, 2e-7·√(m/k)) for the largest step whose trial stays stable for [`SIM_STEPS`] steps
+/// ([`simulated_unstable`]: a small disturbance does not grow 100-fold). Independent of
+/// [`update_matrix`]: it agrees with
+/// [`eigen_limit`] only if the stepper integrates the 1D rule the matrix describes.
+///
+/// # Errors
+/// [`ExperimentError::Argument`] for invalid parameters.
+pub fn simulated_limit(method: Method, k: f64, m: f64) -> Result<f64, ExperimentError> {
+    let scale = (m / k).sqrt();
+    let (mut lo, mut hi) = (0.5 * scale, 4.0 * scale);
+    for _ in 0..24 {
+        let mid = 0.5 * (lo + hi);
+        if simulated_unstable(method, k, m, mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(0.5 * (lo + hi))
 }
 
 /// Parameters of the drop with a perturbed stiffness (supplementary §3.6 / paper §3.6).
@@ -204,9 +312,10 @@ pub fn max_surviving_perturbation(method: Method, c: &DropConfig) -> f64 {
 /// `DIR/summary.json` of `particle1d` (field names fixed by issue 6).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Particle1dSummary {
-    /// SE stability limit found by simulation (s).
+    /// SE stability limit found by simulating the penalty stepper with the discrete model
+    /// ([`simulated_limit`]; s).
     pub se_stability_limit_s: f64,
-    /// CPF stability limit found by simulation (s).
+    /// CPF stability limit found by simulating the penalty stepper with CPF (s).
     pub cpf_stability_limit_s: f64,
     /// `2√(m/k)` (s).
     pub se_analytic_limit_s: f64,
@@ -235,8 +344,8 @@ pub struct Particle1dSummary {
 pub fn run(c: &DropConfig, out: &Path) -> Result<Particle1dSummary, ExperimentError> {
     let (se, cpf) = (Method::SymplecticEuler, Method::Cpf);
     let s = Particle1dSummary {
-        se_stability_limit_s: simulated_limit(se, c.k, c.m),
-        cpf_stability_limit_s: simulated_limit(cpf, c.k, c.m),
+        se_stability_limit_s: simulated_limit(se, c.k, c.m)?,
+        cpf_stability_limit_s: simulated_limit(cpf, c.k, c.m)?,
         se_analytic_limit_s: analytic_limit(se, c.k, c.m),
         cpf_analytic_limit_s: analytic_limit(cpf, c.k, c.m),
         se_max_perturbation: max_surviving_perturbation(se, c),

@@ -7,6 +7,7 @@
 //! peak memory ([`peak_mib`]: VmHWM, the peak of the whole process so far, not of one run).
 
 use crate::ExperimentError;
+use crate::checks::{fmt_fixed, fmt_sci};
 use crate::pile::{Dim, Layout};
 use crate::pile_run::PileConfig;
 use crate::stats::summarize;
@@ -300,29 +301,29 @@ pub fn report(cfg: &PileConfig, runs: &[PileRun]) -> (String, bool) {
         let (max, med) = r.overlap_max_median();
         let _ = writeln!(
             s,
-            "{:<11} {:>6} {:>6} {:>10.3} {:>6.2} {:>11.3e} {:>11.3e} {:>6} {:>7} {:>8.1}",
+            "{:<11} {:>6} {:>6} {:>10} {:>6} {:>11} {:>11} {:>6} {:>7} {:>8}",
             r.model.name(),
             r.n,
             r.steps(),
-            r.ms_per_step(),
-            model_slope(runs, r.model),
-            max,
-            med,
+            fmt_fixed(r.ms_per_step(), 3),
+            fmt_fixed(model_slope(runs, r.model), 2),
+            fmt_sci(Some(max)),
+            fmt_sci(Some(med)),
             r.failed_steps,
             r.max_unknowns,
-            r.peak_mib
+            fmt_fixed(r.peak_mib, 1)
         );
     }
     if cfg.layout == Layout::Pour {
         for r in runs {
             let _ = writeln!(
                 s,
-                "pour {} N = {}: {} bodies dropped, {} steps waited for a free spawn region, overlap at spawn {:.3e}",
+                "pour {} N = {}: {} bodies dropped, {} steps waited for a free spawn region, overlap at spawn {}",
                 r.model.name(),
                 r.n,
                 r.drops.len(),
                 r.spawn_waits,
-                r.spawn_overlap
+                fmt_sci(Some(r.spawn_overlap))
             );
         }
     }
@@ -348,7 +349,8 @@ pub fn report(cfg: &PileConfig, runs: &[PileRun]) -> (String, bool) {
     );
     let _ = writeln!(
         s,
-        "peak MiB: the process's peak resident memory so far (VmHWM) after each run"
+        "peak MiB: the process's peak resident memory so far (VmHWM) after each run; \
+         — where a value is undefined (a slope needs two N, peak memory needs /proc)"
     );
     (s, bad.is_empty())
 }

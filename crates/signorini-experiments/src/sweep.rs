@@ -82,6 +82,8 @@ pub struct Pooled {
     pub failed_runs: usize,
     /// Runs with at least one failed step.
     pub runs_with_failed_steps: usize,
+    /// Failed steps summed over the successful runs.
+    pub failed_steps: usize,
     /// Statistics over all steps of all runs.
     pub overlap: Summary,
     /// Largest per-run maximum.
@@ -196,6 +198,7 @@ pub(crate) fn pool(runs: &[RunResult]) -> Vec<Pooled> {
                 runs: ok.len(),
                 failed_runs: rs.len() - ok.len(),
                 runs_with_failed_steps: ok.iter().filter(|r| r.failed_steps > 0).count(),
+                failed_steps: ok.iter().map(|r| r.failed_steps).sum(),
                 overlap: summarize(&all),
                 max_run_max: all.iter().copied().fold(0.0, f64::max),
                 mean_inter: if steps > 0 {

@@ -72,11 +72,11 @@ pub struct TriangleOutcome {
 pub fn run_triangle(
     model: ContactModel,
     h: Real,
-    gap_corrections: usize,
+    stepper: crate::pour2d::Stepper,
     steps: Option<usize>,
     trajectory: Option<&Path>,
 ) -> Result<TriangleOutcome, ExperimentError> {
-    let mut world = World::new(crate::pour2d::experiment_params(model, h, gap_corrections))?;
+    let mut world = World::new(stepper.params(model, h))?;
     for b in scene() {
         world.add_body(b)?;
     }
@@ -122,7 +122,7 @@ pub struct TriangleSweep {
 pub fn run_all(
     models: &[ContactModel],
     hs: &[Real],
-    gap_corrections: usize,
+    stepper: crate::pour2d::Stepper,
     out: &Path,
     data_dir: &Path,
 ) -> Result<TriangleSweep, ExperimentError> {
@@ -138,7 +138,7 @@ pub fn run_all(
             let path: PathBuf =
                 out.join("trajectories")
                     .join(format!("{}_{}.csv", m.name(), h_tag(h)));
-            run_triangle(m, h, gap_corrections, None, Some(&path)).map_err(|e| e.to_string())
+            run_triangle(m, h, stepper, None, Some(&path)).map_err(|e| e.to_string())
         })
         .collect();
     let mut csv = Csv::create(

@@ -82,7 +82,7 @@ pub const EXPERIMENTS: &[(&str, &str)] = &[
     ),
     (
         "chain",
-        "CPF Figs. 1a, 8: a chain of linked rings swings against a static box (--full: 37 links); scene: chain (small variant)",
+        "Linked rings swing against a static box (after CPF Figs. 1a, 8, not a reproduction; --full: 37 links); scene: chain (small variant)",
     ),
     (
         "bucket",

@@ -70,8 +70,13 @@ pub struct RawContact {
     pub friction: Option<f64>,
     /// `auto`, `lemke`, `fb-newton` or `pgs` (default `auto`).
     pub solver: Option<String>,
-    /// PEG gap-correction re-solves per step (default 8; 0 = the paper's stepper).
+    /// PEG gap-correction re-solves per step (default 8; 0 = none, the other additions stay:
+    /// `paper` turns them all off).
     pub gap_corrections: Option<usize>,
+    /// `true`: the paper's stepper with every project addition off (`WorldParams::paper`);
+    /// peg, standard and corrective only; excludes `gap_corrections`, `mixed_fallback` and
+    /// `keep_best_on_failure` (default false).
+    pub paper: Option<bool>,
     /// Retry a failed reduced LCP in mixed form (default: true for PEG, false otherwise).
     pub mixed_fallback: Option<bool>,
     /// After a failed step, continue from the best solver iterate instead of free flight

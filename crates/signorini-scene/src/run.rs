@@ -219,8 +219,9 @@ impl FinalWorld {
 }
 
 /// World parameters of a scene for a model and step size: the experiments' defaults
-/// (`experiment_params`: PEG with 8 gap corrections and the mixed-form retry; the baselines as
-/// in the paper), then the scene's explicit `[contact]` settings.
+/// (`experiment_params`: PEG with 8 gap corrections and the mixed-form retry; the baselines
+/// without the mixed-form retry), or with `[contact] paper = true` (`--paper`) the paper's
+/// stepper (`WorldParams::paper`), then the scene's explicit `[contact]` settings.
 pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams, SceneError> {
     let cm = model.contact_model().ok_or_else(|| {
         SceneError::Unsupported(crate::error::Located {
@@ -235,7 +236,11 @@ pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams,
         })
     })?;
     let c = &scene.contact;
-    let mut p = experiment_params(cm, h, c.gap_corrections.unwrap_or(8));
+    let mut p = if c.paper {
+        WorldParams::paper(cm, h)
+    } else {
+        experiment_params(cm, h, c.gap_corrections.unwrap_or(8))
+    };
     p.mu = c.friction;
     p.solver = c.solver;
     if let Some(m) = c.mixed_fallback {

@@ -112,6 +112,9 @@ pub struct ContactSettings {
     pub solver: SolverKind,
     /// PEG gap corrections (default 8).
     pub gap_corrections: Option<usize>,
+    /// The paper's stepper with every project addition off (`[contact] paper = true`, the
+    /// CLI's `--paper`; `WorldParams::paper`).
+    pub paper: bool,
     /// Mixed-form retry (default: PEG only).
     pub mixed_fallback: Option<bool>,
     /// Continue a failed step from the best iterate (default: the world's, true).
@@ -141,6 +144,29 @@ pub enum SceneKind {
     /// 3D deformables (cloth, soft shells) with static obstacle meshes, `DeformableWorld`
     /// (CPF / DPF / DPF-CCD).
     Deformables,
+}
+
+impl Scene {
+    /// Switch the scene to the paper's stepper (the CLI's `--paper`, as `[contact] paper =
+    /// true`): `WorldParams::paper`, and the scene's `gap_corrections`, `mixed_fallback` and
+    /// `keep_best_on_failure`, which the preset fixes, are dropped.
+    ///
+    /// # Errors
+    /// A message if the scene is a penalty scene (meshes, deformables): the preset is about the
+    /// complementarity stepper.
+    pub fn use_paper_stepper(&mut self) -> Result<(), String> {
+        if matches!(self.kind, SceneKind::Meshes | SceneKind::Deformables) {
+            return Err(format!(
+                "--paper: only for polygon and polyhedron scenes (peg, standard, corrective); `{}` is a penalty scene",
+                self.name
+            ));
+        }
+        self.contact.paper = true;
+        self.contact.gap_corrections = None;
+        self.contact.mixed_fallback = None;
+        self.contact.keep_best_on_failure = None;
+        Ok(())
+    }
 }
 
 /// How long a run is.
@@ -647,6 +673,20 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
     if let Some(f) = c.friction {
         cx.non_negative(&p.key("friction"), f)?;
     }
+    if c.paper == Some(true) {
+        for (name, given) in [
+            ("gap_corrections", c.gap_corrections.is_some()),
+            ("mixed_fallback", c.mixed_fallback.is_some()),
+            ("keep_best_on_failure", c.keep_best_on_failure.is_some()),
+        ] {
+            if given {
+                return Err(cx.bad(
+                    &p.key(name),
+                    "contradicts `paper = true` (the paper's stepper fixes it)",
+                ));
+            }
+        }
+    }
     if c.gap_corrections.is_some() && model != Model::Peg {
         return Err(cx.bad(&p.key("gap_corrections"), "only for model `peg`"));
     }
@@ -681,6 +721,7 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
         friction: c.friction.unwrap_or(0.0),
         solver,
         gap_corrections: c.gap_corrections,
+        paper: c.paper.unwrap_or(false),
         mixed_fallback: c.mixed_fallback,
         keep_best_on_failure: c.keep_best_on_failure,
         peg_distance,

@@ -143,6 +143,7 @@ pub(super) fn penalty_contact(
     for (name, given) in [
         ("solver", c.solver.is_some()),
         ("gap_corrections", c.gap_corrections.is_some()),
+        ("paper", c.paper.is_some()),
         ("mixed_fallback", c.mixed_fallback.is_some()),
         ("keep_best_on_failure", c.keep_best_on_failure.is_some()),
         ("peg_distance", c.peg_distance.is_some()),
@@ -190,6 +191,7 @@ pub(super) fn penalty_contact(
         friction: c.friction.unwrap_or(0.0),
         solver: signorini_complementarity::SolverKind::Auto,
         gap_corrections: None,
+        paper: false,
         mixed_fallback: None,
         keep_best_on_failure: None,
         peg_distance: None,

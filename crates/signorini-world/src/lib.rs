@@ -6,8 +6,9 @@
 //! [`World`] = `GenericWorld<Planar, 3>`) and the 3D space [`Spatial`] (`spatial`, [`World3`] =
 //! `GenericWorld<Spatial, 6>`, bodies [`PolyBody`]); and [`StepReport`] (what every step
 //! did and how long each stage took). A hard step never panics: a failed solve falls back to
-//! the mixed form, and if that fails too the step keeps free-flight velocities and is reported
-//! as failed. The penalty stepper for rigid triangle-mesh bodies (CPF, no complementarity
+//! the mixed form, and if that fails too the step is reported as failed and continues from the
+//! least-residual attempt (`WorldParams::keep_best_on_failure`, default true) or from the
+//! free-flight velocities. The penalty stepper for rigid triangle-mesh bodies (CPF, no complementarity
 //! solve) is the separate module [`penalty`].
 //! Does not own: contact models or formulations (`signorini-contact`), solvers
 //! (`signorini-complementarity`), scenes and experiments (`signorini-experiments`).

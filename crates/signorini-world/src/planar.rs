@@ -9,9 +9,9 @@
 
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
 use signorini_contact::{
-    ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, SM_DETECTION_DISTANCE,
-    applicability, corrective_contacts, peg::build_peg_constraints, peg_detection_distance,
-    potential_contacts, standard_contacts,
+    ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, PotentialRules,
+    SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints,
+    peg_detection_distance, potential_contacts_with, standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
 use signorini_geometry::dim2::{Aabb, Compound, sweep_and_prune};
@@ -135,7 +135,8 @@ impl Space<3> for Planar {
                 ConstraintSet::all_unilateral(corrective_contacts(bodies, now, pairs))
             }
             ContactModel::Peg => {
-                let contacts = potential_contacts(bodies, now, next, pairs, eps);
+                let contacts =
+                    potential_contacts_with(bodies, now, next, pairs, eps, rules(params));
                 build_peg_constraints(
                     contacts,
                     &vertex_counts(bodies),
@@ -210,7 +211,7 @@ impl Space<3> for Planar {
         if params.model == ContactModel::Peg {
             let eps = Self::detection_distance(params);
             let pairs = Self::candidate_pairs(bodies, now, trial, eps);
-            for c in potential_contacts(bodies, now, trial, &pairs, eps) {
+            for c in potential_contacts_with(bodies, now, trial, &pairs, eps, rules(params)) {
                 if pool.contains_key(&c.key()) {
                     continue;
                 }
@@ -235,6 +236,15 @@ impl Space<3> for Planar {
 
     fn set_velocity(b: &mut RigidBody2, v: &Vec3) {
         b.velocity = *v;
+    }
+}
+
+/// The 2D detection rules of `params` ([`WorldParams::paper_detection`]).
+fn rules(params: &WorldParams) -> PotentialRules {
+    if params.paper_detection {
+        PotentialRules::PAPER
+    } else {
+        PotentialRules::PROJECT
     }
 }
 

@@ -263,6 +263,8 @@ impl Space<6> for Spatial {
             ContactModel::Peg => {
                 let p = Peg3Params {
                     eps,
+                    crossing_net: !params.paper_detection,
+                    deep_vertices: !params.paper_detection,
                     ..Peg3Params::for_step(params.h)
                 };
                 peg_constraints3(&states, &now.shapes, &next.shapes, pairs, &p)

@@ -58,7 +58,7 @@ pub enum WorldError {
 }
 
 /// Stepper settings.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WorldParams {
     /// Step size h (s).
     pub h: Real,
@@ -77,7 +77,8 @@ pub struct WorldParams {
     /// so this only helps when the failure was numerical; it roughly doubles the cost of a
     /// step whose problem has no solution (standard-model traps). Default true.
     pub mixed_fallback: bool,
-    /// Gap-correction re-solves per step (0 = the paper's stepper). Ours, not in the paper
+    /// Gap-correction re-solves per step (0 = none; the paper's stepper with every addition off
+    /// is [`WorldParams::paper`]). Ours, not in the paper
     /// or the reference code: after a solve, every contact's gap is re-measured at the
     /// resulting configuration; if a constraint is violated there (the linearised gap of
     /// paper Eq. 8/48 missed a second-order term, e.g. rotation × translation), each contact's
@@ -100,7 +101,7 @@ pub struct WorldParams {
     /// Friction-pyramid directions per contact in 3D (default 8); 2D always uses ±t̂.
     pub friction_directions: usize,
     /// Split impulse for penetration present at the start of a step. Ours, not in the paper
-    /// or the reference code (default false = the paper's stepper). When a constraint is
+    /// or the reference code (default false, as the paper). When a constraint is
     /// already violated by more than [`CORRECTION_TOLERANCE`] at the current configuration
     /// (e.g. a body dropped into another), the ψ/h term of paper Eqs. 8/48 needs velocities
     /// of depth/h to remove it in one step (6 cm in 3 ms: 20 m/s), and the stepper would keep
@@ -148,6 +149,13 @@ pub struct WorldParams {
     /// to the same tolerance; on degenerate problems it may be another solution than a cold
     /// Lemke run would find. Counted in `StepReport::basis_reuses`.
     pub reuse_basis: bool,
+    /// Detect PEG contacts with the rules of the paper and the authors' reference code only,
+    /// without the project's detection additions: in 2D no edge-crossing test, no deep-vertex
+    /// pairing and no applicability at the predicted orientation
+    /// (`signorini_contact::PotentialRules::PAPER`); in 3D no crossing safety net and no
+    /// deep-vertex U-constraint (`Peg3Params::crossing_net`, `Peg3Params::deep_vertices`).
+    /// Default **false** (the additions on). Set by [`WorldParams::paper`].
+    pub paper_detection: bool,
 }
 
 impl WorldParams {
@@ -170,7 +178,47 @@ impl WorldParams {
             warm_start: false,
             dense_limit: DEFAULT_DENSE_LIMIT,
             reuse_basis: true,
+            paper_detection: false,
         }
+    }
+
+    /// The paper's stepper with every project addition off (`--paper`): Stewart–Trinkle with
+    /// the model's constraints and ψ/h (paper Eqs. 8–9 / 48–49), one solve per step, nothing
+    /// re-measured. Against [`WorldParams::new`] it sets `gap_corrections = 0`,
+    /// `split_penetration = false` (and with it the position projection, which runs only on
+    /// split steps), `keep_best_on_failure = false` (a step whose solves all fail keeps the
+    /// free-flight velocities), `reuse_basis = false`, `warm_start = false`, `islands = false`
+    /// (one problem per step, as the paper), `solve_work_limit = None` and
+    /// `paper_detection = true`. What stays ours because the paper has no alternative that
+    /// runs: the solver (Lemke on the reduced LCP, then the `auto` chain and the mixed LCP as
+    /// fallbacks — the paper hands the mixed LCP to PATH) and, in 3D, our construction of the
+    /// constraints from the faces within ε_pair (docs/peg3d.md).
+    pub fn paper(model: ContactModel, h: Real) -> Self {
+        WorldParams {
+            gap_corrections: 0,
+            split_penetration: false,
+            keep_best_on_failure: false,
+            reuse_basis: false,
+            warm_start: false,
+            islands: false,
+            solve_work_limit: None,
+            mixed_fallback: true,
+            paper_detection: true,
+            ..WorldParams::new(model, h)
+        }
+    }
+
+    /// True if every project addition is off (the preset [`WorldParams::paper`] whatever the
+    /// model, step, friction, solver and distances).
+    pub fn is_paper(&self) -> bool {
+        self.gap_corrections == 0
+            && !self.split_penetration
+            && !self.keep_best_on_failure
+            && !self.reuse_basis
+            && !self.warm_start
+            && !self.islands
+            && self.solve_work_limit.is_none()
+            && self.paper_detection
     }
 }
 

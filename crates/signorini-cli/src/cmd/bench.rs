@@ -58,6 +58,10 @@ pub struct BenchArgs {
     /// With --same-states: repetitions per state and model (median kept).
     #[arg(long, value_name = "R", default_value_t = 1)]
     repeats: usize,
+    /// Every model with the paper's stepper, every project addition off (polygon and
+    /// polyhedron scenes; docs/guide.md, "The paper's stepper").
+    #[arg(long)]
+    paper: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -141,7 +145,10 @@ fn pick_models(a: &BenchArgs, scene: &Scene) -> Result<(Vec<Model>, usize), BadI
 
 /// `signorini bench`.
 pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
-    let scene = resolve(&a.scene)?;
+    let mut scene = resolve(&a.scene)?;
+    if a.paper {
+        scene.use_paper_stepper().map_err(|e| anyhow!(e))?;
+    }
     let (models, base) = pick_models(&a, &scene)?;
     if a.steps == 0 {
         return Err(anyhow!("--steps: must be at least 1").into());

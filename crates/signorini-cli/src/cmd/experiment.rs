@@ -46,7 +46,7 @@ pub enum ExperimentCommand {
     ClothTori(super::deform_exp::DeformArgs),
     /// CPF Figs. 15–16: stiff rings fall on a base with thin pins; stiffness and step sweep.
     Rings(super::deform_exp::DeformArgs),
-    /// CPF Figs. 1a, 8: a chain of linked rings swings against a static box.
+    /// Linked rings swing against a static box (after CPF Figs. 1a, 8; not a reproduction).
     Chain(super::deform_exp::DeformArgs),
     /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
     Bucket(super::deform_exp::DeformArgs),
@@ -73,9 +73,28 @@ pub struct Common {
     #[arg(long)]
     out: PathBuf,
     /// PEG only: gap-correction re-solves per step when the solved step would still
-    /// interpenetrate (0 = exactly the paper's stepper; see docs/peg2d.md).
+    /// interpenetrate (0 = none; the other project additions stay on: `--paper` turns them all
+    /// off; see docs/peg2d.md).
     #[arg(long, default_value_t = 8)]
     gap_corrections: usize,
+    /// The paper's stepper for every model, every project addition off (gap corrections,
+    /// split impulse and position projection, the detection additions, keep-best-on-failure,
+    /// islands, basis reuse, the solve budget; `WorldParams::paper`, docs/guide.md).
+    #[arg(long, conflicts_with = "gap_corrections")]
+    paper: bool,
+}
+
+impl Common {
+    /// The stepper these options choose.
+    fn stepper(&self) -> pour2d::Stepper {
+        if self.paper {
+            pour2d::Stepper::Paper
+        } else {
+            pour2d::Stepper::Project {
+                gap_corrections: self.gap_corrections,
+            }
+        }
+    }
 }
 
 /// `pour2d` options.
@@ -215,7 +234,7 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
         duration: a.duration,
         out: a.common.out.clone(),
         data_dir: data,
-        gap_corrections: a.common.gap_corrections,
+        stepper: a.common.stepper(),
         timing: a.timing_every.map(|every| TimingSpec {
             every,
             repeats: a.timing_repeats,
@@ -271,7 +290,7 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
         duration: a.duration,
         out: a.common.out.clone(),
         data_dir: data,
-        gap_corrections: a.common.gap_corrections,
+        stepper: a.common.stepper(),
         timing: a.timing_every.map(|every| TimingSpec {
             every,
             repeats: a.timing_repeats,
@@ -292,7 +311,7 @@ fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {
     let r = triangle_drop::run_all(
         &models(&a.common)?,
         &hs(&a.common)?,
-        a.common.gap_corrections,
+        a.common.stepper(),
         &a.common.out,
         &data,
     )
@@ -326,6 +345,7 @@ pub fn default_job() -> Result<Outcome, BadInput> {
             data: None,
             out: PathBuf::from("out/pour2d-quick"),
             gap_corrections: 8,
+            paper: false,
         },
     })
 }

@@ -40,7 +40,7 @@ pub struct StickArgs {
     /// Output directory.
     #[arg(long)]
     out: PathBuf,
-    /// Step (s); the reference run uses h/100.
+    /// Step (s); the reference is analytic (the elastic reflection off the stick's side).
     #[arg(long, default_value_t = 4e-3)]
     h: f64,
     /// Ball speed (m/s).
@@ -66,18 +66,21 @@ pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
     let rel = |x: f64, y: f64| (x - y).abs() / y;
     outln!("particle1d (m = 1 kg, k = 10 kN/m):");
     outln!(
-        "  SE  limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulation {:.6e} s ({:.2e} rel.)",
+        "  SE  limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulated penalty stepper (dpf) {:.6e} s ({:.2e} rel. to eigenvalues)",
         s.se_analytic_limit_s,
         s.se_eigen_limit_s,
         s.se_stability_limit_s,
-        rel(s.se_stability_limit_s, s.se_analytic_limit_s)
+        rel(s.se_stability_limit_s, s.se_eigen_limit_s)
     );
     outln!(
-        "  CPF limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulation {:.6e} s ({:.2e} rel.)",
+        "  CPF limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulated penalty stepper (cpf) {:.6e} s ({:.2e} rel. to eigenvalues)",
         s.cpf_analytic_limit_s,
         s.cpf_eigen_limit_s,
         s.cpf_stability_limit_s,
-        rel(s.cpf_stability_limit_s, s.cpf_analytic_limit_s)
+        rel(s.cpf_stability_limit_s, s.cpf_eigen_limit_s)
+    );
+    outln!(
+        "  (simulated: PenaltyWorld, a 1 kg cube held between two walls by 8 vertex-face pairs of k/8, no gravity; bisection on the step for a 100-fold growth of a small displacement)"
     );
     outln!(
         "  largest surviving stiffness perturbation at {} Hz, Δt = 2 ms: SE {:.0} %, CPF {:.0} % (paper: 15 %, 70 %)",
@@ -87,8 +90,8 @@ pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
     );
     outln!("outputs in {}", a.out.display());
     let ok = [
-        (s.se_stability_limit_s, s.se_analytic_limit_s),
-        (s.cpf_stability_limit_s, s.cpf_analytic_limit_s),
+        (s.se_stability_limit_s, s.se_eigen_limit_s),
+        (s.cpf_stability_limit_s, s.cpf_eigen_limit_s),
         (s.se_eigen_limit_s, s.se_analytic_limit_s),
         (s.cpf_eigen_limit_s, s.cpf_analytic_limit_s),
     ]
@@ -153,7 +156,7 @@ pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
     };
     let s = stick::run(&c, &a.out).map_err(anyhow::Error::from)?;
     outln!(
-        "stick (h = {} s, ball speed {} m/s, reference CPF at h/100):",
+        "stick (h = {} s, ball speed {} m/s, reference: the analytic elastic reflection off the stick's side):",
         c.h,
         c.speed
     );
@@ -172,10 +175,11 @@ pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
     if let Some(m) = s.values().next() {
         let d = m.reference_rebound_direction;
         outln!(
-            "  reference rebound ({:+.3}, {:+.3}, {:+.3})",
+            "  reference rebound ({:+.3}, {:+.3}, {:+.3}) (analytic); dpf at h/100: {:.1}° from it",
             d[0],
             d[1],
-            d[2]
+            d[2],
+            m.fine_discrete_angle_deg
         );
     }
     outln!("outputs in {}", a.out.display());

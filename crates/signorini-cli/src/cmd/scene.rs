@@ -56,6 +56,10 @@ pub struct RunArgs {
     /// machine's total memory (/proc/meminfo).
     #[arg(long, value_name = "SIZE")]
     memory_limit: Option<String>,
+    /// The paper's stepper with every project addition off (polygon and polyhedron scenes;
+    /// as `[contact] paper = true`; docs/guide.md, "The paper's stepper").
+    #[arg(long)]
+    paper: bool,
     /// No progress bar and no text summary.
     #[arg(long)]
     quiet: bool,
@@ -129,7 +133,10 @@ pub(crate) fn resolve(scene: &str) -> Result<Scene, BadInput> {
 
 /// `signorini run`.
 pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
-    let scene = resolve(&a.scene)?;
+    let mut scene = resolve(&a.scene)?;
+    if a.paper {
+        scene.use_paper_stepper().map_err(|e| anyhow!(e))?;
+    }
     let model = a
         .model
         .as_deref()

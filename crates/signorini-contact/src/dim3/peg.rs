@@ -97,15 +97,23 @@ pub struct Peg3Params {
     pub sweep: bool,
     /// Build the vertex–vertex X-constraints of Eq. 38 (default true).
     pub vertex_vertex_cross: bool,
+    /// Step 5 of the module docs, the crossing safety net (ours; default true).
+    pub crossing_net: bool,
+    /// The U-constraint of a vertex inside B farther than ε_pair from every face (ours, step 1
+    /// of the module docs; default true).
+    pub deep_vertices: bool,
 }
 
 impl Peg3Params {
-    /// Defaults for step size `h`: ε = [`peg3_detection_distance`], sweep on, Eq. 38 on.
+    /// Defaults for step size `h`: ε = [`peg3_detection_distance`], sweep on, Eq. 38 on, the
+    /// crossing safety net and deep vertices on.
     pub fn for_step(h: Real) -> Self {
         Peg3Params {
             eps: peg3_detection_distance(h),
             sweep: true,
             vertex_vertex_cross: true,
+            crossing_net: true,
+            deep_vertices: true,
         }
     }
 }
@@ -128,6 +136,8 @@ pub fn peg_constraints3(
         index: BTreeMap::new(),
         units: BTreeSet::new(),
         groups: BTreeSet::new(),
+        crossing_net: params.crossing_net,
+        deep_vertices: params.deep_vertices,
     };
     for &(i, j) in pairs {
         let mut eps = params.eps;
@@ -203,6 +213,8 @@ struct Builder<'a> {
     index: BTreeMap<(usize, usize, Features3), usize>,
     units: BTreeSet<usize>,
     groups: BTreeSet<Vec<usize>>,
+    crossing_net: bool,
+    deep_vertices: bool,
 }
 
 impl Builder<'_> {
@@ -331,7 +343,7 @@ impl Builder<'_> {
                 .max_face_distance(&self.pred[x].vertices()[v])
                 .1
                 < 0.0;
-            if max_gap < 0.0 || inside_pred {
+            if self.deep_vertices && (max_gap < 0.0 || inside_pred) {
                 let c = self.vf(x, y, v, deepest);
                 self.units.insert(c);
             }
@@ -451,7 +463,7 @@ impl Builder<'_> {
                         edge_b: kb,
                     },
                 ));
-                if (!vertex_config || (!known && self.crossing(a, b, ka, kb)))
+                if (!vertex_config || (self.crossing_net && !known && self.crossing(a, b, ka, kb)))
                     && let Some(c) = self.ee(a, b, ka, kb)
                 {
                     self.units.insert(c);

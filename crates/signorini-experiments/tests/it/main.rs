@@ -94,7 +94,14 @@ fn triangle_drop_standard_model_is_trapped_and_peg_slides_off() {
         reference::triangle_references(&data().join("triangle_drop/reference_final_states.csv"))
             .unwrap();
     let truth = refs.iter().find(|r| r.model == "peg_ground_truth").unwrap();
-    let st = triangle_drop::run_triangle(ContactModel::Standard, 0.01, 0, None, None).unwrap();
+    let st = triangle_drop::run_triangle(
+        ContactModel::Standard,
+        0.01,
+        pour2d::Stepper::Project { gap_corrections: 0 },
+        None,
+        None,
+    )
+    .unwrap();
     let st_ref = refs
         .iter()
         .find(|r| r.model == "ST" && (r.h - 0.01).abs() < 1e-9)
@@ -105,7 +112,14 @@ fn triangle_drop_standard_model_is_trapped_and_peg_slides_off() {
         st.position
     );
     assert!(st.velocity.norm() < 1e-9);
-    let peg = triangle_drop::run_triangle(ContactModel::Peg, 0.01, 8, None, None).unwrap();
+    let peg = triangle_drop::run_triangle(
+        ContactModel::Peg,
+        0.01,
+        pour2d::Stepper::DEFAULT,
+        None,
+        None,
+    )
+    .unwrap();
     let e = triangle_drop::relative_error(&peg.position, truth.x, truth.y);
     assert!(
         e < 0.03,
@@ -124,7 +138,7 @@ fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
         set,
         h: 0.01,
         duration: 0.8,
-        gap_corrections: 8,
+        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
         timing: None,
     };
     let (d1, d2) = (tmp("det1"), tmp("det2"));
@@ -202,4 +216,25 @@ fn body_set_numbers_are_parsed_exactly() {
     assert!(checked > 5000, "only {checked} numbers found");
     let json: f64 = serde_json::from_str("1.0471975511965979").unwrap();
     assert_eq!(json, "1.0471975511965979".parse::<f64>().unwrap());
+}
+
+/// `--paper` (`Stepper::Paper`) is `WorldParams::paper` for every model; the default stepper
+/// is the experiments' (PEG with 8 gap corrections and the split impulse).
+#[test]
+fn the_paper_stepper_of_the_experiments_turns_every_addition_off() {
+    use pour2d::{Stepper, experiment_params};
+    for m in [
+        ContactModel::Peg,
+        ContactModel::Standard,
+        ContactModel::Corrective,
+    ] {
+        assert!(Stepper::Paper.params(m, 0.01).is_paper());
+        assert!(!Stepper::DEFAULT.params(m, 0.01).is_paper());
+        assert_eq!(
+            Stepper::DEFAULT.params(m, 0.01),
+            experiment_params(m, 0.01, 8)
+        );
+    }
+    let p = Stepper::DEFAULT.params(ContactModel::Peg, 0.01);
+    assert!(p.gap_corrections == 8 && p.split_penetration && p.keep_best_on_failure);
 }

@@ -64,7 +64,7 @@ fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
         config: 0,
         h: 0.01,
         duration: 0.6,
-        gap_corrections: 8,
+        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
         timing: None,
     }
 }
@@ -113,7 +113,7 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
         duration: 0.2,
         out: out.clone(),
         data_dir: data3(),
-        gap_corrections: 8,
+        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
         timing: Some(signorini_experiments::timing::TimingSpec {
             every: 5,
             repeats: 1,

@@ -238,6 +238,18 @@ fn cases() -> Vec<Case> {
             "gap_corrections",
         ),
         case(
+            contact("paper = true\ngap_corrections = 0"),
+            "contact.gap_corrections",
+            "contradicts `paper = true`",
+            "gap_corrections",
+        ),
+        case(
+            contact("paper = true\nkeep_best_on_failure = true"),
+            "contact.keep_best_on_failure",
+            "contradicts `paper = true`",
+            "keep_best_on_failure",
+        ),
+        case(
             contact("model = \"standard\"\npeg_distance = 0.01"),
             "contact.peg_distance",
             "only for model `peg`",

@@ -47,7 +47,14 @@ fn triangle_scene_trajectory_is_identical_to_the_experiment() {
         let o = run_steps(&s, Some(model), n, Some(&dir));
         let cm = model.contact_model().unwrap();
         let expected = dir.join("experiment.csv");
-        let e = run_triangle(cm, s.h, 8, Some(n), Some(&expected)).unwrap();
+        let e = run_triangle(
+            cm,
+            s.h,
+            signorini_experiments::pour2d::Stepper::DEFAULT,
+            Some(n),
+            Some(&expected),
+        )
+        .unwrap();
         let b = &o.world.planar().unwrap().bodies[1];
         assert_eq!(
             (b.position, b.angle, b.velocity),
@@ -70,7 +77,7 @@ fn pour2d_scene_trajectory_is_identical_to_the_experiment() {
         set: Arc::new(set),
         h: s.h,
         duration: (n as f64 + 0.5) * s.h,
-        gap_corrections: 8,
+        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
         timing: None,
     };
     let r = run_pour(&spec, Some(&dir.join("exp"))).unwrap();

@@ -32,7 +32,7 @@ fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
         config: 0,
         h: s.h,
         duration: (n as f64 + 0.5) * s.h,
-        gap_corrections: 8,
+        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
         timing: None,
     };
     let r = run_pour3d(&spec, Some(&dir.join("exp"))).unwrap();

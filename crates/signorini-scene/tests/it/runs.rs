@@ -238,3 +238,23 @@ fn contact_settings_reach_the_world_parameters() {
     assert_eq!(p.gap_corrections, 8);
     assert!(world_params(&s, Model::Dpf, 0.01).is_err());
 }
+
+/// `[contact] paper = true` and `--paper` (`Scene::use_paper_stepper`) give
+/// `WorldParams::paper` for every complementarity model, with the scene's physical settings.
+#[test]
+fn the_paper_stepper_turns_every_addition_off() {
+    use signorini_scene::{Model, world_params};
+    let text = FALL.replace("[step]", "[contact]\npaper = true\nfriction = 0.3\n[step]");
+    let s = load_str(Path::new("fall.toml"), &text).unwrap();
+    for m in [Model::Peg, Model::Standard, Model::Corrective] {
+        let p = world_params(&s, m, 0.01).unwrap();
+        assert!(p.is_paper(), "{m:?}: {p:?}");
+        assert_eq!(p.mu, 0.3);
+    }
+    let text = FALL.replace("[step]", "[contact]\ngap_corrections = 3\n[step]");
+    let mut s = load_str(Path::new("fall.toml"), &text).unwrap();
+    assert!(!world_params(&s, Model::Peg, 0.01).unwrap().is_paper());
+    s.use_paper_stepper().unwrap();
+    let p = world_params(&s, Model::Peg, 0.01).unwrap();
+    assert!(p.is_paper() && p.gap_corrections == 0, "{p:?}");
+}

@@ -10,6 +10,7 @@ use signorini_world::*;
 
 mod basis_reuse;
 mod islands;
+mod paper;
 mod spatial;
 
 fn world(model: ContactModel, h: f64) -> World {
