@@ -135,7 +135,7 @@ fn experiments_find_the_repository_data_from_any_working_directory() {
     let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
         .args(["experiment", "triangle-drop", "--quiet", "--h", "0.016"])
         .args(["--models", "peg", "--out", "tri"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run signorini");
     let err = String::from_utf8_lossy(&out.stderr);

@@ -4,6 +4,8 @@
 mod errors;
 mod errors3;
 mod errors_deform;
+mod fuzz;
+mod fuzzing;
 mod hostile;
 mod roundtrip;
 mod roundtrip3;
