@@ -253,8 +253,12 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_symlink_loop_counts_each_file_once() {
-        let dir = std::env::temp_dir().join(format!("signorini-ccd-loop-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let root = tempfile::Builder::new()
+            .prefix("signorini-ccd-loop-")
+            .tempdir()
+            .unwrap();
+        // Canonical: the listing holds canonical paths (the temp dir may be a symlink).
+        let dir = root.path().canonicalize().unwrap();
         std::fs::create_dir_all(dir.join("a")).unwrap();
         std::fs::write(dir.join("a/q_vf.csv"), "").unwrap();
         // a/loop → dir: a/loop/a/loop/… reaches a/q_vf.csv again and again.
@@ -262,7 +266,6 @@ mod tests {
         std::os::unix::fs::symlink(dir.join("a/q_vf.csv"), dir.join("link_vf.csv")).unwrap();
         let files = csv_files(&dir).unwrap();
         assert_eq!(files, [dir.join("a/q_vf.csv")], "{files:?}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -3,13 +3,16 @@
 //! Exit codes (all subcommands): 0 = ran and every check passed; 1 = ran, but the problem was
 //! not solved, a check failed or the state became non-finite; 2 = bad input (malformed file,
 //! unknown option, invalid value, a count above its limit, a run that would not fit in memory);
-//! 141 = standard output was closed (see `out.rs`).
+//! 141 = standard output was closed (see `out.rs`); 130 / 143 (128 + signal) = `run`,
+//! `experiment`, `bench` or the default job was stopped by SIGINT / SIGTERM, its files complete
+//! and marked interrupted (see `signals.rs`).
 //! Data goes to stdout (text or `--format json`); logs and progress go to stderr.
 
 #[macro_use]
 mod out;
 mod cmd;
 mod exit;
+mod signals;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -50,7 +53,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = match cli.command.unwrap_or(Command::Demo) {
+    let command = cli.command.unwrap_or(Command::Demo);
+    if matches!(
+        command,
+        Command::Run(_) | Command::Experiment(_) | Command::Bench(_) | Command::Demo
+    ) {
+        signals::install();
+    }
+    let outcome = match command {
         Command::Lcp(c) => cmd::lcp::run(c),
         Command::Ccd(c) => cmd::ccd::run(c),
         Command::Experiment(c) => cmd::experiment::run(c),
@@ -61,5 +71,9 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::scene::report(a),
         Command::Demo => cmd::experiment::default_job(),
     };
-    exit::report(outcome)
+    let code = exit::report(outcome);
+    match signals::finish() {
+        Some(status) => ExitCode::from(status),
+        None => code,
+    }
 }

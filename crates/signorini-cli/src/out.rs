@@ -23,12 +23,14 @@ pub fn write(args: fmt::Arguments<'_>, newline: bool) {
         })
         .and_then(|()| out.flush());
     if let Err(e) = result {
+        // Either way the process ends here, without waiting for files being written: their
+        // temporary files are removed first.
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(BROKEN_PIPE_EXIT);
+            signorini_experiments::cancel::remove_temp_files_and_exit(BROKEN_PIPE_EXIT);
         }
         // Any other failure of stdout (a full disk): say so once on stderr, and stop.
         eprintln!("error: cannot write to standard output: {e}");
-        std::process::exit(2);
+        signorini_experiments::cancel::remove_temp_files_and_exit(2);
     }
 }
 

@@ -62,8 +62,8 @@ fn unsolvable_problem_exits_1() {
 
 #[test]
 fn malformed_file_exits_2_naming_the_line() {
-    let dir = std::env::temp_dir().join(format!("signorini-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let root = tmp("lcp");
+    let dir = root.path();
     let bad = dir.join("lcp_bad.dat");
     std::fs::write(&bad, "2\n0\n2\n2\n2 2\n1 0\n0 x\n-1 -1\n").unwrap();
     let (code, _, err) = signorini(&["lcp", "solve", bad.to_str().unwrap(), "--kind", "lcp"]);
@@ -102,7 +102,7 @@ fn unknown_model_is_bad_input() {
         "--data",
         data().join("peg2d").to_str().unwrap(),
         "--out",
-        std::env::temp_dir().join("signorini-tri").to_str().unwrap(),
+        tmp("tri").path().join("out").to_str().unwrap(),
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("bogus"), "{err}");
@@ -130,13 +130,12 @@ fn help_names_each_experiments_data_default() {
 fn experiments_find_the_repository_data_from_any_working_directory() {
     // No --data, run from a folder outside the repository: the default resolves to the
     // repository's data/ (triangle-drop reads data/peg2d/triangle_drop/).
-    let dir = std::env::temp_dir().join(format!("signorini-cwd-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let root = tmp("cwd");
+    let dir = root.path();
     let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
         .args(["experiment", "triangle-drop", "--quiet", "--h", "0.016"])
         .args(["--models", "peg", "--out", "tri"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run signorini");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -146,22 +145,19 @@ fn experiments_find_the_repository_data_from_any_working_directory() {
     // (data/peg2d/triangle_drop/reference_final_states.csv) was found.
     assert!(stdout.contains("rel.err"), "{stdout}");
     assert!(dir.join("tri/final_states.csv").is_file(), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_missing_data_folder_is_named() {
-    let missing = std::env::temp_dir().join("signorini-no-such-data");
+    let root = tmp("missing");
+    let missing = root.path().join("signorini-no-such-data");
     let (code, _, err) = signorini(&[
         "experiment",
         "triangle-drop",
         "--data",
         missing.to_str().unwrap(),
         "--out",
-        std::env::temp_dir()
-            .join("signorini-tri-missing")
-            .to_str()
-            .unwrap(),
+        root.path().join("out").to_str().unwrap(),
     ]);
     assert_eq!(code, 2, "{err}");
     let want = format!(
@@ -176,7 +172,8 @@ fn a_missing_data_folder_is_named() {
 /// run exits 1 and says so.
 #[test]
 fn experiments_take_quiet_and_a_diverged_run_exits_1() {
-    let out = std::env::temp_dir().join(format!("signorini-quiet-{}", std::process::id()));
+    let root = tmp("quiet");
+    let out = root.path().join("out");
     let o = out.to_str().unwrap();
     let (code, text, _) = signorini(&[
         "experiment",
@@ -208,7 +205,8 @@ fn experiments_take_quiet_and_a_diverged_run_exits_1() {
 /// `--compare` and positive factors (exit 2 otherwise).
 #[test]
 fn the_stiffness_sweep_prints_one_row_per_factor_and_rejects_bad_factors() {
-    let out = std::env::temp_dir().join(format!("signorini-ksweep-{}", std::process::id()));
+    let root = tmp("ksweep");
+    let out = root.path().join("out");
     let o = out.to_str().unwrap();
     let base = ["experiment", "cloth-tori", "--quiet", "--duration", "0.1"];
     let run = |extra: &[&str]| signorini(&[&base[..], extra, &["--out", o]].concat());
@@ -225,15 +223,24 @@ fn the_stiffness_sweep_prints_one_row_per_factor_and_rejects_bad_factors() {
     assert!(err.contains("--compare"), "{err}");
 }
 
-fn pile_out(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("signorini-cli-pile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A temporary folder `<temp dir>/signorini-cli-<name>-XXXXXX`, removed when dropped (at the
+/// end of the test, pass or fail).
+fn tmp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("signorini-cli-{name}-"))
+        .tempdir()
+        .expect("temporary folder")
+}
+
+/// A folder for a pile run's outputs (inside `root`, not yet created).
+fn pile_out(root: &tempfile::TempDir) -> PathBuf {
+    root.path().join("out")
 }
 
 #[test]
 fn pile_runs_and_writes_summary_and_scaling_plot() {
-    let out = pile_out("ok");
+    let root = tmp("pile-ok");
+    let out = pile_out(&root);
     let data = data();
     let (code, stdout, err) = signorini(&[
         "experiment",
@@ -258,7 +265,8 @@ fn pile_runs_and_writes_summary_and_scaling_plot() {
 
 #[test]
 fn pile_rejects_bad_arguments_with_exit_2() {
-    let out = pile_out("bad");
+    let root = tmp("pile-bad");
+    let out = pile_out(&root);
     let o = out.to_str().unwrap();
     for (args, says) in [
         (vec!["--bodies", "0"], "--bodies"),

@@ -76,11 +76,17 @@ pub struct Trace {
 pub fn trace(w: &mut PenaltyWorld, steps: usize, dynamic: usize) -> Trace {
     let mut tr = Trace::default();
     let start = Instant::now();
-    for _ in 0..steps {
+    let mut taken = steps;
+    for s in 0..steps {
+        // A signal stops the run ([`crate::cancel`]); the trace holds the steps taken.
+        if crate::cancel::requested().is_some() {
+            taken = s;
+            break;
+        }
         let rep = w.step();
         tr.record(w, &rep, dynamic);
     }
-    tr.ms_per_step = start.elapsed().as_secs_f64() * 1e3 / steps.max(1) as Real;
+    tr.ms_per_step = start.elapsed().as_secs_f64() * 1e3 / taken.max(1) as Real;
     tr
 }
 

@@ -49,6 +49,8 @@ pub struct DeformTrace {
     /// The step (0-based) at which the run diverged (`PenaltyReport::diverged`: a state not
     /// finite, or a runaway predicted motion); the run stopped there.
     pub diverged_at: Option<usize>,
+    /// Set if a signal stopped the run: `"SIGINT at step k"` ([`crate::cancel`]).
+    pub interrupted: Option<String>,
 }
 
 /// Crossings among all deformables and obstacles of `w` at their current positions.
@@ -166,6 +168,10 @@ pub fn trace(w: &mut DeformableWorld, steps: usize, measure_every: usize) -> Def
     let bar = crate::progress::bar(steps, "steps");
     let mut tr = Tracer::default();
     for n in 0..steps {
+        if let Some(why) = crate::cancel::at_step(n) {
+            tr.trace.interrupted = Some(why);
+            break;
+        }
         if tr.step(w, n, steps, measure_every).diverged {
             break;
         }
@@ -194,6 +200,9 @@ pub struct DeformSummary {
     pub jitter: Real,
     /// Wall-clock milliseconds per step.
     pub ms_per_step: Real,
+    /// Set if a signal stopped the run: `"SIGINT at step k"` (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
 }
 
 /// Figures of a trace beyond the summary (printed and written to `details.csv`).
@@ -247,6 +256,7 @@ pub fn summarize(
         max_depth: tr.crossing_depth.last().copied().unwrap_or(0.0),
         jitter: jitter(&tr.force[half..]),
         ms_per_step: tr.ms_per_step,
+        interrupted: tr.interrupted.clone(),
     };
     let tail = &tr.rms_speed[half..];
     let e = Extra {
@@ -400,7 +410,11 @@ pub fn compare_models(
     simulate: impl Fn(ForceModel) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError>,
 ) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
     let mut runs = Vec::new();
-    for &model in models {
+    // No new run once a signal asked to stop.
+    for &model in models
+        .iter()
+        .take_while(|_| crate::cancel::requested().is_none())
+    {
         let (tr, s, e) = simulate(model)?;
         write_outputs(&out.join(model.name()), name, &tr, &s, &e)?;
         runs.push((tr, s, e));

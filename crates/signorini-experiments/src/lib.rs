@@ -21,6 +21,7 @@
 pub mod bodyset;
 pub mod box_on_plane;
 pub mod bucket;
+pub mod cancel;
 pub mod chain;
 pub mod checks;
 pub mod cloth_tori;

@@ -19,16 +19,21 @@ pub(crate) fn write_csv(
     csv.finish()
 }
 
-/// Write a value as pretty JSON.
+/// Write a value as pretty JSON, atomically. Written while a signal asks to stop
+/// ([`crate::cancel`]), an object gets the field `"interrupted": "<SIGNAL>"` unless it has one.
 pub(crate) fn write_json(path: &Path, v: &impl serde::Serialize) -> Result<(), ExperimentError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| ExperimentError::io(dir, e))?;
-    }
-    let text = serde_json::to_string_pretty(v).map_err(|e| ExperimentError::Parse {
+    let parse = |e: serde_json::Error| ExperimentError::Parse {
         path: path.to_path_buf(),
         reason: e.to_string(),
-    })?;
-    std::fs::write(path, text + "\n").map_err(|e| ExperimentError::io(path, e))
+    };
+    let mut value = serde_json::to_value(v).map_err(parse)?;
+    if let (Some(s), serde_json::Value::Object(map)) = (crate::cancel::requested(), &mut value)
+        && !map.contains_key("interrupted")
+    {
+        map.insert("interrupted".into(), crate::cancel::signal_name(s).into());
+    }
+    let text = serde_json::to_string_pretty(&value).map_err(parse)?;
+    crate::writer::write_atomic(path, (text + "\n").as_bytes())
 }
 
 const COLORS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];

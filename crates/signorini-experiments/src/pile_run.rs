@@ -240,6 +240,9 @@ pub fn run_one(
     let (mut next_due, mut waited) = (1, 0);
     let mut s = 0;
     while s < end {
+        if crate::cancel::requested().is_some() {
+            break;
+        }
         s += 1;
         if cfg.layout == Layout::Pour && r.drops.len() < n && s >= next_due {
             let b = &sc.bodies[r.drops.len()];
@@ -312,15 +315,20 @@ pub fn run_pile(cfg: &PileConfig) -> Result<PileResult, ExperimentError> {
     std::fs::create_dir_all(&cfg.out).map_err(|e| ExperimentError::io(&cfg.out, e))?;
     let supply = Supply::load(cfg.dim, cfg.shape, &cfg.data)?;
     let mut runs = Vec::new();
-    for n in run_order(&cfg.sizes) {
+    'sizes: for n in run_order(&cfg.sizes) {
         let sc = scene(&supply, n, cfg.layout)?;
         for &model in &cfg.models {
+            // No new run once a signal asked to stop.
+            if crate::cancel::requested().is_some() {
+                break 'sizes;
+            }
             runs.push(run_one(cfg, &sc, model)?);
             pile_out::write_summary(&cfg.out.join("summary.csv"), &runs)?;
         }
     }
     pile_out::write_plots(&cfg.out, &runs)?;
     let (report, targets_met) = pile_out::report(cfg, &runs);
+    let report = crate::cancel::mark_report(report);
     crate::writer::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
     Ok(PileResult {
         runs,

@@ -183,7 +183,12 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
     };
     let (n, every) = (step_count(spec.duration, spec.h), drop_interval(spec.h));
     let mut dropped = 0;
+    r.n_steps = n;
     for s in 1..=n {
+        if let Some(why) = crate::cancel::at_step(s - 1) {
+            (r.n_steps, r.interrupted) = (s - 1, Some(why));
+            break;
+        }
         if (s - 1) % every == 0 && dropped < spec.set.bodies.len() {
             world.add_body(spec.set.bodies[dropped].body.clone())?;
             dropped += 1;
@@ -227,7 +232,6 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
             ))?;
         }
     }
-    r.n_steps = n;
     if let Some(t) = traj {
         t.finish()?;
     }
@@ -303,6 +307,7 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     if cfg.timing.is_some() {
         report += &timing_report(&cfg.out, &runs)?;
     }
+    let report = crate::cancel::mark_report(report);
     write(&cfg.out.join("report.txt"), &report)?;
     plot(cfg, &pooled)?;
     Ok(SweepResult {

@@ -275,7 +275,12 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
     };
     let (n, every) = (step_count(spec.duration, spec.h), drop_interval3(spec.h));
     let mut dropped_count = 0;
+    r.n_steps = n;
     for s in 1..=n {
+        if let Some(why) = crate::cancel::at_step(s - 1) {
+            (r.n_steps, r.interrupted) = (s - 1, Some(why));
+            break;
+        }
         if (s - 1) % every == 0 && (spec.bodies.unlimited() || dropped_count < supply.len()) {
             let template = &supply[dropped_count.min(supply.len() - 1)];
             world.add_body(dropped(template))?;
@@ -304,7 +309,6 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
             }
         }
     }
-    r.n_steps = n;
     if let Some(t) = traj {
         t.finish()?;
     }
@@ -388,6 +392,7 @@ pub fn run_sweep3(cfg: &Pour3Config) -> Result<SweepResult, ExperimentError> {
     if cfg.timing.is_some() {
         report += &timing_report3(&cfg.out, &runs)?;
     }
+    let report = crate::cancel::mark_report(report);
     crate::writer::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
     plot3(cfg, &pooled)?;
     Ok(SweepResult {

@@ -223,7 +223,11 @@ pub fn compare(
     out: &Path,
 ) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
     let mut runs = Vec::new();
-    for &model in models {
+    // No new run once a signal asked to stop.
+    for &model in models
+        .iter()
+        .take_while(|_| crate::cancel::requested().is_none())
+    {
         let q = RingsParams {
             model,
             sweep: false,

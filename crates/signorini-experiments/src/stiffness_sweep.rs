@@ -59,7 +59,11 @@ pub fn stiffness_sweep<P: Clone>(
     let mut q = p.clone();
     let k0 = *stiffness(&mut q);
     let mut points = Vec::with_capacity(factors.len());
-    for &f in factors {
+    // No new run once a signal asked to stop.
+    for &f in factors
+        .iter()
+        .take_while(|_| crate::cancel::requested().is_none())
+    {
         *stiffness(&mut q) = k0 * f;
         let runs = compare(&q, &factor_dir(out, f))?;
         points.push(SweepPoint {

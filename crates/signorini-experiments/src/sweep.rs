@@ -58,6 +58,9 @@ pub struct RunResult {
     pub budget_steps: usize,
     /// Set if the run itself failed (setup, I/O, panic).
     pub error: Option<String>,
+    /// Set if a signal stopped the run (`"SIGINT at step k"`) or kept it from starting
+    /// (`"SIGINT before the run started"`; then `error` says the same). See [`crate::cancel`].
+    pub interrupted: Option<String>,
     /// PEG vs standard-model step times on this run's states (if `RunSpec::timing`).
     pub timing: Vec<TimingSample>,
 }
@@ -106,6 +109,13 @@ pub fn run_parallel<T: Sync>(
     let runs = specs
         .par_iter()
         .map(|spec| {
+            // No new run once a signal asked to stop.
+            if let Some(why) = crate::cancel::not_started() {
+                bar.inc(1);
+                let mut r = failed(spec, why.clone());
+                r.interrupted = Some(why);
+                return r;
+            }
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(spec)));
             bar.inc(1);
             match out {
@@ -121,7 +131,9 @@ pub fn run_parallel<T: Sync>(
 
 /// Write `summary.csv` (one line per run: `model,<label columns>,h,n_steps,median,q1,q3,max,
 /// mean,ms_per_step,failed_steps` of the per-step overlap) and `failures.csv` (runs that
-/// failed as a whole). `label_header` names the label columns, `label` writes them.
+/// failed as a whole, and runs a signal cut short: `interrupted: SIGINT at step k`; both files
+/// then end with `# interrupted: SIGINT`). `label_header` names the label columns, `label`
+/// writes them.
 pub(crate) fn write_summary(
     out: &Path,
     runs: &[RunResult],
@@ -154,6 +166,14 @@ pub(crate) fn write_summary(
             ms,
             r.failed_steps
         ))?;
+        if let (None, Some(why)) = (&r.error, &r.interrupted) {
+            failures.push(format!(
+                "{},{},{},\"interrupted: {why}\"",
+                r.model,
+                label(r),
+                r.h
+            ));
+        }
         if let Some(e) = &r.error {
             failures.push(format!(
                 "{},{},{},\"{}\"",

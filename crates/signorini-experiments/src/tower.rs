@@ -102,7 +102,12 @@ pub fn run_tower(cfg: &TowerConfig, model: ContactModel) -> Result<TowerRun, Exp
     let n = step_count(cfg.duration, cfg.h);
     let bar = crate::progress::bar(n, "steps");
     let (mut seconds, mut max_overlap, mut failed) = (0.0, 0.0f64, 0);
+    let mut taken = n;
     for s in 1..=n {
+        if crate::cancel::requested().is_some() {
+            taken = s - 1;
+            break;
+        }
         let rep = world.step();
         seconds += rep.times.total();
         failed += rep.failed as usize;
@@ -117,8 +122,8 @@ pub fn run_tower(cfg: &TowerConfig, model: ContactModel) -> Result<TowerRun, Exp
     let cubes = &world.bodies[1..];
     Ok(TowerRun {
         model,
-        steps: n,
-        ms_per_step: 1e3 * seconds / n.max(1) as f64,
+        steps: taken,
+        ms_per_step: 1e3 * seconds / taken.max(1) as f64,
         max_overlap,
         drift: cubes
             .iter()
@@ -140,6 +145,8 @@ pub fn run_towers(cfg: &TowerConfig) -> Result<(String, bool), ExperimentError> 
     let runs = cfg
         .models
         .iter()
+        // No new run once a signal asked to stop.
+        .take_while(|_| crate::cancel::requested().is_none())
         .map(|&m| run_tower(cfg, m))
         .collect::<Result<Vec<_>, _>>()?;
     let mut csv = Csv::create(
@@ -185,6 +192,7 @@ pub fn run_towers(cfg: &TowerConfig) -> Result<(String, bool), ExperimentError> 
         );
     }
     csv.finish()?;
+    let s = crate::cancel::mark_report(s);
     write_atomic(&cfg.out.join("report.txt"), s.as_bytes())?;
     Ok((s, runs.iter().all(TowerRun::at_rest)))
 }

@@ -84,8 +84,12 @@ pub fn run_triangle(
     let mut csv = trajectory
         .map(|p| Csv::create(p, trajectory_header()))
         .transpose()?;
-    let mut failed_steps = 0;
+    let (mut failed_steps, mut n_steps) = (0, n);
     for s in 1..=n {
+        if crate::cancel::requested().is_some() {
+            n_steps = s - 1;
+            break;
+        }
         failed_steps += world.step().failed as usize;
         if let Some(c) = csv.as_mut() {
             c.pose(s, 0, &world.bodies[1])?;
@@ -98,7 +102,7 @@ pub fn run_triangle(
     Ok(TriangleOutcome {
         model,
         h,
-        n_steps: n,
+        n_steps,
         position: b.position,
         angle: b.angle,
         velocity: b.velocity,
@@ -135,6 +139,9 @@ pub fn run_all(
     let outcomes: Vec<Result<TriangleOutcome, String>> = jobs
         .par_iter()
         .map(|&(m, h)| {
+            if let Some(why) = crate::cancel::not_started() {
+                return Err(why);
+            }
             let path: PathBuf =
                 out.join("trajectories")
                     .join(format!("{}_{}.csv", m.name(), h_tag(h)));
@@ -167,6 +174,7 @@ pub fn run_all(
     )
     .unwrap_or_default();
     let (report, ok) = compare(&outcomes, &refs);
+    let report = crate::cancel::mark_report(report);
     crate::writer::write_atomic(&out.join("report.txt"), report.as_bytes())?;
     Ok(TriangleSweep {
         outcomes,

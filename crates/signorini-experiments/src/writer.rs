@@ -53,7 +53,15 @@ impl AtomicFile {
             .unwrap_or_else(|| "out".into());
         let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
-        let file = File::create(&tmp).map_err(|e| ExperimentError::io(&tmp, e))?;
+        // Tracked before it exists: a forced exit (second signal, broken pipe) removes it.
+        crate::cancel::track_temp(&tmp);
+        let file = match File::create(&tmp) {
+            Ok(f) => f,
+            Err(e) => {
+                crate::cancel::untrack_temp(&tmp);
+                return Err(ExperimentError::io(&tmp, e));
+            }
+        };
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
@@ -73,16 +81,28 @@ impl AtomicFile {
             .map_err(|e| ExperimentError::io(&self.path, e))
     }
 
-    /// Flush, sync and rename into place.
+    /// Flush, sync and rename into place. On an error the temporary file is removed.
     pub fn commit(mut self) -> Result<(), ExperimentError> {
         let out = self.out.take().expect("not committed");
+        let tmp = self.tmp.clone();
+        let fail = |e: ExperimentError| {
+            let _ = std::fs::remove_file(&tmp);
+            crate::cancel::untrack_temp(&tmp);
+            e
+        };
         let file = out
             .into_inner()
-            .map_err(|e| ExperimentError::io(&self.path, e.into_error()))?;
+            .map_err(|e| fail(ExperimentError::io(&self.path, e.into_error())))?;
         file.sync_all()
-            .map_err(|e| ExperimentError::io(&self.path, e))?;
+            .map_err(|e| fail(ExperimentError::io(&self.path, e)))?;
         drop(file);
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| ExperimentError::io(&self.path, e))
+        let renamed =
+            std::fs::rename(&self.tmp, &self.path).map_err(|e| ExperimentError::io(&self.path, e));
+        if renamed.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        crate::cancel::untrack_temp(&self.tmp);
+        renamed
     }
 }
 
@@ -90,6 +110,7 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if self.out.take().is_some() {
             let _ = std::fs::remove_file(&self.tmp);
+            crate::cancel::untrack_temp(&self.tmp);
         }
     }
 }
@@ -149,8 +170,12 @@ impl Csv {
         ))
     }
 
-    /// Complete the file (rename into place).
-    pub fn finish(self) -> Result<(), ExperimentError> {
+    /// Complete the file (rename into place). Completed while a signal asks to stop
+    /// ([`crate::cancel`]), the file ends with the line `# interrupted: <SIGNAL>`.
+    pub fn finish(mut self) -> Result<(), ExperimentError> {
+        if let Some(mark) = crate::cancel::csv_mark() {
+            self.line(&mark)?;
+        }
         self.out.commit()
     }
 }

@@ -130,8 +130,11 @@ mod tests {
 
     #[test]
     fn a_non_empty_folder_is_refused_and_force_removes_only_run_files() {
-        let dir = std::env::temp_dir().join(format!("signorini-outdir-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let root = tempfile::Builder::new()
+            .prefix("signorini-outdir-")
+            .tempdir()
+            .unwrap();
+        let dir = root.path().join("out");
         assert_eq!(prepare(&dir, false).unwrap(), Vec::<String>::new());
         std::fs::create_dir_all(dir.join("keep")).unwrap();
         std::fs::write(dir.join("summary.json"), "{}").unwrap();

@@ -13,8 +13,9 @@
 //! - `summary.json`: [`RunSummary`];
 //! - `scene.toml` / `scene.json`: a copy of the scene file as run.
 //!
-//! A stop request (Ctrl-C in the CLI) ends the loop after the current step; every file is then
-//! completed and the summary says `"interrupted": true`.
+//! A signal (SIGINT, SIGTERM: `signorini_experiments::cancel`) or a stop request
+//! ([`RunOptions::stop`]) ends the loop after the current step; every file is then completed
+//! and the summary says `"interrupted": "SIGINT at step k"`.
 
 use crate::error::SceneError;
 use crate::limits;
@@ -122,8 +123,10 @@ pub struct RunSummary {
     pub steps: usize,
     /// Simulated time (s).
     pub time: f64,
-    /// Stopped early by a stop request.
-    pub interrupted: bool,
+    /// Why the run stopped before its end: `"SIGINT at step k"` / `"SIGTERM at step k"` (a
+    /// signal; the files hold steps 1..=k and are complete), `"stop request at step k"`
+    /// ([`RunOptions::stop`]); `null` otherwise.
+    pub interrupted: Option<String>,
     /// Why the run failed before its end, e.g. `"non-finite state at step 12"` (the state
     /// became NaN or infinite: the run stops there, the step counts as failed and the run's
     /// checks fail); `null` otherwise.
@@ -491,12 +494,19 @@ impl Schedule {
     }
 }
 
-/// The loop's stop and progress controls.
-fn tick(opts: &mut RunOptions, s: usize, n: usize) -> bool {
+/// The loop's stop and progress controls, after step `s` of `n`: why the run stops here, if
+/// it does (a signal, `signorini_experiments::cancel`: `"SIGINT at step s"`; a stop request
+/// of [`RunOptions::stop`]: `"stop request at step s"`).
+fn tick(opts: &mut RunOptions, s: usize, n: usize) -> Option<String> {
     if let Some(p) = opts.progress.as_mut() {
         p(s, n);
     }
-    opts.stop.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+    signorini_experiments::cancel::at_step(s).or_else(|| {
+        opts.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::SeqCst))
+            .then(|| format!("stop request at step {s}"))
+    })
 }
 
 /// Close the CSV files, write `bodies.json` (given), the scene copy and `summary.json`.
@@ -518,8 +528,9 @@ fn finish(
             files.push(name.to_string());
         }
     }
-    summary.all_checks_pass =
-        !summary.interrupted && summary.failed.is_none() && summary.checks.iter().all(|c| c.pass);
+    summary.all_checks_pass = summary.interrupted.is_none()
+        && summary.failed.is_none()
+        && summary.checks.iter().all(|c| c.pass);
     let Some(dir) = out else {
         return Ok(());
     };
@@ -572,7 +583,7 @@ fn run_planar(
     sched.add_due(0, |k| add(&mut world, k))?;
     let (k0, p0) = energy(&world);
     let mut acc = Acc::default();
-    let mut interrupted = false;
+    let mut interrupted = None;
     let mut diverged = None;
     let mut taken = 0;
     for s in 1..=n {
@@ -595,8 +606,8 @@ fn run_planar(
         if s % scene.record.every == 0 || s == n {
             record_step(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
         }
-        if tick(&mut opts, s, n) {
-            interrupted = s < n;
+        if let Some(why) = tick(&mut opts, s, n) {
+            interrupted = Some(why);
             break;
         }
     }
@@ -816,7 +827,7 @@ impl Acc {
             steps_planned: planned,
             steps: n,
             time: n as f64 * h,
-            interrupted: false,
+            interrupted: None,
             failed: None,
             bodies: 0,
             dynamic_bodies: 0,

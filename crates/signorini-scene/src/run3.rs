@@ -189,7 +189,7 @@ pub(super) fn run_polyhedra(
     sched.add_due(0, |k| add(&mut world, k))?;
     let (k0, p0) = energy3(world.bodies.iter().map(|b| &b.state));
     let mut acc = Acc::default();
-    let mut interrupted = false;
+    let mut interrupted = None;
     let mut diverged = None;
     let mut taken = 0;
     for s in 1..=n {
@@ -212,8 +212,8 @@ pub(super) fn run_polyhedra(
         if s % scene.record.every == 0 || s == n {
             record3(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
         }
-        if tick(&mut opts, s, n) {
-            interrupted = s < n;
+        if let Some(why) = tick(&mut opts, s, n) {
+            interrupted = Some(why);
             break;
         }
     }
@@ -335,7 +335,7 @@ pub(super) fn run_meshes(
     let (k0, p0) = energy3(world.bodies.iter().map(|b| &b.state));
     let mut acc = Acc::default();
     let mut trace = Trace::default();
-    let mut interrupted = false;
+    let mut interrupted = None;
     let mut diverged = None;
     let mut taken = 0;
     let started = std::time::Instant::now();
@@ -366,8 +366,8 @@ pub(super) fn run_meshes(
         if s % scene.record.every == 0 || s == n {
             record_mesh(&mut w, &world, &sched.present, s, h, &rep)?;
         }
-        if tick(&mut opts, s, n) {
-            interrupted = s < n;
+        if let Some(why) = tick(&mut opts, s, n) {
+            interrupted = Some(why);
             break;
         }
     }

@@ -154,7 +154,7 @@ pub(super) fn run_deformables(
         t.record(&world, 0, n == 0);
     }
     let mut tracer = Tracer::default();
-    let (mut interrupted, mut taken, mut max_force) = (false, 0, 0.0 as Real);
+    let (mut interrupted, mut taken, mut max_force) = (None, 0, 0.0 as Real);
     let mut pairs = 0usize;
     let mut failed = 0usize;
     let mut diverged_at = None;
@@ -192,10 +192,10 @@ pub(super) fn run_deformables(
         }
         let stop = tick(&mut opts, s, n);
         if let Some(t) = track.as_mut() {
-            t.record(&world, s, s == n || stop);
+            t.record(&world, s, s == n || stop.is_some());
         }
-        if stop {
-            interrupted = s < n;
+        if stop.is_some() {
+            interrupted = stop;
             break;
         }
     }

@@ -4,6 +4,9 @@ mod benchmark;
 mod bvh;
 mod common;
 mod degenerate;
+mod fuzz;
+#[path = "../../../signorini-scene/tests/it/fuzzing.rs"]
+mod fuzzing;
 mod props;
 mod roots;
 mod wxf;

@@ -95,6 +95,10 @@ struct BenchReport {
     trajectory: Option<&'static str>,
     baseline: &'static str,
     models: Vec<ModelTime>,
+    /// Set if a signal stopped the timing: `"SIGINT"`; the models listed were timed (the last
+    /// one on the steps taken before the signal), the others were not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interrupted: Option<String>,
 }
 
 fn parse_model(m: &str) -> Result<Model, BadInput> {
@@ -194,7 +198,7 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
         separate_runs(&a, &scene, &models, &bar)?
     };
     bar.finish_and_clear();
-    let base_ms = times[base].ms_per_step;
+    let base_ms = times.get(base).map_or(f64::NAN, |t| t.ms_per_step);
     for t in &mut times {
         t.ratio = t.ms_per_step / base_ms;
     }
@@ -215,6 +219,8 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
         trajectory: a.same_states.then(|| models[0].name()),
         baseline: models[base].name(),
         models: times,
+        interrupted: signorini_experiments::cancel::requested()
+            .map(signorini_experiments::cancel::signal_name),
     };
     match a.format {
         Format::Json => outln!(
@@ -236,6 +242,10 @@ fn separate_runs(
     let mut times = Vec::new();
     let mut h = scene.h;
     for (k, &model) in models.iter().enumerate() {
+        // No new run once a signal asked to stop (the report then covers the models timed).
+        if signorini_experiments::cancel::requested().is_some() {
+            break;
+        }
         bar.set_message(model.name());
         let b = bar.clone();
         let offset = (k * a.steps) as u64;
@@ -331,6 +341,9 @@ fn same_states(
 }
 
 fn print_text(r: &BenchReport) {
+    if let Some(sig) = &r.interrupted {
+        outln!("interrupted by {sig}: only the models and steps below were timed");
+    }
     outln!(
         "{} ({}, h = {} s): time per step, ratio against {} ({}; not deterministic)",
         r.scene,
@@ -355,7 +368,9 @@ fn print_text(r: &BenchReport) {
             m.ms_per_step,
             m.model,
             r.baseline,
-            if m.ratio >= 0.01 {
+            if !m.ratio.is_finite() {
+                "—".to_string()
+            } else if m.ratio >= 0.01 {
                 format!("{:.3}", m.ratio)
             } else {
                 format!("{:.3e}", m.ratio)

@@ -297,6 +297,7 @@ fn compare_all<P: Knobs + Clone>(
 
 /// Run `cloth-tori`.
 pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     use cloth_tori::ClothToriParams as P;
     drive(
         a,
@@ -309,6 +310,7 @@ pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
 
 /// Run `rings`.
 pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     let mut p = params(&a, rings::RingsParams::small, rings::RingsParams::full)?;
     p.rigid = a.rigid;
     if a.compare {
@@ -336,12 +338,14 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
 
 /// Run `chain` (`--compare` is not supported: run it once per `--model`).
 pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     use chain::ChainParams as P;
     drive(a, "chain", (P::small, P::full), None, chain::run)
 }
 
 /// Run `bucket`.
 pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     use bucket::BucketParams as P;
     drive(
         a,

@@ -206,6 +206,7 @@ fn models(c: &Common) -> anyhow::Result<Vec<ContactModel>> {
 }
 
 fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.common.out);
     let data = data_dir(&a.common)?;
     if !(a.duration.is_finite() && a.duration > 0.0) {
         return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
@@ -251,6 +252,7 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
 }
 
 fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.common.out);
     if a.timing_every == Some(0) || a.timing_repeats == 0 {
         return Err(anyhow!("--timing-every and --timing-repeats must be >= 1").into());
     }
@@ -307,6 +309,7 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
 }
 
 fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.common.out);
     let data = data_dir(&a.common)?;
     let r = triangle_drop::run_all(
         &models(&a.common)?,

@@ -57,6 +57,7 @@ fn positive(name: &str, v: f64) -> anyhow::Result<()> {
 
 /// Run `particle1d`.
 pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     positive("perturbation-hz", a.perturbation_hz)?;
     let c = particle1d::DropConfig {
         hz: a.perturbation_hz,
@@ -106,6 +107,7 @@ pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
 
 /// Run `box-on-plane`.
 pub fn box_on_plane(a: BoxArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     positive("h", a.h)?;
     positive("duration", a.duration)?;
     if a.duration < 1.0 {
@@ -147,6 +149,7 @@ pub fn box_on_plane(a: BoxArgs) -> Result<Outcome, BadInput> {
 
 /// Run `stick`.
 pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     positive("h", a.h)?;
     positive("speed", a.speed)?;
     let c = stick::StickConfig {

@@ -160,6 +160,7 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
 
 /// Run `experiment pile`.
 pub fn pile(a: PileArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     let cfg = pile_config(&a)?;
     let r = run_pile(&cfg).map_err(anyhow::Error::from)?;
     out!("{}", r.report);
@@ -173,6 +174,7 @@ pub fn pile(a: PileArgs) -> Result<Outcome, BadInput> {
 
 /// Run `experiment tower`.
 pub fn tower(a: TowerArgs) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(&a.out);
     check_common(a.friction, a.h, a.duration)?;
     let cfg = TowerConfig {
         models: parse_models(&a.models)?,

@@ -1,8 +1,8 @@
 //! `signorini run | list | validate | report`: scene files (see `docs/guide.md`).
 //!
 //! `run` exits 1 when a `[checks]` entry of the scene failed, the state became non-finite or
-//! the run was interrupted (Ctrl-C: the loop stops after the current step and every output file
-//! is completed), 2 on bad input (with file:line:column, field and reason), on a non-empty
+//! the run was interrupted (SIGINT / SIGTERM: the loop stops after the current step, every
+//! output file is completed and marked, and the process exits 130 / 143, see `signals.rs`), 2 on bad input (with file:line:column, field and reason), on a non-empty
 //! output folder without `--force`, and on a run whose estimated memory is above the limit —
 //! all checked before the output folder is touched.
 
@@ -15,8 +15,6 @@ use signorini_scene::{
 };
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Output format of summaries.
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -179,16 +177,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
             out.display()
         );
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // A second Ctrl-C (or a handler that cannot be installed) falls back to the default.
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
+    crate::signals::note_output(&out);
     let bar = ProgressBar::new(0);
     if a.quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -203,7 +192,8 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
         h: a.dt,
         max_steps: a.steps,
         out: Some(out.clone()),
-        stop: Some(stop.clone()),
+        // SIGINT / SIGTERM stop the run through `signorini_experiments::cancel` (signals.rs).
+        stop: None,
         progress: Some(Box::new(move |done, total| {
             if done == 1 {
                 progress_bar.set_length(total as u64);
@@ -230,9 +220,9 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
             out.display()
         );
     }
-    if s.interrupted {
+    if let Some(why) = &s.interrupted {
         eprintln!(
-            "interrupted after step {} of {}; outputs in {} are complete up to there",
+            "run interrupted ({why}) after step {} of {}; outputs in {} are complete up to there",
             s.steps,
             s.steps_planned,
             out.display()

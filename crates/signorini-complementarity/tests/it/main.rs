@@ -1,5 +1,8 @@
 //! Integration tests of `signorini-complementarity`, one binary (`tests/it/`, one module per topic).
 
+mod fuzz;
+#[path = "../../../signorini-scene/tests/it/fuzzing.rs"]
+mod fuzzing;
 mod generators;
 mod hostile;
 mod known_answers;

@@ -9,10 +9,32 @@ use signorini_experiments::deform_run::{DeformSummary, ForceModel};
 use signorini_experiments::rings::{self, RingsParams};
 use signorini_math::Vec3;
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("signorini-def-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A temporary folder
+/// (`<temp dir>/signorini-def-<name>-XXXXXX`), removed with its contents when it
+/// is dropped at the end of the test, pass or fail.
+struct Tmp(tempfile::TempDir, std::path::PathBuf);
+
+impl std::ops::Deref for Tmp {
+    type Target = std::path::PathBuf;
+    fn deref(&self) -> &std::path::PathBuf {
+        &self.1
+    }
+}
+
+impl AsRef<std::path::Path> for Tmp {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+/// A fresh temporary folder for one test (see [`Tmp`]).
+fn tmp(name: &str) -> Tmp {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("signorini-def-{name}-"))
+        .tempdir()
+        .expect("temporary folder");
+    let path = dir.path().to_path_buf();
+    Tmp(dir, path)
 }
 
 /// One torus (96 triangles) 1 cm above a 6 × 6-cell cloth (72 triangles), 3 s at Δt = 1/30 s,
@@ -334,6 +356,7 @@ fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
         max_depth: 0.0,
         jitter,
         ms_per_step: 1.0,
+        interrupted: None,
     };
     let extra = Extra {
         peak_pairs: 0,

@@ -18,10 +18,32 @@ fn data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg2d")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("signorini-exp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A temporary folder
+/// (`<temp dir>/signorini-exp-<name>-XXXXXX`), removed with its contents when it
+/// is dropped at the end of the test, pass or fail.
+struct Tmp(tempfile::TempDir, std::path::PathBuf);
+
+impl std::ops::Deref for Tmp {
+    type Target = std::path::PathBuf;
+    fn deref(&self) -> &std::path::PathBuf {
+        &self.1
+    }
+}
+
+impl AsRef<std::path::Path> for Tmp {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+/// A fresh temporary folder for one test (see [`Tmp`]).
+fn tmp(name: &str) -> Tmp {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("signorini-exp-{name}-"))
+        .tempdir()
+        .expect("temporary folder");
+    let path = dir.path().to_path_buf();
+    Tmp(dir, path)
 }
 
 #[test]

@@ -114,7 +114,7 @@ fn high_pass_jitter_separates_noise_from_slow_motion() {
 /// `summary.json` holds exactly the fields issue 6 lists; the limits are within 1 %.
 #[test]
 fn particle1d_summary_has_the_issue_fields() {
-    let dir = std::env::temp_dir().join(format!("signorini-p1d-{}", std::process::id()));
+    let dir = crate::tmp("p1d");
     let s = p1::run(&p1::DropConfig::default(), &dir).unwrap();
     let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -119,8 +119,8 @@ fn two_dimensional_lattice_fills_rows_in_order_without_overlap() {
 
 #[test]
 fn pour_layout_never_spawns_inside_another_body() {
-    let out = std::env::temp_dir().join(format!("signorini-pile-pour-{}", std::process::id()));
-    let cfg = config(Dim::Three, vec![3], Layout::Pour, 0.1, out);
+    let out = crate::tmp("pile-pour");
+    let cfg = config(Dim::Three, vec![3], Layout::Pour, 0.1, out.to_path_buf());
     let supply = Supply::load(Dim::Three, Shape::Random, &cfg.data).unwrap();
     let sc = scene(&supply, 3, Layout::Pour).unwrap();
     // A body sitting at the spawn point blocks it.
@@ -138,8 +138,14 @@ fn pour_layout_never_spawns_inside_another_body() {
 
 #[test]
 fn summary_has_one_row_per_model_and_size_in_increasing_n() {
-    let out = std::env::temp_dir().join(format!("signorini-pile-sum-{}", std::process::id()));
-    let mut cfg = config(Dim::Three, vec![2, 1], Layout::Lattice, 0.03, out.clone());
+    let out = crate::tmp("pile-sum");
+    let mut cfg = config(
+        Dim::Three,
+        vec![2, 1],
+        Layout::Lattice,
+        0.03,
+        out.to_path_buf(),
+    );
     cfg.models = vec![ContactModel::Peg, ContactModel::Corrective];
     let r = run_pile(&cfg).unwrap();
     assert_eq!(r.runs.len(), 4);
@@ -196,8 +202,14 @@ fn slope_of_cubic_data_is_three() {
 /// No step may fail and no step may leave more than 1e-6 m³ of overlap.
 #[test]
 fn a_pile_of_27_ends_with_no_failed_step_and_overlap_within_the_limit() {
-    let out = std::env::temp_dir().join(format!("signorini-pile-27-{}", std::process::id()));
-    let cfg = config(Dim::Three, vec![27], Layout::Lattice, 2.0, out);
+    let out = crate::tmp("pile-27");
+    let cfg = config(
+        Dim::Three,
+        vec![27],
+        Layout::Lattice,
+        2.0,
+        out.to_path_buf(),
+    );
     let r = run_pile(&cfg).unwrap();
     let run = &r.runs[0];
     assert_eq!(run.n, 27);

@@ -34,6 +34,17 @@ pub enum PolygonError {
     /// All vertices lie on one line: the polygon has no area.
     #[error("degenerate: collinear or zero-area (all vertices lie on one line)")]
     Degenerate,
+    /// The coordinates are so large (or small) that the area, centroid or second moment is
+    /// not a finite positive number in f64.
+    #[error(
+        "out of range: at this scale (largest |coordinate| {scale:e}) the polygon's {quantity} is not finite in f64"
+    )]
+    OutOfRange {
+        /// Largest absolute coordinate.
+        scale: Real,
+        /// `area`, `centroid` or `second moment`.
+        quantity: &'static str,
+    },
     /// Two edges that do not share a vertex cross or touch (a bow-tie).
     #[error("self-intersecting: edges {first} and {second} cross")]
     CrossingEdges {
@@ -132,7 +143,9 @@ pub struct ConvexPolygon {
 const MIN_TURN_SINE: Real = 1e-12;
 
 impl ConvexPolygon {
-    /// Validate and build a polygon from counter-clockwise vertices.
+    /// Validate and build a polygon from counter-clockwise vertices: at least three finite
+    /// vertices, no zero-length edge, strictly convex, counter-clockwise, simple, and with an
+    /// area, centroid and second moment finite in f64 ([`PolygonError::OutOfRange`]).
     pub fn new(vertices: Vec<Vec2>) -> Result<Self, PolygonError> {
         let n = vertices.len();
         if n < 3 {
@@ -163,7 +176,19 @@ impl ConvexPolygon {
             None => e,
         };
         let area = polygon_area_signed(&vertices);
-        if area <= 0.0 {
+        let scale = vertices
+            .iter()
+            .map(|v| v.x.abs().max(v.y.abs()))
+            .fold(0.0, Real::max);
+        let out_of_range = |quantity| PolygonError::OutOfRange { scale, quantity };
+        if !area.is_finite() {
+            return Err(out_of_range("area"));
+        }
+        if area == 0.0 {
+            // Underflow of a tiny polygon, or a zero-area loop the collinearity test missed.
+            return Err(crossing(PolygonError::Degenerate));
+        }
+        if area < 0.0 {
             return Err(crossing(PolygonError::Clockwise { area }));
         }
         let mut total_turn = 0.0;
@@ -180,7 +205,17 @@ impl ConvexPolygon {
         if (turns - 1.0).abs() > 1e-6 {
             return Err(PolygonError::SelfIntersecting { turns });
         }
-        Ok(ConvexPolygon { vertices })
+        let polygon = ConvexPolygon { vertices };
+        // What a body needs from its shape must be finite (found by the fuzz campaign:
+        // coordinates near 1e150 gave an infinite centroid sum, near 1e308 a NaN area).
+        let c = polygon.centroid();
+        if !(c.x.is_finite() && c.y.is_finite()) {
+            return Err(out_of_range("centroid"));
+        }
+        if !polygon.polar_moment_about_origin().is_finite() {
+            return Err(out_of_range("second moment"));
+        }
+        Ok(polygon)
     }
 
     /// Axis-aligned rectangle `[x0, x1] × [y0, y1]` (counter-clockwise from the lower left).

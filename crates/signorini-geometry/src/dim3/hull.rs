@@ -28,7 +28,8 @@ impl ConvexPolyhedron {
     /// # Errors
     /// [`PolyhedronError::TooFewVertices`], [`PolyhedronError::TooManyPoints`],
     /// [`PolyhedronError::NonFinite`], [`PolyhedronError::Flat`] (all points on one plane or
-    /// line), or a validation error of [`ConvexPolyhedron::from_vertices_faces`] if rounding
+    /// line), [`PolyhedronError::OutOfRange`] (a size, volume or inertia not finite in f64),
+    /// or a validation error of [`ConvexPolyhedron::from_vertices_faces`] if rounding
     /// defeats the tolerance.
     pub fn from_points(points: &[Vec3]) -> Result<Self, PolyhedronError> {
         let n = points.len();
@@ -43,6 +44,12 @@ impl ConvexPolyhedron {
         }
         check_finite(points)?;
         let diam = diameter(points);
+        if !diam.is_finite() {
+            return Err(PolyhedronError::OutOfRange {
+                scale: points.iter().map(|p| p.amax()).fold(0.0, Real::max),
+                quantity: "diameter",
+            });
+        }
         let tol = HULL_REL_TOL * diam;
         if diam == 0.0 {
             return Err(PolyhedronError::Flat { tolerance: tol });

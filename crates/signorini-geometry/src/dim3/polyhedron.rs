@@ -98,6 +98,17 @@ pub enum PolyhedronError {
         /// Vertex index.
         index: usize,
     },
+    /// The coordinates are so large (or small) that the volume, centroid or inertia is not a
+    /// finite positive number in f64.
+    #[error(
+        "out of range: at this scale (largest |coordinate| {scale:e}) the polyhedron's {quantity} is not finite in f64"
+    )]
+    OutOfRange {
+        /// Largest absolute coordinate.
+        scale: Real,
+        /// `volume`, `centroid` or `inertia`.
+        quantity: &'static str,
+    },
     /// Faces are clockwise seen from outside (the enclosed volume is negative).
     #[error("faces are clockwise seen from outside (signed volume {volume:e})")]
     InwardFaces {
@@ -177,7 +188,8 @@ impl ConvexPolyhedron {
     /// Validate and build from vertices and faces (vertex indices counter-clockwise seen from
     /// outside). Checks: ≥ 4 finite vertices, every vertex used, faces with ≥ 3 distinct
     /// vertices, planar, non-degenerate, closed 2-manifold consistently oriented outward,
-    /// strictly convex faces and every vertex on the inner side of every face plane.
+    /// strictly convex faces and every vertex on the inner side of every face plane; volume,
+    /// centroid and inertia finite in f64 ([`PolyhedronError::OutOfRange`] otherwise).
     pub fn from_vertices_faces(
         vertices: Vec<Vec3>,
         faces: Vec<Vec<usize>>,
@@ -253,7 +265,16 @@ impl ConvexPolyhedron {
             }
         }
         let volume = signed_volume(&vertices, &out_faces);
-        if volume <= 0.0 {
+        let scale = vertices.iter().map(|v| v.amax()).fold(0.0, Real::max);
+        let out_of_range = |quantity| PolyhedronError::OutOfRange { scale, quantity };
+        if !volume.is_finite() || !tol.is_finite() {
+            return Err(out_of_range("volume"));
+        }
+        if volume == 0.0 {
+            // Underflow of a tiny body (or a flat closed surface).
+            return Err(PolyhedronError::Flat { tolerance: tol });
+        }
+        if volume < 0.0 {
             return Err(PolyhedronError::InwardFaces { volume });
         }
         for (fi, f) in out_faces.iter().enumerate() {
@@ -284,7 +305,17 @@ impl ConvexPolyhedron {
                 }
             }
         }
-        Ok(Self::assemble(vertices, out_faces, &directed))
+        let p = Self::assemble(vertices, out_faces, &directed);
+        // What a body needs from its shape must be finite (found by the fuzz campaign:
+        // coordinates near 1e300 gave a NaN volume).
+        let m = p.mass_properties(1.0);
+        if !m.centroid.iter().all(|x| x.is_finite()) {
+            return Err(out_of_range("centroid"));
+        }
+        if !m.inertia.iter().all(|x| x.is_finite()) {
+            return Err(out_of_range("inertia"));
+        }
+        Ok(p)
     }
 
     /// Edges, t-vectors and adjacency from validated faces.

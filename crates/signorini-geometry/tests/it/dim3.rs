@@ -476,3 +476,21 @@ fn every_random_point_set_of_the_paper_gives_a_valid_hull() {
         );
     }
 }
+
+/// Fuzz finding (issue #20, `fuzz.rs`): a cube of half-size 1e300 was accepted with a NaN
+/// volume; now it is out of range (as vertices and faces, and as a hull), and a cube too small
+/// for its volume to be represented is not called "clockwise".
+#[test]
+fn polyhedra_out_of_f64_range_are_refused_with_the_reason() {
+    let unit = ConvexPolyhedron::cuboid(Vec3::repeat(1.0)).unwrap();
+    let faces: Vec<Vec<usize>> = unit.faces().iter().map(|f| f.vertices.clone()).collect();
+    let scaled = |s: Real| -> Vec<Vec3> { unit.vertices().iter().map(|p| p * s).collect() };
+    assert!(ConvexPolyhedron::from_vertices_faces(scaled(1.0), faces.clone()).is_ok());
+    let e = ConvexPolyhedron::from_vertices_faces(scaled(1e300), faces.clone()).unwrap_err();
+    assert!(matches!(e, PolyhedronError::OutOfRange { .. }), "{e:?}");
+    assert!(e.to_string().starts_with("out of range"), "{e}");
+    let e = ConvexPolyhedron::from_points(&scaled(1e300)).unwrap_err();
+    assert!(matches!(e, PolyhedronError::OutOfRange { .. }), "{e:?}");
+    let e = ConvexPolyhedron::from_vertices_faces(scaled(1e-200), faces).unwrap_err();
+    assert!(!matches!(e, PolyhedronError::InwardFaces { .. }), "{e:?}");
+}

@@ -2,6 +2,9 @@
 //! polyhedra in `dim3`.
 
 mod dim3;
+mod fuzz;
+#[path = "../../../signorini-scene/tests/it/fuzzing.rs"]
+mod fuzzing;
 
 mod mesh;
 
@@ -172,4 +175,51 @@ fn compound_holds_parts() {
     assert_eq!(c.parts().len(), 2);
     assert!((c.area() - 1.6).abs() < 1e-12);
     assert!(Compound::new(vec![]).is_none());
+}
+
+/// Fuzz findings (issue #20, `fuzz.rs`): shapes whose area, centroid or moment overflows were
+/// accepted (a NaN area near f64::MAX, an infinite centroid at 1e150); a tiny polygon whose
+/// area underflows to 0 was called clockwise. Each is now a clear error.
+#[test]
+fn polygons_out_of_f64_range_are_refused_with_the_reason() {
+    let nan_area = ConvexPolygon::new(vec![
+        v(0.0, -1.2496243604133102),
+        v(0.0, -3.7028534217090723),
+        v(f64::MAX, 0.0),
+    ])
+    .unwrap_err();
+    assert!(
+        matches!(
+            nan_area,
+            PolygonError::OutOfRange {
+                quantity: "area",
+                ..
+            }
+        ),
+        "{nan_area:?}"
+    );
+    let huge: Vec<Vec2> = (0..5)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / 5.0;
+            v(a.cos(), a.sin()) * 1e150
+        })
+        .collect();
+    let e = ConvexPolygon::new(huge.clone()).unwrap_err();
+    assert!(
+        e.to_string().starts_with("out of range") && e.to_string().contains("centroid"),
+        "{e}"
+    );
+    // The same pentagon at a sane scale is valid.
+    let ok: Vec<Vec2> = huge.iter().map(|p| p * 1e-150).collect();
+    assert!(ConvexPolygon::new(ok).is_ok());
+    let tiny: Vec<Vec2> = huge.iter().map(|p| p * 1e-300 * 1e-150).collect();
+    // Too small for f64 (edge lengths or the area underflow): degenerate, never "clockwise".
+    let e = ConvexPolygon::new(tiny).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PolygonError::Degenerate | PolygonError::DegenerateEdge { .. }
+        ),
+        "{e}"
+    );
 }

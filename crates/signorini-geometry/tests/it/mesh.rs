@@ -178,13 +178,15 @@ fn obj_and_stl_round_trip() {
     assert_eq!(bin.vertices().len(), m.vertices().len());
     assert!(corner_distance(&bin, &m) < 1e-6);
     // Files on disk, by extension.
-    let dir = std::env::temp_dir().join(format!("signorini-mesh-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let root = tempfile::Builder::new()
+        .prefix("signorini-mesh-")
+        .tempdir()
+        .unwrap();
+    let dir = root.path();
     let path = dir.join("box.stl");
     let b = shapes::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap();
     std::fs::write(&path, io::to_stl_binary(&b)).unwrap();
     assert_eq!(corner_distance(&io::load(&path).unwrap(), &b), 0.0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -51,8 +51,9 @@ impl Table {
             .split(',')
             .map(String::from)
             .collect();
+        // `# …` lines are comments (`# interrupted: SIGINT` ends a file cut short by a signal).
         let rows = lines
-            .filter(|l| !l.is_empty())
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .map(|l| l.split(',').map(String::from).collect())
             .collect();
         Ok(Some(Table { header, rows }))

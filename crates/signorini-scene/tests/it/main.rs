@@ -4,6 +4,8 @@
 mod errors;
 mod errors3;
 mod errors_deform;
+mod fuzz;
+mod fuzzing;
 mod hostile;
 mod roundtrip;
 mod roundtrip3;
@@ -20,12 +22,32 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A fresh temporary folder for one test.
-pub fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("signorini-scene-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A temporary folder
+/// (`<temp dir>/signorini-scene-<name>-XXXXXX`), removed with its contents when it
+/// is dropped at the end of the test, pass or fail.
+pub struct Tmp(tempfile::TempDir, std::path::PathBuf);
+
+impl std::ops::Deref for Tmp {
+    type Target = std::path::PathBuf;
+    fn deref(&self) -> &std::path::PathBuf {
+        &self.1
+    }
+}
+
+impl AsRef<std::path::Path> for Tmp {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+/// A fresh temporary folder for one test (see [`Tmp`]).
+pub fn tmp(name: &str) -> Tmp {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("signorini-scene-{name}-"))
+        .tempdir()
+        .expect("temporary folder");
+    let path = dir.path().to_path_buf();
+    Tmp(dir, path)
 }
 
 /// Run `scene` for at most `steps` steps, with `model` instead of the scene's if given,

@@ -93,12 +93,16 @@ fn a_stop_request_leaves_complete_files_and_no_temporaries() {
         },
     )
     .unwrap();
-    assert!(o.summary.interrupted && !o.summary.all_checks_pass);
+    assert_eq!(
+        o.summary.interrupted.as_deref(),
+        Some("stop request at step 1")
+    );
+    assert!(!o.summary.all_checks_pass);
     assert_eq!(o.summary.steps, 1);
     assert_eq!(rows(&dir.join("trajectories.csv")).len(), 1);
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(json["interrupted"], true);
+    assert_eq!(json["interrupted"], "stop request at step 1");
     for e in std::fs::read_dir(&dir).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
         assert!(!name.starts_with('.'), "temporary file left: {name}");
@@ -125,11 +129,11 @@ fn same_scene_same_bytes_and_json_equals_toml() {
     assert_eq!((json.h, json.length), (toml.h, toml.length));
     let (a, b) = (tmp("det-a"), tmp("det-b"));
     for d in [&a, &b] {
-        let scene = if d == &a { &toml } else { &json };
+        let scene = if std::ptr::eq(d, &a) { &toml } else { &json };
         run(
             scene,
             RunOptions {
-                out: Some(d.clone()),
+                out: Some(d.to_path_buf()),
                 ..Default::default()
             },
         )

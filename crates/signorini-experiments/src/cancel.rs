@@ -1,0 +1,126 @@
+//! Process-wide cancellation: a signal (SIGINT, SIGTERM, …) asked the running command to stop.
+//!
+//! Owns: the flag (the number of the first signal received, 0 for none), what step loops and
+//! sweeps read from it, the wording of the `interrupted` marks in output files, and the set of
+//! temporary files of [`crate::AtomicFile`]s still being written (so that a forced exit can
+//! remove them). Does not own: signal handlers. The library never installs one; the
+//! `signorini` binary does and calls [`request`] (see `crates/signorini-cli/src/signals.rs`).
+//!
+//! Contract of the loops that read the flag: a step loop checks [`requested`] once before each
+//! step and, when set, stops, completes its files (they hold the steps taken) and records
+//! [`at_step`] in its summary; a sweep starts no new run once the flag is set. Every CSV file
+//! completed while the flag is set ends with the line `# interrupted: <SIGNAL>` (see
+//! [`crate::Csv::finish`]).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The first signal received (0: none).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// Temporary files of atomic writes in progress.
+static TEMP_FILES: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// Ask everything running to stop because of signal `signal` (a positive signal number).
+/// The first request wins; later ones are ignored. Returns true for the first request.
+pub fn request(signal: i32) -> bool {
+    SIGNAL
+        .compare_exchange(0, signal.max(1), Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+}
+
+/// The signal that asked to stop, if any.
+pub fn requested() -> Option<i32> {
+    match SIGNAL.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// The conventional name of a signal number ("SIGINT", "SIGTERM", …, else "signal N").
+pub fn signal_name(signal: i32) -> String {
+    match signal {
+        1 => "SIGHUP".into(),
+        2 => "SIGINT".into(),
+        3 => "SIGQUIT".into(),
+        15 => "SIGTERM".into(),
+        s => format!("signal {s}"),
+    }
+}
+
+/// The exit status of a command stopped by `signal`: 128 + the signal number (130 for SIGINT,
+/// 143 for SIGTERM), what a shell reports for a process killed by it.
+pub fn exit_status(signal: i32) -> u8 {
+    (128 + signal).clamp(0, 255) as u8
+}
+
+/// `"SIGINT at step k"` if a signal stopped a loop that had completed `step` steps.
+pub fn at_step(step: usize) -> Option<String> {
+    requested().map(|s| format!("{} at step {step}", signal_name(s)))
+}
+
+/// `"SIGINT before the run started"`: a sweep's run that a signal kept from starting.
+pub fn not_started() -> Option<String> {
+    requested().map(|s| format!("{} before the run started", signal_name(s)))
+}
+
+/// The comment line that ends a CSV file completed after a signal: `# interrupted: SIGINT`.
+pub fn csv_mark() -> Option<String> {
+    requested().map(|s| format!("# interrupted: {}", signal_name(s)))
+}
+
+/// `report` with a first line `interrupted: SIGINT (…)` if a signal asked to stop (the text
+/// reports of the experiments, `report.txt`).
+pub fn mark_report(report: String) -> String {
+    match requested() {
+        Some(s) => format!(
+            "interrupted: {}; the figures below cover only the steps and runs done before it\n{report}",
+            signal_name(s)
+        ),
+        None => report,
+    }
+}
+
+/// Register a temporary file of an atomic write in progress.
+pub(crate) fn track_temp(path: &Path) {
+    if let Ok(mut set) = TEMP_FILES.lock() {
+        set.insert(path.to_path_buf());
+    }
+}
+
+/// The temporary file was renamed or removed.
+pub(crate) fn untrack_temp(path: &Path) {
+    if let Ok(mut set) = TEMP_FILES.lock() {
+        set.remove(path);
+    }
+}
+
+/// Remove every temporary file of an atomic write still in progress, then end the process
+/// with `status` (no destructor runs). For exits that cannot wait for the writers: a second
+/// signal, a broken pipe on standard output. The registry stays locked until the process
+/// ends, so no writer can start a new temporary file in between.
+pub fn remove_temp_files_and_exit(status: i32) -> ! {
+    let guard = TEMP_FILES.lock();
+    if let Ok(set) = &guard {
+        for p in set.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    std::process::exit(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_statuses() {
+        assert_eq!(signal_name(2), "SIGINT");
+        assert_eq!(signal_name(15), "SIGTERM");
+        assert_eq!(signal_name(10), "signal 10");
+        assert_eq!(exit_status(2), 130);
+        assert_eq!(exit_status(15), 143);
+    }
+}
