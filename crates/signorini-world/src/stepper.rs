@@ -185,8 +185,8 @@ impl WorldParams {
     /// The paper's stepper with every project addition off (`--paper`): Stewart–Trinkle with
     /// the model's constraints and ψ/h (paper Eqs. 8–9 / 48–49), one solve per step, nothing
     /// re-measured. Against [`WorldParams::new`] it sets `gap_corrections = 0`,
-    /// `split_penetration = false` (and with it the position projection, which runs only on
-    /// split steps), `keep_best_on_failure = false` (a step whose solves all fail keeps the
+    /// `split_penetration = false` (and with it the position projection, which runs only
+    /// when it is on), `keep_best_on_failure = false` (a step whose solves all fail keeps the
     /// free-flight velocities), `reuse_basis = false`, `warm_start = false`, `islands = false`
     /// (one problem per step, as the paper), `solve_work_limit = None` and
     /// `paper_detection = true`. What stays ours because the paper has no alternative that
@@ -554,7 +554,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         Some(v)
     }
 
-    /// Stage 5b (split steps only): position projection. If the configuration reached still
+    /// Stage 5b (split steps, and steps whose gap corrections ended still interpenetrating,
+    /// both only with `split_penetration`): position projection. If the configuration reached still
     /// violates the model's constraints by more than [`CORRECTION_TOLERANCE`] (the first
     /// solve's linearisation about the start configuration does not hold for the
     /// centimetre-scale motion that removes a deep penetration), detect the constraints again
