@@ -153,7 +153,7 @@ pub fn parse<'a>(
                 let field = convert_path(e.path()).to_string();
                 let inner = e.into_inner();
                 let (l, c) = (inner.line(), inner.column());
-                let reason = strip_position(&inner.to_string());
+                let reason = plain_reason(&strip_position(&inner.to_string()));
                 invalid(Some(l).filter(|&l| l > 0), Some(c), field, reason)
             })?;
             Ok((
@@ -182,7 +182,7 @@ pub fn parse<'a>(
                     text,
                     doc: Some(doc.clone()),
                 };
-                let mut located = loc.at(&path, first_line(inner.message()));
+                let mut located = loc.at(&path, plain_reason(&first_line(inner.message())));
                 if let Some(r) = inner.span() {
                     let (l, c) = line_col(text, r.start);
                     (located.line, located.column) = (Some(l), Some(c));
@@ -201,6 +201,31 @@ pub fn parse<'a>(
     }
 }
 
+/// serde's reasons name Rust types ("expected usize", "integer `…` as i128"); say what the
+/// field takes in words instead (issue 20: never print an internal type name).
+fn plain_reason(s: &str) -> String {
+    const WORDS: [(&str, &str); 12] = [
+        (" as i128", ""),
+        (" as u128", ""),
+        (
+            "expected any value",
+            "expected a number that fits in 64 bits",
+        ),
+        ("expected usize", "expected a whole number ≥ 0"),
+        ("expected u64", "expected a whole number ≥ 0"),
+        ("expected u32", "expected a whole number ≥ 0"),
+        ("expected u8", "expected a whole number ≥ 0"),
+        ("expected isize", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+    ];
+    WORDS
+        .iter()
+        .fold(s.to_string(), |text, (from, to)| text.replace(from, to))
+}
+
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").trim().to_string()
 }
@@ -210,5 +235,35 @@ fn strip_position(s: &str) -> String {
     match s.rfind(" at line ") {
         Some(k) => s[..k].to_string(),
         None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod reason_tests {
+    use super::plain_reason;
+
+    #[test]
+    fn reasons_name_no_rust_types() {
+        let cases = [
+            (
+                "invalid value: integer `-5`, expected usize",
+                "invalid value: integer `-5`, expected a whole number ≥ 0",
+            ),
+            (
+                "invalid type: floating point `12.5`, expected usize",
+                "invalid type: floating point `12.5`, expected a whole number ≥ 0",
+            ),
+            (
+                "invalid type: integer `18446744073709551616` as i128, expected any value",
+                "invalid type: integer `18446744073709551616`, expected a number that fits in 64 bits",
+            ),
+            (
+                "invalid type: string \"x\", expected f64",
+                "invalid type: string \"x\", expected a number",
+            ),
+        ];
+        for (raw, plain) in cases {
+            assert_eq!(plain_reason(raw), plain);
+        }
     }
 }
