@@ -555,8 +555,9 @@ fn scene_name(cx: &Ctx, raw: &RawScene, file: &Path) -> Res<String> {
         Some(format!("`{name}` is not a file name"))
     } else if let Some(c) = name.chars().find(|&c| !plain(c)) {
         Some(format!(
-            "`{name}` has the character {c:?}: a scene name is a plain file name (letters, \
-             digits, `-`, `_`, `.`), since it names the output folder out/<name>"
+            "`{}` has the character {c:?}: a scene name is a plain file name (letters, \
+             digits, `-`, `_`, `.`), since it names the output folder out/<name>",
+            name.escape_debug()
         ))
     } else {
         let n = name.chars().count();
@@ -996,7 +997,11 @@ fn body(
             let known: Vec<&str> = materials.keys().map(String::as_str).collect();
             cx.bad(
                 &p.key("material"),
-                format!("unknown material `{m}` (defined: {})", known.join(", ")),
+                if known.is_empty() {
+                    format!("unknown material `{m}` (the scene defines no [materials.<name>] table)")
+                } else {
+                    format!("unknown material `{m}` (defined: {})", known.join(", "))
+                },
             )
         })?),
     };

@@ -287,7 +287,11 @@ fn material<'m>(
             let known: Vec<&str> = materials.keys().map(String::as_str).collect();
             cx.bad(
                 &p.key("material"),
-                format!("unknown material `{m}` (defined: {})", known.join(", ")),
+                if known.is_empty() {
+                    format!("unknown material `{m}` (the scene defines no [materials.<name>] table)")
+                } else {
+                    format!("unknown material `{m}` (defined: {})", known.join(", "))
+                },
             )
         }),
     }
