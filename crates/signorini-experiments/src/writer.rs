@@ -22,9 +22,32 @@ pub fn trajectory_header3() -> &'static str {
     "step,body,x,y,z,qw,qx,qy,qz"
 }
 
-/// `h` in milliseconds, zero-padded to three digits: 0.003 → `h003`, 0.016 → `h016`.
+/// `h` in milliseconds, zero-padded to three digits: 0.003 → `h003`, 0.016 → `h016`. A step
+/// that is not a whole number of milliseconds keeps its fraction in microseconds, so that no
+/// two step sizes share a file name: 0.0005 → `h000_500`, 0.0015 → `h001_500` (both were
+/// `h001` before, and one run's files overwrote the other's).
 pub fn h_tag(h: f64) -> String {
-    format!("h{:03}", (h * 1000.0).round() as i64)
+    let us = (h * 1e6).round() as i64;
+    if us % 1000 == 0 {
+        format!("h{:03}", us / 1000)
+    } else {
+        format!("h{:03}_{:03}", us / 1000, us % 1000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::h_tag;
+
+    #[test]
+    fn step_tags_are_distinct_below_a_millisecond() {
+        assert_eq!(h_tag(0.003), "h003");
+        assert_eq!(h_tag(0.016), "h016");
+        assert_eq!(h_tag(0.001), "h001");
+        assert_eq!(h_tag(0.0005), "h000_500");
+        assert_eq!(h_tag(0.0015), "h001_500");
+        assert_ne!(h_tag(0.0005), h_tag(0.001));
+    }
 }
 
 /// A file written atomically: bytes go to a hidden temporary file in the target's folder
