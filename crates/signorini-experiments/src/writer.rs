@@ -35,21 +35,6 @@ pub fn h_tag(h: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::h_tag;
-
-    #[test]
-    fn step_tags_are_distinct_below_a_millisecond() {
-        assert_eq!(h_tag(0.003), "h003");
-        assert_eq!(h_tag(0.016), "h016");
-        assert_eq!(h_tag(0.001), "h001");
-        assert_eq!(h_tag(0.0005), "h000_500");
-        assert_eq!(h_tag(0.0015), "h001_500");
-        assert_ne!(h_tag(0.0005), h_tag(0.001));
-    }
-}
-
 /// A file written atomically: bytes go to a hidden temporary file in the target's folder
 /// (`.<name>.tmp-<pid>-<n>`), and [`AtomicFile::commit`] flushes it and renames it over the
 /// target (a rename within one folder is atomic on POSIX file systems). Dropped without a
@@ -200,5 +185,20 @@ impl Csv {
             self.line(&mark)?;
         }
         self.out.commit()
+    }
+}
+
+#[cfg(test)]
+mod h_tag_tests {
+    use super::h_tag;
+
+    #[test]
+    fn step_tags_are_distinct_below_a_millisecond() {
+        assert_eq!(h_tag(0.003), "h003");
+        assert_eq!(h_tag(0.016), "h016");
+        assert_eq!(h_tag(0.001), "h001");
+        assert_eq!(h_tag(0.0005), "h000_500");
+        assert_eq!(h_tag(0.0015), "h001_500");
+        assert_ne!(h_tag(0.0005), h_tag(0.001));
     }
 }

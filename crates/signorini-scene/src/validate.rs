@@ -998,7 +998,9 @@ fn body(
             cx.bad(
                 &p.key("material"),
                 if known.is_empty() {
-                    format!("unknown material `{m}` (the scene defines no [materials.<name>] table)")
+                    format!(
+                        "unknown material `{m}` (the scene defines no [materials.<name>] table)"
+                    )
                 } else {
                     format!("unknown material `{m}` (defined: {})", known.join(", "))
                 },

@@ -288,7 +288,9 @@ fn material<'m>(
             cx.bad(
                 &p.key("material"),
                 if known.is_empty() {
-                    format!("unknown material `{m}` (the scene defines no [materials.<name>] table)")
+                    format!(
+                        "unknown material `{m}` (the scene defines no [materials.<name>] table)"
+                    )
                 } else {
                     format!("unknown material `{m}` (defined: {})", known.join(", "))
                 },
