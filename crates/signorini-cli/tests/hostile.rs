@@ -237,6 +237,13 @@ fn zero_steps_and_the_memory_limit_refuse_a_run() {
     let (code, _, err) = signorini_in(&dir, &["run", "s.toml", "--steps", "0"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("must be >= 1"), "{err}");
+    // Negative numbers reach our checks instead of being taken by clap for a flag.
+    let (code, _, err) = signorini_in(&dir, &["run", "s.toml", "--steps", "-1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("expected a whole number >= 1"), "{err}");
+    let (code, _, err) = signorini_in(&dir, &["run", "s.toml", "--dt", "-0.01"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("step size -0.01 must be in (0, 1] s"), "{err}");
     let (code, _, err) = signorini_in(&dir, &["run", "s.toml", "--memory-limit", "1M"]);
     assert_eq!(code, 2, "{err}");
     assert!(

@@ -46,7 +46,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 200)]
     steps: usize,
     /// Step size in seconds instead of the scene's.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     dt: Option<f64>,
     /// Time every model on clones of the same states (the first model's run) instead of one
     /// run per model (polygon and polyhedron scenes).

@@ -21,7 +21,7 @@ pub struct DeformArgs {
     #[arg(long, default_value = "cpf")]
     model: String,
     /// Step (s; default: the paper's).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     dt: Option<f64>,
     /// Penalty stiffness per pair (N/m; default: the paper's, see docs/deformable.md).
     #[arg(long)]

@@ -35,10 +35,10 @@ pub struct RunArgs {
     #[arg(long)]
     model: Option<String>,
     /// Step size in seconds instead of the scene's (drop times and duration stay in seconds).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     dt: Option<f64>,
     /// Stop after at most N steps (N >= 1).
-    #[arg(long, value_parser = at_least_one)]
+    #[arg(long, value_parser = at_least_one, allow_negative_numbers = true)]
     steps: Option<usize>,
     /// Output folder (default: `out/<scene name>`). It must be empty or new, unless
     /// `--force` is given.
@@ -84,7 +84,7 @@ fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(0) => Err("must be >= 1 (a run takes at least one step)".into()),
         Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(format!("expected a whole number >= 1 ({e})")),
     }
 }
 
