@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ExperimentError {
     /// A file could not be read or written.
-    #[error("cannot access {path}")]
+    #[error("cannot access {path}: {source}")]
     Io {
         /// The file.
         path: PathBuf,
