@@ -3,36 +3,11 @@
 //! 1; a reused `--out` needs `--force`; trailing LCP data is rejected; a broken pipe ends
 //! quietly; OS errors are printed once.
 
+mod common;
+
+use common::tmp;
 use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// A temporary folder
-/// (`<temp dir>/signorini-hostile-<name>-XXXXXX`), removed with its contents when it
-/// is dropped at the end of the test, pass or fail.
-struct Tmp(tempfile::TempDir, std::path::PathBuf);
-
-impl std::ops::Deref for Tmp {
-    type Target = std::path::PathBuf;
-    fn deref(&self) -> &std::path::PathBuf {
-        &self.1
-    }
-}
-
-impl AsRef<std::path::Path> for Tmp {
-    fn as_ref(&self) -> &std::path::Path {
-        self.0.path()
-    }
-}
-
-/// A fresh temporary folder for one test (see [`Tmp`]).
-fn tmp(name: &str) -> Tmp {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("signorini-hostile-{name}-"))
-        .tempdir()
-        .expect("temporary folder");
-    let path = dir.path().to_path_buf();
-    Tmp(dir, path)
-}
 
 /// Run the binary in `dir` (so that a default `out/<name>` lands there).
 fn signorini_in(dir: &Path, args: &[&str]) -> (i32, String, String) {

@@ -1,39 +1,14 @@
 //! End-to-end checks of `signorini run | list | validate | report`, including the HTML report
 //! opened in a real headless browser (Debian's chromium; required when CI=true).
 
+mod common;
+
+use common::tmp;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A temporary folder
-/// (`<temp dir>/signorini-cli-scene-<name>-XXXXXX`), removed with its contents when it
-/// is dropped at the end of the test, pass or fail.
-struct Tmp(tempfile::TempDir, std::path::PathBuf);
-
-impl std::ops::Deref for Tmp {
-    type Target = std::path::PathBuf;
-    fn deref(&self) -> &std::path::PathBuf {
-        &self.1
-    }
-}
-
-impl AsRef<std::path::Path> for Tmp {
-    fn as_ref(&self) -> &std::path::Path {
-        self.0.path()
-    }
-}
-
-/// A fresh temporary folder for one test (see [`Tmp`]).
-fn tmp(name: &str) -> Tmp {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("signorini-cli-scene-{name}-"))
-        .tempdir()
-        .expect("temporary folder");
-    let path = dir.path().to_path_buf();
-    Tmp(dir, path)
 }
 
 fn signorini(args: &[&str]) -> (i32, String, String) {

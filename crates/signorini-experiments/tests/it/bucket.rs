@@ -2,36 +2,9 @@
 //! through a triangle after the bodies have landed in the bucket, the full variant has the
 //! paper's ≥ 100k triangles and forty bodies.
 
+use crate::tmp;
 use signorini_experiments::bucket::{self, BucketParams};
 use signorini_experiments::deform_run::{DeformSummary, ForceModel};
-
-/// A temporary folder
-/// (`<temp dir>/signorini-bucket-<name>-XXXXXX`), removed with its contents when it
-/// is dropped at the end of the test, pass or fail.
-struct Tmp(tempfile::TempDir, std::path::PathBuf);
-
-impl std::ops::Deref for Tmp {
-    type Target = std::path::PathBuf;
-    fn deref(&self) -> &std::path::PathBuf {
-        &self.1
-    }
-}
-
-impl AsRef<std::path::Path> for Tmp {
-    fn as_ref(&self) -> &std::path::Path {
-        self.0.path()
-    }
-}
-
-/// A fresh temporary folder for one test (see [`Tmp`]).
-fn tmp(name: &str) -> Tmp {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("signorini-bucket-{name}-"))
-        .tempdir()
-        .expect("temporary folder");
-    let path = dir.path().to_path_buf();
-    Tmp(dir, path)
-}
 
 /// Two bodies of ≈ 50 triangles in a 108-triangle bucket, 30 s (they land at ≈ 22 s and,
 /// under the per-vertex stiffness limit, bounce a few times: contact in the last 2 s).

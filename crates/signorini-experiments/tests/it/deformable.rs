@@ -2,40 +2,13 @@
 //! of a cloth-and-torus run while discrete forces let the torus through the cloth, runs are
 //! deterministic, `summary.json` has exactly the fields, crossing depths are right.
 
+use crate::tmp;
 use signorini_experiments::chain::{self, ChainParams};
 use signorini_experiments::cloth_tori::{self, ClothToriParams};
 use signorini_experiments::crossings::segment_triangle;
 use signorini_experiments::deform_run::{DeformSummary, ForceModel};
 use signorini_experiments::rings::{self, RingsParams};
 use signorini_math::Vec3;
-
-/// A temporary folder
-/// (`<temp dir>/signorini-def-<name>-XXXXXX`), removed with its contents when it
-/// is dropped at the end of the test, pass or fail.
-struct Tmp(tempfile::TempDir, std::path::PathBuf);
-
-impl std::ops::Deref for Tmp {
-    type Target = std::path::PathBuf;
-    fn deref(&self) -> &std::path::PathBuf {
-        &self.1
-    }
-}
-
-impl AsRef<std::path::Path> for Tmp {
-    fn as_ref(&self) -> &std::path::Path {
-        self.0.path()
-    }
-}
-
-/// A fresh temporary folder for one test (see [`Tmp`]).
-fn tmp(name: &str) -> Tmp {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("signorini-def-{name}-"))
-        .tempdir()
-        .expect("temporary folder");
-    let path = dir.path().to_path_buf();
-    Tmp(dir, path)
-}
 
 /// One torus (96 triangles) 1 cm above a 6 × 6-cell cloth (72 triangles), 3 s at Δt = 1/30 s,
 /// with the soft contact of 2 N/m (`k Δt²/m ≈ 0.18` per pair; the experiment's default until

@@ -18,15 +18,14 @@ fn data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg2d")
 }
 
-/// A temporary folder
-/// (`<temp dir>/signorini-exp-<name>-XXXXXX`), removed with its contents when it
-/// is dropped at the end of the test, pass or fail.
-struct Tmp(tempfile::TempDir, std::path::PathBuf);
+/// A temporary folder (`<temp dir>/signorini-exp-<name>-XXXXXX`), removed with its
+/// contents when it is dropped at the end of the test, pass or fail; derefs to its path.
+pub struct Tmp(tempfile::TempDir);
 
 impl std::ops::Deref for Tmp {
-    type Target = std::path::PathBuf;
-    fn deref(&self) -> &std::path::PathBuf {
-        &self.1
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
     }
 }
 
@@ -37,13 +36,12 @@ impl AsRef<std::path::Path> for Tmp {
 }
 
 /// A fresh temporary folder for one test (see [`Tmp`]).
-fn tmp(name: &str) -> Tmp {
+pub fn tmp(name: &str) -> Tmp {
     let dir = tempfile::Builder::new()
         .prefix(&format!("signorini-exp-{name}-"))
         .tempdir()
         .expect("temporary folder");
-    let path = dir.path().to_path_buf();
-    Tmp(dir, path)
+    Tmp(dir)
 }
 
 #[test]

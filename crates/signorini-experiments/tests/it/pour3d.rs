@@ -1,6 +1,7 @@
 //! The 3D pouring experiment: scene facts from docs/formulation-notes.md §9, random bodies, a few
 //! steps of every model, deterministic outputs, failed runs recorded by the sweep.
 
+use crate::tmp;
 use signorini_experiments::pour3d::{self, Bodies, Pour3Config, RunSpec3};
 use signorini_experiments::sweep::{RunResult, run_parallel};
 use signorini_experiments::{ExperimentError, trajectory_header3};
@@ -11,34 +12,6 @@ use std::sync::Arc;
 
 fn data3() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/peg3d")
-}
-
-/// A temporary folder
-/// (`<temp dir>/signorini-p3-<name>-XXXXXX`), removed with its contents when it
-/// is dropped at the end of the test, pass or fail.
-struct Tmp(tempfile::TempDir, std::path::PathBuf);
-
-impl std::ops::Deref for Tmp {
-    type Target = std::path::PathBuf;
-    fn deref(&self) -> &std::path::PathBuf {
-        &self.1
-    }
-}
-
-impl AsRef<std::path::Path> for Tmp {
-    fn as_ref(&self) -> &std::path::Path {
-        self.0.path()
-    }
-}
-
-/// A fresh temporary folder for one test (see [`Tmp`]).
-fn tmp(name: &str) -> Tmp {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("signorini-p3-{name}-"))
-        .tempdir()
-        .expect("temporary folder");
-    let path = dir.path().to_path_buf();
-    Tmp(dir, path)
 }
 
 #[test]
@@ -133,7 +106,7 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
         hs: vec![0.016],
         models: vec![ContactModel::Peg, ContactModel::Standard],
         duration: 0.2,
-        out: out.clone(),
+        out: out.to_path_buf(),
         data_dir: data3(),
         stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
         timing: Some(signorini_experiments::timing::TimingSpec {

@@ -448,7 +448,7 @@ fn a_valid_cloth_and_shell_scene_runs_and_writes_its_outputs() {
     let o = signorini_scene::run(
         &s,
         signorini_scene::RunOptions {
-            out: Some(dir.clone()),
+            out: Some(dir.to_path_buf()),
             ..Default::default()
         },
     )

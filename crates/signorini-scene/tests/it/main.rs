@@ -22,15 +22,14 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A temporary folder
-/// (`<temp dir>/signorini-scene-<name>-XXXXXX`), removed with its contents when it
-/// is dropped at the end of the test, pass or fail.
-pub struct Tmp(tempfile::TempDir, std::path::PathBuf);
+/// A temporary folder (`<temp dir>/signorini-scene-<name>-XXXXXX`), removed with its
+/// contents when it is dropped at the end of the test, pass or fail; derefs to its path.
+pub struct Tmp(tempfile::TempDir);
 
 impl std::ops::Deref for Tmp {
-    type Target = std::path::PathBuf;
-    fn deref(&self) -> &std::path::PathBuf {
-        &self.1
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
     }
 }
 
@@ -46,8 +45,7 @@ pub fn tmp(name: &str) -> Tmp {
         .prefix(&format!("signorini-scene-{name}-"))
         .tempdir()
         .expect("temporary folder");
-    let path = dir.path().to_path_buf();
-    Tmp(dir, path)
+    Tmp(dir)
 }
 
 /// Run `scene` for at most `steps` steps, with `model` instead of the scene's if given,

@@ -44,7 +44,7 @@ fn free_fall_follows_semi_implicit_euler_and_drops_on_time() {
     run(
         &s,
         RunOptions {
-            out: Some(dir.clone()),
+            out: Some(dir.to_path_buf()),
             ..Default::default()
         },
     )
@@ -87,7 +87,7 @@ fn a_stop_request_leaves_complete_files_and_no_temporaries() {
     let o = run(
         &s,
         RunOptions {
-            out: Some(dir.clone()),
+            out: Some(dir.to_path_buf()),
             stop: Some(Arc::new(AtomicBool::new(true))),
             ..Default::default()
         },
@@ -191,7 +191,7 @@ fn report_has_the_replay_data_and_one_svg_per_plot() {
     run(
         &s,
         RunOptions {
-            out: Some(dir.clone()),
+            out: Some(dir.to_path_buf()),
             ..Default::default()
         },
     )

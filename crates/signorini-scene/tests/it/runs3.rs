@@ -35,7 +35,7 @@ fn penalty_bodies_enter_at_their_drop_step() {
     let o = run(
         &s,
         RunOptions {
-            out: Some(dir.clone()),
+            out: Some(dir.to_path_buf()),
             ..Default::default()
         },
     )
@@ -94,7 +94,7 @@ rotation = [0.1, 0.2, 0.0]
     let o = run(
         &s,
         RunOptions {
-            out: Some(dir.clone()),
+            out: Some(dir.to_path_buf()),
             ..Default::default()
         },
     )
