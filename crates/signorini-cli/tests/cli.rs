@@ -1,22 +1,13 @@
 //! End-to-end checks of the `signorini` binary: exit codes 0 / 1 / 2 and JSON fields.
 
+mod common;
+
+use common::signorini;
 use std::path::PathBuf;
 use std::process::Command;
 
 fn data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
-}
-
-fn signorini(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
-        .args(args)
-        .output()
-        .expect("run signorini");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn lcp_file(name: &str) -> String {

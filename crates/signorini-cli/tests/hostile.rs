@@ -5,24 +5,9 @@
 
 mod common;
 
-use common::tmp;
+use common::{signorini_in, tmp};
 use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// Run the binary in `dir` (so that a default `out/<name>` lands there).
-fn signorini_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("SIGNORINI_MEMORY_LIMIT")
-        .output()
-        .expect("run signorini");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 const M3: &str =
     "dimension = 3\n[step]\nh = 0.001\nsteps = 10\n[contact]\nmodel = \"cpf\"\nstiffness = 1e5\n";

@@ -1,31 +1,15 @@
 //! `--paper`: the paper's stepper with every project addition off, end to end.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn signorini(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
-        .args(args)
-        .output()
-        .expect("run signorini");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("signorini-paper-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
+use common::{signorini, tmp};
 
 /// Without the edge-crossing test (a project addition) PEG's triangle tunnels through the
 /// static triangle at h = 0.01 s; with the default stepper it slides off within 3 %.
 #[test]
 fn the_paper_preset_changes_the_triangle_drop() {
-    let out = tmp("tri");
+    let dir = tmp("paper-tri");
+    let out = dir.join("o");
     let o = out.to_string_lossy().into_owned();
     let args = [
         "experiment",
@@ -41,7 +25,6 @@ fn the_paper_preset_changes_the_triangle_drop() {
     let (code, stdout, stderr) = signorini(&[&args[..], &["--paper", "--out", &o]].concat());
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("78.197%"), "{stdout}");
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
@@ -54,7 +37,8 @@ fn the_paper_preset_is_refused_where_it_makes_no_sense() {
         "{stderr}"
     );
     // `--paper` fixes the gap corrections.
-    let out = tmp("conflict");
+    let dir = tmp("paper-conflict");
+    let out = dir.join("o");
     let (code, _, stderr) = signorini(&[
         "experiment",
         "pour2d",

@@ -12,16 +12,7 @@ fn repo() -> PathBuf {
 }
 
 fn signorini(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run signorini");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::signorini_in(&repo(), args)
 }
 
 #[test]
