@@ -18,7 +18,9 @@ use crate::checks::Checks;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
 use crate::svg::{Plot, Series};
 pub use crate::sweep::{Pooled, RunResult, SweepResult};
-use crate::sweep::{pool, run_parallel, write_pooled, write_summary};
+use crate::sweep::{
+    model_columns, model_columns_header, pool, run_parallel, write_pooled, write_summary,
+};
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, trajectory_header};
 use signorini_dynamics::RigidBody2;
@@ -352,7 +354,7 @@ fn refs(cfg: &PourConfig, model: &str) -> Vec<ReferenceOverlap> {
 /// the standard model's median, ratio and failed steps are reported and not judged (a
 /// faithful standard model cannot meet the ratio: docs/peg2d.md). Undefined ratios print "—".
 fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), ExperimentError> {
-    use crate::checks::{baseline_ratio_check, fmt_ratio, fmt_ratio_fixed, fmt_sci};
+    use crate::checks::baseline_ratio_check;
     use std::fmt::Write;
     let peg_ref = refs(cfg, "peg");
     let find = |m: &str, h: f64| {
@@ -370,44 +372,25 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
     }
     let _ = writeln!(
         s,
-        "{:>6} {:>5} {:>6} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>8} {:>9}",
+        "{:>6} {:>5} {:>6} {}",
         "h",
         "runs",
         "failed",
-        "PEG median",
-        "authors med",
-        "PEG max",
-        "corr median",
-        "corr/PEG",
-        "std median",
-        "std/PEG",
-        "std f.st",
-        "ms PEG/std"
+        model_columns_header()
     );
     for &h in &cfg.hs {
         let peg = find("peg", h);
         let std = find("standard", h);
         let cor = find("corrective", h);
         let r = peg_ref.iter().find(|r| h_key(r.h) == h_key(h));
-        let med = |p: Option<&Pooled>| p.map(|p| p.overlap.median);
-        let pm = med(peg);
         let _ = writeln!(
             s,
-            "{:>6} {:>5} {:>6} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>8} {:>9}",
+            "{:>6} {:>5} {:>6} {}",
             h,
             peg.map(|p| p.runs).unwrap_or(0),
             peg.map(|p| p.failed_runs + p.runs_with_failed_steps)
                 .unwrap_or(0),
-            fmt_sci(pm),
-            fmt_sci(r.map(|r| r.median)),
-            fmt_sci(peg.map(|p| p.max_run_max)),
-            fmt_sci(med(cor)),
-            fmt_ratio(med(cor), pm),
-            fmt_sci(med(std)),
-            fmt_ratio(med(std), pm),
-            std.map(|q| q.failed_steps.to_string())
-                .unwrap_or_else(|| "—".into()),
-            fmt_ratio_fixed(peg.map(|p| p.ms_per_step), std.map(|q| q.ms_per_step)),
+            model_columns(peg, std, cor, r.map(|r| r.median)),
         );
         let at = |what: &str| format!("{what} (h = {h})");
         match peg {

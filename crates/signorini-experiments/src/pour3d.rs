@@ -31,7 +31,8 @@ use crate::pour2d::{Stepper, step_count};
 use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
 use crate::svg::{Plot, Series};
 use crate::sweep::{
-    Pooled, RunResult, SweepResult, pool, run_parallel, write_pooled, write_summary,
+    Pooled, RunResult, SweepResult, model_columns, model_columns_header, pool, run_parallel,
+    write_pooled, write_summary,
 };
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, h_tag, trajectory_header3};
@@ -443,7 +444,7 @@ pub const MAX_OVERLAP: Real = 1e-6;
 /// ([`crate::checks::baseline_ratio_check`]); the standard model is reported, not judged.
 /// Undefined ratios print "—".
 fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String, bool) {
-    use crate::checks::{baseline_ratio_check, fmt_ratio, fmt_ratio_fixed, fmt_sci};
+    use crate::checks::baseline_ratio_check;
     use std::fmt::Write;
     let peg_ref = refs(cfg, "peg");
     let find = |m: &str, h: Real| {
@@ -451,7 +452,6 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
             .iter()
             .find(|p| p.model == m && h_key(p.h) == h_key(h))
     };
-    let med = |p: Option<&Pooled>| p.map(|p| p.overlap.median);
     let mut s = String::new();
     let mut checks = Checks::new();
     let _ = writeln!(
@@ -467,42 +467,24 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
     );
     let _ = writeln!(
         s,
-        "{:>6} {:>4} {:>6} {:>6} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>8} {:>9}",
+        "{:>6} {:>4} {:>6} {:>6} {}",
         "h",
         "runs",
         "failed",
         "f.step",
-        "PEG median",
-        "authors med",
-        "PEG max",
-        "corr median",
-        "corr/PEG",
-        "std median",
-        "std/PEG",
-        "std f.st",
-        "ms PEG/std"
+        model_columns_header()
     );
     for &h in &cfg.hs {
         let (peg, std, cor) = (find("peg", h), find("standard", h), find("corrective", h));
         let r = peg_ref.iter().find(|r| h_key(r.h) == h_key(h));
-        let pm = med(peg);
         let _ = writeln!(
             s,
-            "{:>6} {:>4} {:>6} {:>6} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>8} {:>9}",
+            "{:>6} {:>4} {:>6} {:>6} {}",
             h,
             peg.map(|p| p.runs).unwrap_or(0),
             peg.map(|p| p.failed_runs).unwrap_or(0),
             peg.map(|p| p.runs_with_failed_steps).unwrap_or(0),
-            fmt_sci(pm),
-            fmt_sci(r.map(|r| r.median)),
-            fmt_sci(peg.map(|p| p.max_run_max)),
-            fmt_sci(med(cor)),
-            fmt_ratio(med(cor), pm),
-            fmt_sci(med(std)),
-            fmt_ratio(med(std), pm),
-            std.map(|q| q.failed_steps.to_string())
-                .unwrap_or_else(|| "—".into()),
-            fmt_ratio_fixed(peg.map(|p| p.ms_per_step), std.map(|q| q.ms_per_step)),
+            model_columns(peg, std, cor, r.map(|r| r.median)),
         );
         let at = |what: &str| format!("{what} (h = {h})");
         match peg {

@@ -263,3 +263,46 @@ pub(crate) fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), Experime
     }
     f.finish()
 }
+
+/// Header of the model columns both pouring tables (`pour2d`, `pour3d`) end with.
+pub fn model_columns_header() -> String {
+    format!(
+        "{:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>8} {:>9}",
+        "PEG median",
+        "authors med",
+        "PEG max",
+        "corr median",
+        "corr/PEG",
+        "std median",
+        "std/PEG",
+        "std f.st",
+        "ms PEG/std"
+    )
+}
+
+/// One row's model columns (see [`model_columns_header`]): PEG's pooled median, the authors'
+/// median, PEG's largest run maximum, the corrective and standard medians with their ratios
+/// to PEG's, the standard model's failed steps and the time ratio. Missing values print "—".
+pub fn model_columns(
+    peg: Option<&Pooled>,
+    std: Option<&Pooled>,
+    cor: Option<&Pooled>,
+    authors_median: Option<f64>,
+) -> String {
+    use crate::checks::{fmt_ratio, fmt_ratio_fixed, fmt_sci};
+    let med = |p: Option<&Pooled>| p.map(|p| p.overlap.median);
+    let pm = med(peg);
+    format!(
+        "{:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>8} {:>9}",
+        fmt_sci(pm),
+        fmt_sci(authors_median),
+        fmt_sci(peg.map(|p| p.max_run_max)),
+        fmt_sci(med(cor)),
+        fmt_ratio(med(cor), pm),
+        fmt_sci(med(std)),
+        fmt_ratio(med(std), pm),
+        std.map(|q| q.failed_steps.to_string())
+            .unwrap_or_else(|| "—".into()),
+        fmt_ratio_fixed(peg.map(|p| p.ms_per_step), std.map(|q| q.ms_per_step)),
+    )
+}
