@@ -19,7 +19,8 @@ use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_
 use crate::svg::{Plot, Series};
 pub use crate::sweep::{Pooled, RunResult, SweepResult};
 use crate::sweep::{
-    model_columns, model_columns_header, pool, run_parallel, write_pooled, write_summary,
+    check_corrective_ratio, model_columns, model_columns_header, pool, run_parallel, write_pooled,
+    write_summary,
 };
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, trajectory_header};
@@ -354,7 +355,6 @@ fn refs(cfg: &PourConfig, model: &str) -> Vec<ReferenceOverlap> {
 /// the standard model's median, ratio and failed steps are reported and not judged (a
 /// faithful standard model cannot meet the ratio: docs/peg2d.md). Undefined ratios print "—".
 fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), ExperimentError> {
-    use crate::checks::baseline_ratio_check;
     use std::fmt::Write;
     let peg_ref = refs(cfg, "peg");
     let find = |m: &str, h: f64| {
@@ -408,18 +408,7 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
                 checks.check(&name, med);
             }
         }
-        if h >= 0.005 - 1e-12 {
-            let c = peg
-                .zip(cor)
-                .map(|(p, q)| baseline_ratio_check(q.overlap.median, p.overlap.median));
-            let name = match c {
-                None => {
-                    "corrective >= 100x max(PEG median, 1e-15) (no corrective or PEG run)".into()
-                }
-                Some(_) => at("corrective >= 100x max(PEG median, 1e-15)"),
-            };
-            checks.check(&name, c);
-        }
+        check_corrective_ratio(&mut checks, h, peg, cor);
     }
     let _ = writeln!(
         s,

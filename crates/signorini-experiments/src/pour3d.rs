@@ -31,8 +31,8 @@ use crate::pour2d::{Stepper, step_count};
 use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
 use crate::svg::{Plot, Series};
 use crate::sweep::{
-    Pooled, RunResult, SweepResult, model_columns, model_columns_header, pool, run_parallel,
-    write_pooled, write_summary,
+    Pooled, RunResult, SweepResult, check_corrective_ratio, model_columns, model_columns_header,
+    pool, run_parallel, write_pooled, write_summary,
 };
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
 use crate::writer::{Csv, h_tag, trajectory_header3};
@@ -444,7 +444,6 @@ pub const MAX_OVERLAP: Real = 1e-6;
 /// ([`crate::checks::baseline_ratio_check`]); the standard model is reported, not judged.
 /// Undefined ratios print "—".
 fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String, bool) {
-    use crate::checks::baseline_ratio_check;
     use std::fmt::Write;
     let peg_ref = refs(cfg, "peg");
     let find = |m: &str, h: Real| {
@@ -505,18 +504,7 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
                 checks.check(&name, med);
             }
         }
-        if h >= 0.005 - 1e-12 {
-            let c = peg
-                .zip(cor)
-                .map(|(p, q)| baseline_ratio_check(q.overlap.median, p.overlap.median));
-            let name = match c {
-                None => {
-                    "corrective >= 100x max(PEG median, 1e-15) (no corrective or PEG run)".into()
-                }
-                Some(_) => at("corrective >= 100x max(PEG median, 1e-15)"),
-            };
-            checks.check(&name, c);
-        }
+        check_corrective_ratio(&mut checks, h, peg, cor);
     }
     let _ = writeln!(
         s,

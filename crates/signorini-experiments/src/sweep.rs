@@ -306,3 +306,25 @@ pub fn model_columns(
         fmt_ratio_fixed(peg.map(|p| p.ms_per_step), std.map(|q| q.ms_per_step)),
     )
 }
+
+/// The pouring tables' baseline check at step sizes h ≥ 5 ms: the corrective baseline's
+/// pooled median is at least 100 × max(PEG's, 1e-15) ([`crate::checks::baseline_ratio_check`]);
+/// unchecked without both runs.
+pub fn check_corrective_ratio(
+    checks: &mut crate::checks::Checks,
+    h: f64,
+    peg: Option<&Pooled>,
+    cor: Option<&Pooled>,
+) {
+    if h < 0.005 - 1e-12 {
+        return;
+    }
+    let c = peg
+        .zip(cor)
+        .map(|(p, q)| crate::checks::baseline_ratio_check(q.overlap.median, p.overlap.median));
+    let name = match c {
+        None => "corrective >= 100x max(PEG median, 1e-15) (no corrective or PEG run)".into(),
+        Some(_) => format!("corrective >= 100x max(PEG median, 1e-15) (h = {h})"),
+    };
+    checks.check(&name, c);
+}
