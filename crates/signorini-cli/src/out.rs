@@ -26,11 +26,11 @@ pub fn write(args: fmt::Arguments<'_>, newline: bool) {
         // Either way the process ends here, without waiting for files being written: their
         // temporary files are removed first.
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            signorini_experiments::cancel::remove_temp_files_and_exit(BROKEN_PIPE_EXIT);
+            signorini_harness::cancel::remove_temp_files_and_exit(BROKEN_PIPE_EXIT);
         }
         // Any other failure of stdout (a full disk): say so once on stderr, and stop.
         eprintln!("error: cannot write to standard output: {e}");
-        signorini_experiments::cancel::remove_temp_files_and_exit(2);
+        signorini_harness::cancel::remove_temp_files_and_exit(2);
     }
 }
 

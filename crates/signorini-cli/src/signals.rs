@@ -1,7 +1,7 @@
 //! SIGINT, SIGTERM (and SIGHUP, SIGQUIT) during `run`, `experiment`, `bench` and the default
 //! job: stop cleanly.
 //!
-//! The first signal sets the library's cancellation flag (`signorini_experiments::cancel`):
+//! The first signal sets the library's cancellation flag (`signorini_harness::cancel`):
 //! step loops stop after their current step, sweeps start no new run, every file open is
 //! completed and marked interrupted (`"interrupted": "SIGINT at step k"` in `summary.json`, a
 //! last line `# interrupted: SIGINT` in CSV files), and the command exits with 128 + the
@@ -16,7 +16,7 @@
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
-use signorini_experiments::cancel;
+use signorini_harness::cancel;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 

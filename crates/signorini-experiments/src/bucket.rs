@@ -4,7 +4,7 @@
 //! Owns: [`BucketParams`] ([`BucketParams::small`], [`BucketParams::full`]), [`spec`] (the
 //! world as a [`WorldSpec`], shared with `scenes/bucket.toml`), [`build`],
 //! [`simulate`], [`run`] and [`compare`]; outputs, jitter and penetration statistics are the
-//! shared ones of [`crate::deform_run`].
+//! shared ones of [`signorini_harness::deform_run`].
 //!
 //! Departures from the paper (docs/deformable.md, "Experiments"): the forty dragons are
 //! pressurised mass-spring shells of three procedural shapes (UV spheres, tori and rounded
@@ -21,12 +21,12 @@
 //! batches, layer after layer.
 
 use crate::ExperimentError;
-use crate::deform_build::{DeformSpec, WorldSpec, build_world, place, surface_area};
-use crate::deform_run::{
-    DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
-};
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
+use signorini_harness::deform_build::{DeformSpec, WorldSpec, build_world, place, surface_area};
+use signorini_harness::deform_run::{
+    DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
+};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
 use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};

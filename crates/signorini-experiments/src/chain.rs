@@ -14,10 +14,12 @@
 //! paper's 0.4 mm is below our resting depth) — see docs/deformable.md.
 
 use crate::ExperimentError;
-use crate::deform_build::{DeformSpec, VelocityGradient, WorldSpec, build_world, place};
-use crate::deform_run::{DeformSummary, Extra, simulate_world, write_outputs};
 use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
+use signorini_harness::deform_build::{
+    DeformSpec, VelocityGradient, WorldSpec, build_world, place,
+};
+use signorini_harness::deform_run::{DeformSummary, Extra, simulate_world, write_outputs};
 use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
 use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};

@@ -14,12 +14,12 @@
 //! stiffness"). Equivalently: the paper's 2 N/m on bodies 8× lighter.
 
 use crate::ExperimentError;
-use crate::deform_build::{DeformSpec, WorldSpec, build_world, grid_corners, place};
-use crate::deform_run::{
-    DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
-};
 use signorini_deformable::Material;
 use signorini_geometry::mesh::shapes;
+use signorini_harness::deform_build::{DeformSpec, WorldSpec, build_world, grid_corners, place};
+use signorini_harness::deform_run::{
+    DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
+};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
 use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
@@ -244,7 +244,7 @@ pub fn run(p: &ClothToriParams, out: &Path) -> Result<(DeformSummary, Extra), Ex
 
 /// Run `p` under each of `models` (one after the other, so timings are clean), each into
 /// `DIR/<model>/` as [`run`], and write the comparison plots into `DIR`
-/// ([`crate::deform_run::write_comparison`]).
+/// ([`signorini_harness::deform_run::write_comparison`]).
 ///
 /// # Errors
 /// [`ExperimentError`] for invalid parameters or unwritable files.

@@ -12,10 +12,10 @@
 //! interval), then `v = v* + I/m`, `x ← x + h v`.
 
 use crate::ExperimentError;
-use crate::penalty_out::{plot, write_csv, write_json};
 use serde::Serialize;
 use signorini_dynamics::RigidBody3;
 use signorini_geometry::mesh::shapes;
+use signorini_harness::penalty_out::{plot, write_csv, write_json};
 use signorini_math::{Quat, Vec3};
 use signorini_penalty::ForceModel;
 use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyWorld};

@@ -8,11 +8,11 @@
 
 use crate::ExperimentError;
 use crate::checks::{fmt_fixed, fmt_sci};
-use crate::pile::{Dim, Layout};
 use crate::pile_run::PileConfig;
-use crate::stats::summarize;
-use crate::svg::{Plot, Series};
-use crate::writer::{Csv, write_atomic};
+use signorini_harness::pile::{Dim, Layout};
+use signorini_harness::stats::summarize;
+use signorini_harness::svg::{Plot, Series};
+use signorini_harness::{Csv, write_atomic};
 use signorini_world::{ContactModel, StepReport};
 use std::fmt::Write;
 use std::path::Path;

@@ -6,19 +6,19 @@
 //! `trajectories/<stem>.csv`, a progress bar of steps) and the sweep ([`run_pile`]), which
 //! rewrites `summary.csv` after every run (so an interrupted sweep keeps its finished runs) and
 //! writes the plots and `report.txt` at the end ([`crate::pile_out`]). Does not own: the
-//! lattice and bodies ([`crate::pile`]), the world wrapper ([`crate::pile_world`]).
+//! lattice and bodies ([`signorini_harness::pile`]), the world wrapper ([`signorini_harness::pile_world`]).
 
 use crate::ExperimentError;
-use crate::pile::{
+use crate::pile_out::{self, PileRun};
+use signorini_dynamics::RigidBody2;
+use signorini_harness::Csv;
+use signorini_harness::pile::{
     self, Dim, Lattice, Layout, SPACING, Shape, bodies3, load_sets2, placed2, placed3,
     pour_interval, spacing2, supply2,
 };
-use crate::pile_out::{self, PileRun};
-use crate::pile_world::{PileBody, PileBox, PileWorld, pile_params};
-use crate::pour2d::step_count;
-use crate::pour3d::Bodies;
-use crate::writer::Csv;
-use signorini_dynamics::RigidBody2;
+use signorini_harness::pile_world::{PileBody, PileBox, PileWorld, pile_params};
+use signorini_harness::polyhedra::Bodies;
+use signorini_harness::presets::step_count;
 use signorini_math::{Real, Vec2, Vec3};
 use signorini_world::{ContactModel, StepReport};
 use std::path::{Path, PathBuf};
@@ -215,8 +215,8 @@ pub fn run_one(
     )?;
     let mut traj = if cfg.trajectories {
         let header = match cfg.dim {
-            Dim::Two => crate::trajectory_header(),
-            Dim::Three => crate::trajectory_header3(),
+            Dim::Two => signorini_harness::trajectory_header(),
+            Dim::Three => signorini_harness::trajectory_header3(),
         };
         let path = cfg.out.join("trajectories").join(format!("{name}.csv"));
         Some(Csv::create(&path, header)?)
@@ -236,11 +236,11 @@ pub fn run_one(
         }
         Layout::Pour => n_dur.max((n.max(1) - 1) * interval + one_second),
     };
-    let bar = crate::progress::bar(end, "steps");
+    let bar = signorini_harness::progress::bar(end, "steps");
     let (mut next_due, mut waited) = (1, 0);
     let mut s = 0;
     while s < end {
-        if crate::cancel::requested().is_some() {
+        if signorini_harness::cancel::requested().is_some() {
             break;
         }
         s += 1;
@@ -319,7 +319,7 @@ pub fn run_pile(cfg: &PileConfig) -> Result<PileResult, ExperimentError> {
         let sc = scene(&supply, n, cfg.layout)?;
         for &model in &cfg.models {
             // No new run once a signal asked to stop.
-            if crate::cancel::requested().is_some() {
+            if signorini_harness::cancel::requested().is_some() {
                 break 'sizes;
             }
             runs.push(run_one(cfg, &sc, model)?);
@@ -328,8 +328,8 @@ pub fn run_pile(cfg: &PileConfig) -> Result<PileResult, ExperimentError> {
     }
     pile_out::write_plots(&cfg.out, &runs)?;
     let (report, targets_met) = pile_out::report(cfg, &runs);
-    let report = crate::cancel::mark_report(report);
-    crate::writer::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
+    let report = signorini_harness::cancel::mark_report(report);
+    signorini_harness::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
     Ok(PileResult {
         runs,
         report,

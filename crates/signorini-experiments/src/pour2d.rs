@@ -13,20 +13,21 @@
 //! `report.txt`). Does not own: the physics.
 
 use crate::ExperimentError;
-use crate::bodyset::BodySet;
 use crate::checks::Checks;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
-use crate::svg::{Plot, Series};
 pub use crate::sweep::{Pooled, RunResult, SweepResult};
 use crate::sweep::{
     check_corrective_ratio, model_columns, model_columns_header, pool, run_parallel, write_pooled,
     write_summary,
 };
 use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
-use crate::writer::{Csv, trajectory_header};
-use signorini_dynamics::RigidBody2;
-use signorini_geometry::dim2::{Aabb, Compound, ConvexPolygon, intersection_area, sweep_and_prune};
-use signorini_world::{ContactModel, World, WorldParams};
+use signorini_geometry::dim2::{Compound, ConvexPolygon};
+use signorini_harness::bodyset::BodySet;
+use signorini_harness::overlap::total_overlap;
+use signorini_harness::presets::{Stepper, step_count};
+use signorini_harness::svg::{Plot, Series};
+use signorini_harness::{Csv, trajectory_header};
+use signorini_world::{ContactModel, World};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -57,11 +58,6 @@ pub fn drop_interval(h: f64) -> usize {
     ((0.25 / h).round() as usize).max(1)
 }
 
-/// Number of steps: `floor(duration/h)` evaluated in floating point as the reference code does.
-pub fn step_count(duration: f64, h: f64) -> usize {
-    (duration / h).floor().max(0.0) as usize
-}
-
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct RunSpec {
@@ -78,84 +74,6 @@ pub struct RunSpec {
     /// PEG runs only: time PEG and standard-model steps on the run's states (see
     /// [`crate::timing`]); the trajectory is unchanged.
     pub timing: Option<TimingSpec>,
-}
-
-/// Work budget of each PEG solve in the experiments (`WorldParams::solve_work_limit`,
-/// multiply–adds): about 0.2–1 s here, Lemke gets ≥ 3n pivots up to n ≈ 700 unknowns and the
-/// whole default chain below n ≈ 150, so only very large unsolvable subproblems are cut short
-/// (a pour3d step with 667 unknowns once took 61 s).
-pub const PEG_SOLVE_WORK_LIMIT: f64 = 1e9;
-
-/// Which stepper an experiment runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stepper {
-    /// The project's stepper ([`experiment_params`]): for PEG `gap_corrections` re-solves per
-    /// step (the CLI's default 8), the split impulse and position projection whenever
-    /// `gap_corrections > 0`, the solve budget; the project's detection additions,
-    /// keep-best-on-failure, islands and basis reuse for every model.
-    Project {
-        /// Gap-correction re-solves per PEG step (`WorldParams::gap_corrections`).
-        gap_corrections: usize,
-    },
-    /// The paper's stepper with every project addition off ([`WorldParams::paper`]; the CLI's
-    /// `--paper`).
-    Paper,
-}
-
-impl Stepper {
-    /// The project's stepper with the experiments' 8 gap corrections (the default).
-    pub const DEFAULT: Stepper = Stepper::Project { gap_corrections: 8 };
-
-    /// World settings for `model` at step `h`.
-    pub fn params(self, model: ContactModel, h: f64) -> WorldParams {
-        match self {
-            Stepper::Project { gap_corrections } => experiment_params(model, h, gap_corrections),
-            Stepper::Paper => WorldParams::paper(model, h),
-        }
-    }
-
-    /// `project` or `paper` (reports).
-    pub fn name(self) -> &'static str {
-        match self {
-            Stepper::Project { .. } => "project",
-            Stepper::Paper => "paper",
-        }
-    }
-}
-
-/// `Stepper::Project` with that many gap corrections.
-impl From<usize> for Stepper {
-    fn from(gap_corrections: usize) -> Stepper {
-        Stepper::Project { gap_corrections }
-    }
-}
-
-/// World settings of the experiments: PEG with `gap_corrections` (see
-/// `WorldParams::gap_corrections`); the baselines exactly as in the paper, without the
-/// mixed-form retry (it has the same solutions as the reduced LCP and only doubles the cost of
-/// the many unsolvable standard-model steps).
-pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) -> WorldParams {
-    let mut p = WorldParams::new(model, h);
-    if model == ContactModel::Peg {
-        p.gap_corrections = gap_corrections;
-        p.split_penetration = gap_corrections > 0;
-        p.solve_work_limit = Some(PEG_SOLVE_WORK_LIMIT);
-    } else {
-        p.mixed_fallback = false;
-    }
-    p
-}
-
-/// Total intersection area over overlapping-box pairs, static–static pairs excluded.
-pub fn total_overlap(bodies: &[RigidBody2]) -> f64 {
-    let verts: Vec<_> = bodies.iter().map(|b| b.world_vertices()).collect();
-    let boxes: Vec<Aabb> = verts.iter().map(|v| Aabb::from_points(v.iter())).collect();
-    sweep_and_prune(&boxes)
-        .into_iter()
-        .filter(|&(i, j)| !(bodies[i].is_static && bodies[j].is_static))
-        .map(|(i, j)| intersection_area(&verts[i], &verts[j]))
-        .sum::<f64>()
-        + 0.0 // an empty f64 sum is −0.0; `+ 0.0` makes it +0 in the CSV files
 }
 
 /// Run one pouring simulation; writes `trajectories/<stem>.csv` and `steps/<stem>.csv` under
@@ -188,7 +106,7 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
     let mut dropped = 0;
     r.n_steps = n;
     for s in 1..=n {
-        if let Some(why) = crate::cancel::at_step(s - 1) {
+        if let Some(why) = signorini_harness::cancel::at_step(s - 1) {
             (r.n_steps, r.interrupted) = (s - 1, Some(why));
             break;
         }
@@ -310,7 +228,7 @@ pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
     if cfg.timing.is_some() {
         report += &timing_report(&cfg.out, &runs)?;
     }
-    let report = crate::cancel::mark_report(report);
+    let report = signorini_harness::cancel::mark_report(report);
     write(&cfg.out.join("report.txt"), &report)?;
     plot(cfg, &pooled)?;
     Ok(SweepResult {
@@ -504,5 +422,5 @@ fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), ExperimentError> {
-    crate::writer::write_atomic(path, text.as_bytes())
+    signorini_harness::write_atomic(path, text.as_bytes())
 }

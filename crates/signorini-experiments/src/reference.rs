@@ -4,7 +4,7 @@
 //! Owns: parsing these CSVs (by header name) and per-h aggregates used for comparison.
 
 use crate::ExperimentError;
-use crate::stats::quantile_sorted;
+use signorini_harness::stats::quantile_sorted;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -16,12 +16,16 @@
 //! (≈ 0.7) from 25 to 26 Nov, where discrete forces with friction sink but do not chatter.
 
 use crate::ExperimentError;
-use crate::deform_build::{DeformSpec, RigidSpec, WorldSpec, build_world, place, surface_area};
-use crate::deform_run::{DeformSummary, Extra, simulate_world, write_comparison, write_outputs};
-use crate::penalty_out::{plot, write_csv};
 use rayon::prelude::*;
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{mass::mass_properties, shapes};
+use signorini_harness::deform_build::{
+    DeformSpec, RigidSpec, WorldSpec, build_world, place, surface_area,
+};
+use signorini_harness::deform_run::{
+    DeformSummary, Extra, simulate_world, write_comparison, write_outputs,
+};
+use signorini_harness::penalty_out::{plot, write_csv};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
 use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
@@ -226,7 +230,7 @@ pub fn compare(
     // No new run once a signal asked to stop.
     for &model in models
         .iter()
-        .take_while(|_| crate::cancel::requested().is_none())
+        .take_while(|_| signorini_harness::cancel::requested().is_none())
     {
         let q = RingsParams {
             model,
@@ -254,7 +258,14 @@ pub struct RingsResult {
 
 fn one(
     p: &RingsParams,
-) -> Result<(crate::deform_run::DeformTrace, DeformSummary, Extra), ExperimentError> {
+) -> Result<
+    (
+        signorini_harness::deform_run::DeformTrace,
+        DeformSummary,
+        Extra,
+    ),
+    ExperimentError,
+> {
     let mut w = build(p)?;
     Ok(simulate_world(&mut w, p.model, p.dt, p.duration, 1))
 }

@@ -16,10 +16,11 @@
 //! where the closest-point normal flips; see docs/penalty.md.)
 
 use crate::ExperimentError;
-use crate::box_on_plane::{MODELS, ModelSummary, Trace, summarize, trace, write_trace};
-use crate::penalty_out::{plot, write_csv, write_json};
+use crate::box_on_plane::{MODELS, ModelSummary, summarize};
 use serde::Serialize;
 use signorini_geometry::mesh::shapes;
+use signorini_harness::penalty_out::{plot, write_csv, write_json};
+use signorini_harness::penalty_trace::{Trace, trace, write_trace};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::ForceModel;
 use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyWorld};

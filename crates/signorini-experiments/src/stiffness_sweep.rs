@@ -15,8 +15,8 @@
 //! a function of the stiffness rather than at one chosen value.
 
 use crate::ExperimentError;
-use crate::deform_run::{DeformSummary, Extra};
-use crate::penalty_out::{plot_scaled, write_csv};
+use signorini_harness::deform_run::{DeformSummary, Extra};
+use signorini_harness::penalty_out::{plot_scaled, write_csv};
 use signorini_math::Real;
 use std::path::{Path, PathBuf};
 
@@ -62,7 +62,7 @@ pub fn stiffness_sweep<P: Clone>(
     // No new run once a signal asked to stop.
     for &f in factors
         .iter()
-        .take_while(|_| crate::cancel::requested().is_none())
+        .take_while(|_| signorini_harness::cancel::requested().is_none())
     {
         *stiffness(&mut q) = k0 * f;
         let runs = compare(&q, &factor_dir(out, f))?;

@@ -7,10 +7,10 @@
 
 use crate::ExperimentError;
 use crate::reference::h_key;
-use crate::stats::{Summary, summarize};
 use crate::timing::TimingSample;
-use crate::writer::{Csv, h_tag};
 use rayon::prelude::*;
+use signorini_harness::stats::{Summary, summarize};
+use signorini_harness::{Csv, h_tag};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -59,7 +59,7 @@ pub struct RunResult {
     /// Set if the run itself failed (setup, I/O, panic).
     pub error: Option<String>,
     /// Set if a signal stopped the run (`"SIGINT at step k"`) or kept it from starting
-    /// (`"SIGINT before the run started"`; then `error` says the same). See [`crate::cancel`].
+    /// (`"SIGINT before the run started"`; then `error` says the same). See [`signorini_harness::cancel`].
     pub interrupted: Option<String>,
     /// PEG vs standard-model step times on this run's states (if `RunSpec::timing`).
     pub timing: Vec<TimingSample>,
@@ -105,12 +105,12 @@ pub fn run_parallel<T: Sync>(
     run: impl Fn(&T) -> Result<RunResult, ExperimentError> + Sync,
     failed: impl Fn(&T, String) -> RunResult + Sync,
 ) -> Vec<RunResult> {
-    let bar = crate::progress::bar(specs.len(), "runs");
+    let bar = signorini_harness::progress::bar(specs.len(), "runs");
     let runs = specs
         .par_iter()
         .map(|spec| {
             // No new run once a signal asked to stop.
-            if let Some(why) = crate::cancel::not_started() {
+            if let Some(why) = signorini_harness::cancel::not_started() {
                 bar.inc(1);
                 let mut r = failed(spec, why.clone());
                 r.interrupted = Some(why);

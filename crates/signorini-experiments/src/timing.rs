@@ -18,9 +18,9 @@
 
 use crate::ExperimentError;
 use crate::reference::h_key;
-use crate::stats::quantile_sorted;
-use crate::writer::Csv;
 use signorini_complementarity::SolverKind;
+use signorini_harness::Csv;
+use signorini_harness::stats::quantile_sorted;
 use signorini_world::{ContactModel, GenericWorld, Space, WorldParams};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -60,7 +60,7 @@ where
     let params = if model == ContactModel::Peg {
         world.params.clone()
     } else {
-        let mut p = crate::pour2d::experiment_params(model, world.params.h, 0);
+        let mut p = signorini_harness::presets::experiment_params(model, world.params.h, 0);
         p.solver = SolverKind::Lemke;
         p.mixed_fallback = false;
         p

@@ -13,11 +13,12 @@
 //! (`summary.csv`, `trajectories/tower_<model>.csv`, `report.txt`). Does not own: the physics.
 
 use crate::ExperimentError;
-use crate::pile_world::pile_params;
-use crate::pour2d::step_count;
-use crate::pour3d::{GRAVITY, total_overlap3};
-use crate::writer::{Csv, trajectory_header3, write_atomic};
 use signorini_geometry::dim3::ConvexPolyhedron;
+use signorini_harness::overlap::total_overlap3;
+use signorini_harness::pile_world::pile_params;
+use signorini_harness::polyhedra::GRAVITY;
+use signorini_harness::presets::step_count;
+use signorini_harness::{Csv, trajectory_header3, write_atomic};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_world::{ContactModel, PolyBody, World3};
 use std::fmt::Write;
@@ -100,11 +101,11 @@ pub fn run_tower(cfg: &TowerConfig, model: ContactModel) -> Result<TowerRun, Exp
         .join(format!("tower_{}.csv", model.name()));
     let mut traj = Csv::create(&path, trajectory_header3())?;
     let n = step_count(cfg.duration, cfg.h);
-    let bar = crate::progress::bar(n, "steps");
+    let bar = signorini_harness::progress::bar(n, "steps");
     let (mut seconds, mut max_overlap, mut failed) = (0.0, 0.0f64, 0);
     let mut taken = n;
     for s in 1..=n {
-        if crate::cancel::requested().is_some() {
+        if signorini_harness::cancel::requested().is_some() {
             taken = s - 1;
             break;
         }
@@ -146,7 +147,7 @@ pub fn run_towers(cfg: &TowerConfig) -> Result<(String, bool), ExperimentError> 
         .models
         .iter()
         // No new run once a signal asked to stop.
-        .take_while(|_| crate::cancel::requested().is_none())
+        .take_while(|_| signorini_harness::cancel::requested().is_none())
         .map(|&m| run_tower(cfg, m))
         .collect::<Result<Vec<_>, _>>()?;
     let mut csv = Csv::create(
@@ -192,7 +193,7 @@ pub fn run_towers(cfg: &TowerConfig) -> Result<(String, bool), ExperimentError> 
         );
     }
     csv.finish()?;
-    let s = crate::cancel::mark_report(s);
+    let s = signorini_harness::cancel::mark_report(s);
     write_atomic(&cfg.out.join("report.txt"), s.as_bytes())?;
     Ok((s, runs.iter().all(TowerRun::at_rest)))
 }

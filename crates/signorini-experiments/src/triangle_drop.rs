@@ -11,10 +11,10 @@
 
 use crate::ExperimentError;
 use crate::reference::{TriangleReference, h_key, triangle_references};
-use crate::writer::{Csv, h_tag, trajectory_header};
 use rayon::prelude::*;
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
+use signorini_harness::{Csv, h_tag, trajectory_header};
 use signorini_math::{Real, Vec2, Vec3};
 use signorini_world::{ContactModel, World};
 use std::path::{Path, PathBuf};
@@ -72,7 +72,7 @@ pub struct TriangleOutcome {
 pub fn run_triangle(
     model: ContactModel,
     h: Real,
-    stepper: crate::pour2d::Stepper,
+    stepper: signorini_harness::presets::Stepper,
     steps: Option<usize>,
     trajectory: Option<&Path>,
 ) -> Result<TriangleOutcome, ExperimentError> {
@@ -80,13 +80,13 @@ pub fn run_triangle(
     for b in scene() {
         world.add_body(b)?;
     }
-    let n = steps.unwrap_or_else(|| crate::pour2d::step_count(DURATION, h));
+    let n = steps.unwrap_or_else(|| signorini_harness::presets::step_count(DURATION, h));
     let mut csv = trajectory
         .map(|p| Csv::create(p, trajectory_header()))
         .transpose()?;
     let (mut failed_steps, mut n_steps) = (0, n);
     for s in 1..=n {
-        if crate::cancel::requested().is_some() {
+        if signorini_harness::cancel::requested().is_some() {
             n_steps = s - 1;
             break;
         }
@@ -126,7 +126,7 @@ pub struct TriangleSweep {
 pub fn run_all(
     models: &[ContactModel],
     hs: &[Real],
-    stepper: crate::pour2d::Stepper,
+    stepper: signorini_harness::presets::Stepper,
     out: &Path,
     data_dir: &Path,
 ) -> Result<TriangleSweep, ExperimentError> {
@@ -139,7 +139,7 @@ pub fn run_all(
     let outcomes: Vec<Result<TriangleOutcome, String>> = jobs
         .par_iter()
         .map(|&(m, h)| {
-            if let Some(why) = crate::cancel::not_started() {
+            if let Some(why) = signorini_harness::cancel::not_started() {
                 return Err(why);
             }
             let path: PathBuf =
@@ -174,8 +174,8 @@ pub fn run_all(
     )
     .unwrap_or_default();
     let (report, ok) = compare(&outcomes, &refs);
-    let report = crate::cancel::mark_report(report);
-    crate::writer::write_atomic(&out.join("report.txt"), report.as_bytes())?;
+    let report = signorini_harness::cancel::mark_report(report);
+    signorini_harness::write_atomic(&out.join("report.txt"), report.as_bytes())?;
     Ok(TriangleSweep {
         outcomes,
         report,

@@ -62,7 +62,7 @@ pub enum SceneError {
     Penalty(#[from] signorini_world::penalty::PenaltyError),
     /// An output or a referenced file failed.
     #[error(transparent)]
-    Experiment(#[from] signorini_experiments::ExperimentError),
+    Experiment(#[from] signorini_harness::ExperimentError),
 }
 
 fn unsupported(l: &Located) -> String {

@@ -2,7 +2,7 @@
 //! `PenaltyWorld` in the child module `run3.rs`, which documents the 3D formats), add bodies at
 //! their drop steps (`Schedule`, shared), step, record.
 //!
-//! Outputs of 2D runs (in `out`, each written atomically, see `signorini_experiments::AtomicFile`):
+//! Outputs of 2D runs (in `out`, each written atomically, see `signorini_harness::AtomicFile`):
 //! - `trajectories.csv`: `step,body,x,y,angle` after every recorded step for every dynamic
 //!   body already in the world (`body` = index among dynamic bodies in declaration order) —
 //!   the pour2d trajectory format;
@@ -13,7 +13,7 @@
 //! - `summary.json`: [`RunSummary`];
 //! - `scene.toml` / `scene.json`: a copy of the scene file as run.
 //!
-//! A signal (SIGINT, SIGTERM: `signorini_experiments::cancel`) or a stop request
+//! A signal (SIGINT, SIGTERM: `signorini_harness::cancel`) or a stop request
 //! ([`RunOptions::stop`]) ends the loop after the current step; every file is then completed
 //! and the summary says `"interrupted": "SIGINT at step k"`.
 
@@ -22,9 +22,11 @@ use crate::limits;
 use crate::validate::{Drop, Length, Model, Scene, SceneKind};
 use serde::Serialize;
 use signorini_contact::standard_contacts;
-use signorini_experiments::pour2d::{experiment_params, step_count, total_overlap};
-use signorini_experiments::{AtomicFile, Csv, stats::summarize, trajectory_header, write_atomic};
 use signorini_geometry::dim2::{Aabb, min_overlap_axis, sweep_and_prune};
+use signorini_harness::overlap::total_overlap;
+use signorini_harness::presets::{experiment_params, step_count};
+use signorini_harness::stats::summarize;
+use signorini_harness::{AtomicFile, Csv, trajectory_header, write_atomic};
 use signorini_math::Real;
 use signorini_world::penalty::PenaltyWorld;
 use signorini_world::{StepReport, World, World3, WorldParams};
@@ -495,13 +497,13 @@ impl Schedule {
 }
 
 /// The loop's stop and progress controls, after step `s` of `n`: why the run stops here, if
-/// it does (a signal, `signorini_experiments::cancel`: `"SIGINT at step s"`; a stop request
+/// it does (a signal, `signorini_harness::cancel`: `"SIGINT at step s"`; a stop request
 /// of [`RunOptions::stop`]: `"stop request at step s"`).
 fn tick(opts: &mut RunOptions, s: usize, n: usize) -> Option<String> {
     if let Some(p) = opts.progress.as_mut() {
         p(s, n);
     }
-    signorini_experiments::cancel::at_step(s).or_else(|| {
+    signorini_harness::cancel::at_step(s).or_else(|| {
         opts.stop
             .as_ref()
             .is_some_and(|f| f.load(Ordering::SeqCst))

@@ -22,8 +22,8 @@ use super::{
 use crate::error::SceneError;
 use crate::validate::{Model, Scene};
 use serde_json::json;
-use signorini_experiments::deform_build::build_world;
-use signorini_experiments::deform_run::{Tracer, write_trace};
+use signorini_harness::deform_build::build_world;
+use signorini_harness::deform_run::{Tracer, write_trace};
 use signorini_math::{Real, Vec3};
 use signorini_world::penalty::DeformableWorld;
 
@@ -136,7 +136,7 @@ pub(super) fn run_deformables(
                 path: dir.clone(),
                 source: e,
             })?;
-            Some(signorini_experiments::Csv::create(
+            Some(signorini_harness::Csv::create(
                 &dir.join("steps.csv"),
                 DEFORM_STEPS_HEADER,
             )?)
@@ -255,7 +255,7 @@ pub(super) fn run_deformables(
         summary.files.push("trace.csv".into());
         if let Some(t) = &track {
             let text = serde_json::to_string(&t.to_json()).expect("vertices serialise");
-            signorini_experiments::write_atomic(&dir.join("vertices.json"), text.as_bytes())?;
+            signorini_harness::write_atomic(&dir.join("vertices.json"), text.as_bytes())?;
             summary.files.push("vertices.json".into());
         }
     }

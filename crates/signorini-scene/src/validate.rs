@@ -12,8 +12,8 @@ use crate::load::Locator;
 use crate::raw::{RawBody, RawInertia, RawMaterial, RawScene, RawShape};
 use signorini_complementarity::SolverKind;
 use signorini_dynamics::RigidBody2;
-use signorini_experiments::bodyset::load_body_set;
 use signorini_geometry::dim2::ConvexPolygon;
+use signorini_harness::bodyset::load_body_set;
 use signorini_math::{Real, Vec2, Vec3};
 use signorini_penalty::ForceModel;
 use signorini_world::ContactModel;
@@ -1213,7 +1213,7 @@ fn body_sets(cx: &Ctx, raw: &RawScene, gravity: Vec2) -> Res<Vec<SceneBody>> {
         let lat = lattice::lattice(cx, &p, s)?;
         for (k, spec) in set.bodies.iter().take(n).enumerate() {
             let mut body = match &lat {
-                Some(l) => signorini_experiments::pile::placed2(&spec.body, l.site2(k)),
+                Some(l) => signorini_harness::pile::placed2(&spec.body, l.site2(k)),
                 None => spec.body.clone(),
             };
             if s.add_gravity.unwrap_or(false) {

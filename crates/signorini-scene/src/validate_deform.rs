@@ -1,7 +1,7 @@
 //! Deformable scenes: `[[deformable]]` cloth and soft shells, static `[[body]]` meshes as
 //! obstacles and dynamic `[[body]]` meshes as rigid bodies, run by `DeformableWorld`
 //! (CPF / DPF / DPF-CCD). A child module of `validate`
-//! sharing its located-error context. The result is a `signorini_experiments::deform_build`
+//! sharing its located-error context. The result is a `signorini_harness::deform_build`
 //! [`WorldSpec`], the same description the `cloth-tori` and `rings` experiments build from.
 
 use super::{Ctx, Res};
@@ -10,11 +10,11 @@ use crate::limits;
 use crate::raw::{RawScene, RawShape};
 use crate::raw_deform::{RawDeformMaterial, RawDeformable, RawPins};
 use signorini_deformable::Material;
-use signorini_experiments::deform_build::{
+use signorini_geometry::mesh::{TriMesh, shapes};
+use signorini_harness::deform_build::{
     DeformSpec, RigidSpec, VelocityGradient, WorldSpec, build_world, grid_corners, place,
     surface_area,
 };
-use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_math::{Mat3, Real, Vec3};
 use signorini_penalty::Friction;
 use signorini_world::penalty::DEFAULT_VERTEX_STIFFNESS_LIMIT;

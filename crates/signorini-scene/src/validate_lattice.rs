@@ -2,7 +2,7 @@
 //! module of `validate`, sharing its located-error context.
 //!
 //! With a lattice, body k of the set starts at rest at site `first_site + k`
-//! (`signorini_experiments::pile::lattice_site2` / `lattice_site3`, the experiment's own
+//! (`signorini_harness::pile::lattice_site2` / `lattice_site3`, the experiment's own
 //! arithmetic) and every body enters at `start`; `interval`, `position`, `velocity` and
 //! `angular_velocity` are refused (they would contradict the lattice).
 
@@ -10,7 +10,7 @@ use super::{Ctx, Drop, Res};
 use crate::error::FieldPath;
 use crate::limits;
 use crate::raw::{RawBodySet, RawLattice};
-use signorini_experiments::pile::{lattice_site2, lattice_site3};
+use signorini_harness::pile::{lattice_site2, lattice_site3};
 use signorini_math::{Real, Vec2, Vec3};
 
 /// A validated lattice.

@@ -17,7 +17,7 @@
 //!
 //! [`WorldParams::new`] is the paper's stepper. The command-line tool's experiments add eight
 //! gap corrections, the split impulse and a per-solve work budget for PEG
-//! (`signorini_experiments::pour2d::experiment_params`); set the first two as below to get
+//! (`signorini_harness::presets::experiment_params`); set the first two as below to get
 //! the same accuracy. Gravity is added per body: `with_gravity(9.81)` means −9.81 ẑ m/s².
 //!
 //! ```

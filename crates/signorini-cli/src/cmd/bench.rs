@@ -219,8 +219,8 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
         trajectory: a.same_states.then(|| models[0].name()),
         baseline: models[base].name(),
         models: times,
-        interrupted: signorini_experiments::cancel::requested()
-            .map(signorini_experiments::cancel::signal_name),
+        interrupted: signorini_harness::cancel::requested()
+            .map(signorini_harness::cancel::signal_name),
     };
     match a.format {
         Format::Json => outln!(
@@ -243,7 +243,7 @@ fn separate_runs(
     let mut h = scene.h;
     for (k, &model) in models.iter().enumerate() {
         // No new run once a signal asked to stop (the report then covers the models timed).
-        if signorini_experiments::cancel::requested().is_some() {
+        if signorini_harness::cancel::requested().is_some() {
             break;
         }
         bar.set_message(model.name());

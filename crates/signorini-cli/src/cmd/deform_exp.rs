@@ -5,10 +5,10 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
-use signorini_experiments::deform_run::ForceModel;
-use signorini_experiments::deform_run::{DeformSummary, Extra};
 use signorini_experiments::stiffness_sweep::{SweepPoint, factor_dir, stiffness_sweep};
 use signorini_experiments::{ExperimentError, bucket, chain, cloth_tori, rings};
+use signorini_harness::deform_run::ForceModel;
+use signorini_harness::deform_run::{DeformSummary, Extra};
 use std::path::PathBuf;
 
 /// Options of the deformable experiments.

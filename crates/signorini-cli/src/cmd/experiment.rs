@@ -4,14 +4,15 @@
 //!
 //! Parses arguments, resolves the data directory (the repository's `data/peg2d`, pour3d
 //! `data/peg3d`, found from any working directory; `--data DIR` overrides it; see
-//! `signorini_experiments::data`), runs the experiment in `signorini-experiments`, prints its
+//! `signorini_harness::data`), runs the experiment in `signorini-experiments`, prints its
 //! comparison report to stdout. Exit code 1 if a check of the report failed, 2 on bad input.
 
 use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 use signorini_experiments::timing::TimingSpec;
-use signorini_experiments::{bodyset, data, pour2d, pour3d, triangle_drop};
+use signorini_experiments::{pour2d, pour3d, triangle_drop};
+use signorini_harness::{bodyset, data};
 use signorini_world::ContactModel;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -86,11 +87,11 @@ pub struct Common {
 
 impl Common {
     /// The stepper these options choose.
-    fn stepper(&self) -> pour2d::Stepper {
+    fn stepper(&self) -> signorini_harness::presets::Stepper {
         if self.paper {
-            pour2d::Stepper::Paper
+            signorini_harness::presets::Stepper::Paper
         } else {
-            pour2d::Stepper::Project {
+            signorini_harness::presets::Stepper::Project {
                 gap_corrections: self.gap_corrections,
             }
         }
@@ -150,7 +151,7 @@ pub struct TriangleArgs {
 
 /// Run an `experiment` subcommand.
 pub fn run(a: ExperimentArgs) -> Result<Outcome, BadInput> {
-    signorini_experiments::progress::set_quiet(a.quiet);
+    signorini_harness::progress::set_quiet(a.quiet);
     match a.command {
         ExperimentCommand::Pour2d(a) => pour(a),
         ExperimentCommand::Pour3d(a) => pour3(a),
@@ -261,11 +262,11 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
         return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
     }
     let bodies = match a.bodies.trim() {
-        "icosahedra" => pour3d::Bodies::Icosahedra,
+        "icosahedra" => signorini_harness::polyhedra::Bodies::Icosahedra,
         "random" => {
             let file = data.join("random_polyhedra.json");
             data::require(&file).map_err(|e| anyhow!(e))?;
-            pour3d::Bodies::read("random", &file)
+            signorini_harness::polyhedra::Bodies::read("random", &file)
                 .context("--bodies random (pass --data DIR for another data directory)")?
         }
         file => {
@@ -274,12 +275,13 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "file".into());
-            pour3d::Bodies::read(&label, &path).with_context(|| format!("--bodies {file}"))?
+            signorini_harness::polyhedra::Bodies::read(&label, &path)
+                .with_context(|| format!("--bodies {file}"))?
         }
     };
     let configs = if !a.configs.is_empty() {
         a.configs.clone()
-    } else if matches!(bodies, pour3d::Bodies::Icosahedra) {
+    } else if matches!(bodies, signorini_harness::polyhedra::Bodies::Icosahedra) {
         vec![0]
     } else {
         (0..10).collect()

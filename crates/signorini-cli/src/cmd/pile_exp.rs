@@ -11,10 +11,10 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
-use signorini_experiments::data;
-use signorini_experiments::pile::{Dim, Layout, Shape};
 use signorini_experiments::pile_run::{PileConfig, run_pile};
 use signorini_experiments::tower::{TowerConfig, run_towers};
+use signorini_harness::data;
+use signorini_harness::pile::{Dim, Layout, Shape};
 use signorini_world::ContactModel;
 use std::path::PathBuf;
 

@@ -192,7 +192,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
         h: a.dt,
         max_steps: a.steps,
         out: Some(out.clone()),
-        // SIGINT / SIGTERM stop the run through `signorini_experiments::cancel` (signals.rs).
+        // SIGINT / SIGTERM stop the run through `signorini_harness::cancel` (signals.rs).
         stop: None,
         progress: Some(Box::new(move |done, total| {
             if done == 1 {

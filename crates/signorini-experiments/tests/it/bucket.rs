@@ -4,7 +4,7 @@
 
 use crate::tmp;
 use signorini_experiments::bucket::{self, BucketParams};
-use signorini_experiments::deform_run::{DeformSummary, ForceModel};
+use signorini_harness::deform_run::{DeformSummary, ForceModel};
 
 /// Two bodies of ≈ 50 triangles in a 108-triangle bucket, 30 s (they land at ≈ 22 s and,
 /// under the per-vertex stiffness limit, bounce a few times: contact in the last 2 s).

@@ -5,9 +5,9 @@
 use crate::tmp;
 use signorini_experiments::chain::{self, ChainParams};
 use signorini_experiments::cloth_tori::{self, ClothToriParams};
-use signorini_experiments::crossings::segment_triangle;
-use signorini_experiments::deform_run::{DeformSummary, ForceModel};
 use signorini_experiments::rings::{self, RingsParams};
+use signorini_harness::crossings::segment_triangle;
+use signorini_harness::deform_run::{DeformSummary, ForceModel};
 use signorini_math::Vec3;
 
 /// One torus (96 triangles) 1 cm above a 6 × 6-cell cloth (72 triangles), 3 s at Δt = 1/30 s,
@@ -311,8 +311,8 @@ fn rigid_rings_land_without_crossings() {
 
 #[test]
 fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
-    use signorini_experiments::deform_run::{DeformSummary, Extra};
     use signorini_experiments::stiffness_sweep::stiffness_sweep;
+    use signorini_harness::deform_run::{DeformSummary, Extra};
     use std::cell::RefCell;
     use std::path::{Path, PathBuf};
 

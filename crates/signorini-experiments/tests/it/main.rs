@@ -9,7 +9,8 @@ mod bucket;
 mod deformable;
 mod penalty;
 
-use signorini_experiments::{bodyset, pour2d, reference, stats, triangle_drop};
+use signorini_experiments::{pour2d, reference, triangle_drop};
+use signorini_harness::{bodyset, stats};
 use signorini_world::ContactModel;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -95,7 +96,7 @@ fn drop_schedule_and_step_counts_follow_the_reference_code() {
         (0.013, 21),
         (0.016, 20),
     ] {
-        let n = pour2d::step_count(5.0, h);
+        let n = signorini_harness::presets::step_count(5.0, h);
         let k = pour2d::drop_interval(h);
         assert_eq!(n.div_ceil(k), bodies, "h = {h}");
     }
@@ -104,7 +105,12 @@ fn drop_schedule_and_step_counts_follow_the_reference_code() {
         reference::triangle_references(&data().join("triangle_drop/reference_final_states.csv"))
             .unwrap();
     for r in refs.iter().filter(|r| r.model == "PEG" && r.h != 0.01) {
-        assert_eq!(pour2d::step_count(1.5, r.h), r.n_steps, "h = {}", r.h);
+        assert_eq!(
+            signorini_harness::presets::step_count(1.5, r.h),
+            r.n_steps,
+            "h = {}",
+            r.h
+        );
     }
 }
 
@@ -117,7 +123,7 @@ fn triangle_drop_standard_model_is_trapped_and_peg_slides_off() {
     let st = triangle_drop::run_triangle(
         ContactModel::Standard,
         0.01,
-        pour2d::Stepper::Project { gap_corrections: 0 },
+        signorini_harness::presets::Stepper::Project { gap_corrections: 0 },
         None,
         None,
     )
@@ -135,7 +141,7 @@ fn triangle_drop_standard_model_is_trapped_and_peg_slides_off() {
     let peg = triangle_drop::run_triangle(
         ContactModel::Peg,
         0.01,
-        pour2d::Stepper::DEFAULT,
+        signorini_harness::presets::Stepper::DEFAULT,
         None,
         None,
     )
@@ -158,7 +164,7 @@ fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
         set,
         h: 0.01,
         duration: 0.8,
-        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
+        stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
     };
     let (d1, d2) = (tmp("det1"), tmp("det2"));
@@ -242,7 +248,7 @@ fn body_set_numbers_are_parsed_exactly() {
 /// is the experiments' (PEG with 8 gap corrections and the split impulse).
 #[test]
 fn the_paper_stepper_of_the_experiments_turns_every_addition_off() {
-    use pour2d::{Stepper, experiment_params};
+    use signorini_harness::presets::{Stepper, experiment_params};
     for m in [
         ContactModel::Peg,
         ContactModel::Standard,

@@ -2,7 +2,7 @@
 //! the perturbation ordering, the jitter figure.
 
 use signorini_experiments::particle1d::{self as p1, Method};
-use signorini_experiments::penalty_out::{jitter, jitter_high_pass};
+use signorini_harness::penalty_out::{jitter, jitter_high_pass};
 
 /// The simulated limit steps the real penalty world (`PenaltyWorld`, CPF or the discrete
 /// model), not the matrix of the eigenvalue analysis: just below the eigenvalue limit the
@@ -141,8 +141,8 @@ fn particle1d_summary_has_the_issue_fields() {
 /// not a CPF run; `fine_dpf.csv` is the discrete model at h/100 (a diagnostic), byte for byte.
 #[test]
 fn the_stick_reference_is_analytic_not_cpf() {
-    use signorini_experiments::box_on_plane::{trace, write_trace};
     use signorini_experiments::stick::{self, FINE_DIVISOR, StickConfig};
+    use signorini_harness::penalty_trace::{trace, write_trace};
     use signorini_penalty::ForceModel;
     let dir = std::env::temp_dir().join(format!("signorini-stickref-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,12 +1,12 @@
 //! The pile experiment: lattice sites, boxes, the pour layout's spawn check, summary.csv and
 //! the log–log slope fit.
 
-use signorini_experiments::pile::{Dim, Lattice, Layout, SPACING, Shape, ceil_root};
 use signorini_experiments::pile_out::{SUMMARY_HEADER, loglog_slope};
 use signorini_experiments::pile_run::{PileConfig, Supply, run_one, run_pile, scene};
-use signorini_experiments::pile_world::{PileBody, PileWorld, pile_params};
 use signorini_geometry::dim2::Aabb;
 use signorini_geometry::dim3::Aabb3;
+use signorini_harness::pile::{Dim, Lattice, Layout, SPACING, Shape, ceil_root};
+use signorini_harness::pile_world::{PileBody, PileWorld, pile_params};
 use signorini_world::ContactModel;
 use std::path::PathBuf;
 
@@ -131,7 +131,7 @@ fn pour_layout_never_spawns_inside_another_body() {
     let r = run_one(&cfg, &sc, ContactModel::Peg).unwrap();
     assert_eq!(r.drops.len(), 3);
     assert_eq!(r.spawn_overlap, 0.0);
-    let every = signorini_experiments::pile::pour_interval(SPACING, 0.01);
+    let every = signorini_harness::pile::pour_interval(SPACING, 0.01);
     assert!(r.drops.windows(2).all(|d| d[1] - d[0] >= every));
     assert!(r.steps() >= r.drops[2] - 1 + 100, "1 s after the last drop");
 }

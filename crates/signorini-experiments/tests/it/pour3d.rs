@@ -2,9 +2,11 @@
 //! steps of every model, deterministic outputs, failed runs recorded by the sweep.
 
 use crate::tmp;
-use signorini_experiments::pour3d::{self, Bodies, Pour3Config, RunSpec3};
+use signorini_experiments::ExperimentError;
+use signorini_experiments::pour3d::{self, Pour3Config, RunSpec3};
 use signorini_experiments::sweep::{RunResult, run_parallel};
-use signorini_experiments::{ExperimentError, trajectory_header3};
+use signorini_harness::polyhedra::Bodies;
+use signorini_harness::trajectory_header3;
 use signorini_math::Vec3;
 use signorini_world::ContactModel;
 use std::path::PathBuf;
@@ -19,14 +21,14 @@ fn scene_matches_the_stored_experiment() {
     // round(0.5/h), halves away from zero: 0.5/0.008 = 62.5 → 63 (docs/formulation-notes.md §9).
     assert_eq!(pour3d::drop_interval3(0.008), 63);
     assert_eq!(pour3d::drop_interval3(0.001), 500);
-    let ico = pour3d::icosahedron_body();
+    let ico = signorini_harness::polyhedra::icosahedron_body();
     assert_eq!(ico.state.mass, 0.5);
     assert!((ico.state.inertia[(0, 0)] - 0.1309).abs() < 1e-4);
     assert!((ico.shape.circumradius() - 0.5).abs() < 1e-12);
     // Box: floor 10.25 × 4.25 × 0.25, two walls 0.25 × 4.25 × 4, two 10.25 × 0.25 × 4.
     let vol = 10.25 * 4.25 * 0.25 + 2.0 * 0.25 * 4.25 * 4.0 + 2.0 * 10.25 * 0.25 * 4.0;
     assert!((pour3d::open_box3().volume() - vol).abs() < 1e-9);
-    let q = pour3d::drop_orientation();
+    let q = signorini_harness::polyhedra::drop_orientation();
     assert!((q.angle() - 0.2).abs() < 1e-15);
     let axis = q.axis().unwrap();
     assert!((axis.into_inner() - Vec3::new(1.0, 2.0, 3.0).normalize()).norm() < 1e-12);
@@ -59,7 +61,7 @@ fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
         config: 0,
         h: 0.01,
         duration: 0.6,
-        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
+        stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
     }
 }
@@ -108,7 +110,7 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
         duration: 0.2,
         out: out.to_path_buf(),
         data_dir: data3(),
-        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
+        stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: Some(signorini_experiments::timing::TimingSpec {
             every: 5,
             repeats: 1,

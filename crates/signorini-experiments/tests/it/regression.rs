@@ -2,8 +2,9 @@
 //! `examples/dump_step.rs` into `tests/fixtures/`.
 
 use signorini_contact::{peg_detection_distance, potential_contacts};
-use signorini_experiments::{bodyset, pour2d};
+use signorini_experiments::pour2d;
 use signorini_geometry::dim2::{Aabb, sweep_and_prune};
+use signorini_harness::bodyset;
 use signorini_world::{ContactModel, World, WorldParams};
 use std::path::PathBuf;
 
@@ -16,7 +17,12 @@ fn fixture(name: &str) -> PathBuf {
 /// The pour2d world (open box + the dumped bodies) of a fixture.
 fn world_from(name: &str, h: f64) -> World {
     let set = bodyset::load_body_set("fixture", &fixture(name)).unwrap();
-    let mut w = World::new(pour2d::experiment_params(ContactModel::Peg, h, 8)).unwrap();
+    let mut w = World::new(signorini_harness::presets::experiment_params(
+        ContactModel::Peg,
+        h,
+        8,
+    ))
+    .unwrap();
     w.add_static_compound(&pour2d::open_box(), signorini_math::Vec2::zeros(), 0.0);
     for b in set.bodies {
         w.add_body(b.body).unwrap();
@@ -71,7 +77,7 @@ fn set_h_h013_steps_199_200_keep_overlap_below_1e6() {
         );
         let rep = w.step();
         assert!(!rep.failed, "step {step}: {:?}", rep.failure);
-        let overlap = pour2d::total_overlap(&w.bodies);
+        let overlap = signorini_harness::overlap::total_overlap(&w.bodies);
         assert!(overlap <= 1e-6, "after step {step}: overlap {overlap:e} m²");
     }
 }
@@ -85,8 +91,12 @@ fn unsolvable_standard_step_continues_from_the_best_attempt() {
     let name = "pour2d_set_a_h005_standard_before_step251.json";
     let run = |keep: bool| {
         let set = bodyset::load_body_set("fixture", &fixture(name)).unwrap();
-        let mut w =
-            World::new(pour2d::experiment_params(ContactModel::Standard, 0.005, 8)).unwrap();
+        let mut w = World::new(signorini_harness::presets::experiment_params(
+            ContactModel::Standard,
+            0.005,
+            8,
+        ))
+        .unwrap();
         w.params.keep_best_on_failure = keep;
         w.add_static_compound(&pour2d::open_box(), signorini_math::Vec2::zeros(), 0.0);
         for b in set.bodies {
@@ -98,7 +108,11 @@ fn unsolvable_standard_step_continues_from_the_best_attempt() {
             .iter()
             .zip(&free[3..])
             .all(|(b, v)| b.velocity == *v);
-        (rep, moved_freely, pour2d::total_overlap(&w.bodies))
+        (
+            rep,
+            moved_freely,
+            signorini_harness::overlap::total_overlap(&w.bodies),
+        )
     };
     assert!(WorldParams::new(ContactModel::Standard, 0.005).keep_best_on_failure);
     let (best, best_free, best_overlap) = run(true);
@@ -125,7 +139,7 @@ fn unsolvable_standard_step_continues_from_the_best_attempt() {
 fn set_j_h003_step_1578_a_body_dropped_onto_another_is_pushed_out() {
     let mut w = world_from("pour2d_set_j_h003_peg_before_step1578.json", 0.003);
     assert_eq!(w.bodies.len(), 3 + 20);
-    let before = pour2d::total_overlap(&w.bodies);
+    let before = signorini_harness::overlap::total_overlap(&w.bodies);
     assert!(
         before > 1e-3,
         "the dropped body starts inside another: {before:e}"
@@ -133,7 +147,7 @@ fn set_j_h003_step_1578_a_body_dropped_onto_another_is_pushed_out() {
     for step in 1578..1581 {
         let rep = w.step();
         assert!(!rep.failed, "step {step}: {:?}", rep.failure);
-        let overlap = pour2d::total_overlap(&w.bodies);
+        let overlap = signorini_harness::overlap::total_overlap(&w.bodies);
         assert!(overlap <= 1e-6, "after step {step}: overlap {overlap:e} m²");
     }
 }
@@ -157,7 +171,7 @@ fn set_g_h014_step_199_gap_correction_is_not_undone() {
         "{:?}",
         rep.fallbacks
     );
-    let overlap = pour2d::total_overlap(&w.bodies);
+    let overlap = signorini_harness::overlap::total_overlap(&w.bodies);
     assert!(overlap <= 1e-6, "after step 199: overlap {overlap:e} m²");
 }
 
@@ -177,7 +191,12 @@ fn first_unsolvable_standard_step_fails_on_contacts_beside_corners() {
     let name = "pour2d_set_a_h005_standard_before_step225.json";
     let h = 0.005;
     let set = bodyset::load_body_set("fixture", &fixture(name)).unwrap();
-    let mut w = World::new(pour2d::experiment_params(ContactModel::Standard, h, 8)).unwrap();
+    let mut w = World::new(signorini_harness::presets::experiment_params(
+        ContactModel::Standard,
+        h,
+        8,
+    ))
+    .unwrap();
     w.add_static_compound(&pour2d::open_box(), signorini_math::Vec2::zeros(), 0.0);
     for b in set.bodies {
         w.add_body(b.body).unwrap();
@@ -236,7 +255,7 @@ fn first_unsolvable_standard_step_fails_on_contacts_beside_corners() {
     let mut sm = w.clone();
     assert!(sm.step().failed);
     let mut peg = w.clone();
-    peg.params = pour2d::experiment_params(ContactModel::Peg, h, 8);
+    peg.params = signorini_harness::presets::experiment_params(ContactModel::Peg, h, 8);
     let rep = peg.step();
     assert!(!rep.failed, "{:?}", rep.failure);
 }
@@ -250,12 +269,12 @@ fn first_unsolvable_standard_step_fails_on_contacts_beside_corners() {
 #[test]
 fn set_j_h014_step_343_a_deep_drop_is_projected_out() {
     let mut w = world_from("pour2d_set_j_h014_peg_before_step343.json", 0.014);
-    assert!(pour2d::total_overlap(&w.bodies) > 5e-3);
+    assert!(signorini_harness::overlap::total_overlap(&w.bodies) > 5e-3);
     let rep = w.step();
     assert!(!rep.failed, "{:?}", rep.failure);
     assert!(rep.split.is_some_and(|d| d > 0.05), "{:?}", rep.split);
     assert!(rep.projections >= 1, "{rep:?}");
-    let overlap = pour2d::total_overlap(&w.bodies);
+    let overlap = signorini_harness::overlap::total_overlap(&w.bodies);
     assert!(overlap <= 1e-6, "after step 343: overlap {overlap:e} m²");
     let fastest = w
         .bodies
@@ -266,7 +285,7 @@ fn set_j_h014_step_343_a_deep_drop_is_projected_out() {
     for step in 344..346 {
         let rep = w.step();
         assert!(!rep.failed, "step {step}: {:?}", rep.failure);
-        let overlap = pour2d::total_overlap(&w.bodies);
+        let overlap = signorini_harness::overlap::total_overlap(&w.bodies);
         assert!(overlap <= 1e-6, "after step {step}: overlap {overlap:e} m²");
     }
 }
@@ -284,7 +303,7 @@ fn set_b_h010_step_210_is_projected_when_its_corrections_run_out() {
         let rep = w.step();
         assert!(!rep.failed, "{:?}", rep.failure);
         assert_eq!(rep.split, None, "no start-of-step penetration here");
-        (rep, pour2d::total_overlap(&w.bodies))
+        (rep, signorini_harness::overlap::total_overlap(&w.bodies))
     };
     let (rep, overlap) = run(true);
     assert_eq!(rep.corrections, 8);

@@ -12,7 +12,7 @@ pub mod plot;
 use crate::error::SceneError;
 use plot::{Line, TimePlot};
 use serde_json::{Value, json};
-use signorini_experiments::write_atomic;
+use signorini_harness::write_atomic;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

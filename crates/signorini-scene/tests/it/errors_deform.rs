@@ -416,7 +416,7 @@ fn a_velocity_gradient_spins_the_free_vertices_about_its_origin() {
          velocity_origin = [0.0, 0.1, 0.0]",
     );
     let s = signorini_scene::load_str(std::path::Path::new("spin.toml"), &text).unwrap();
-    let w = signorini_experiments::deform_build::build_world(&s.deformables.unwrap().spec).unwrap();
+    let w = signorini_harness::deform_build::build_world(&s.deformables.unwrap().spec).unwrap();
     let d = &w.deformables[0];
     let (omega, o) = (Vec3::new(0.0, 0.0, 2.0), Vec3::new(0.0, 0.1, 0.0));
     for (i, (v, x)) in d.v.iter().zip(&d.x).enumerate() {
@@ -493,7 +493,7 @@ fn a_dynamic_body_in_a_deformable_scene_is_a_rigid_body_with_its_materials_densi
     let r = &d.spec.rigid[0];
     assert_eq!(r.density, 500.0, "the material's density");
     assert_eq!(r.position, signorini_math::Vec3::new(0.0, 0.0, 0.2));
-    let w = signorini_experiments::deform_build::build_world(&d.spec).unwrap();
+    let w = signorini_harness::deform_build::build_world(&d.spec).unwrap();
     let b = &w.rigid[0].state;
     assert!(
         (b.mass - 0.5).abs() < 1e-12,

@@ -2,9 +2,9 @@
 //! experiment code for a few steps (byte-identical trajectories).
 
 use crate::{repo, run_steps, tmp};
-use signorini_experiments::bodyset::load_body_set;
 use signorini_experiments::pour2d::{RunSpec, run_pour};
 use signorini_experiments::triangle_drop::{run_triangle, scene as triangle_scene};
+use signorini_harness::bodyset::load_body_set;
 use signorini_scene::{Model, builtin, load_scene, load_str};
 use signorini_world::ContactModel;
 use std::sync::Arc;
@@ -50,7 +50,7 @@ fn triangle_scene_trajectory_is_identical_to_the_experiment() {
         let e = run_triangle(
             cm,
             s.h,
-            signorini_experiments::pour2d::Stepper::DEFAULT,
+            signorini_harness::presets::Stepper::DEFAULT,
             Some(n),
             Some(&expected),
         )
@@ -77,7 +77,7 @@ fn pour2d_scene_trajectory_is_identical_to_the_experiment() {
         set: Arc::new(set),
         h: s.h,
         duration: (n as f64 + 0.5) * s.h,
-        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
+        stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
     };
     let r = run_pour(&spec, Some(&dir.join("exp"))).unwrap();

@@ -3,9 +3,11 @@
 //! `box_<model>.csv` / `stick_<model>.csv`, for every model.
 
 use crate::{repo, run_steps, tmp};
-use signorini_experiments::box_on_plane::{self, BoxConfig, MODELS, trace, write_trace};
-use signorini_experiments::pour3d::{Bodies, RunSpec3, run_pour3d};
+use signorini_experiments::box_on_plane::{self, BoxConfig, MODELS};
+use signorini_experiments::pour3d::{RunSpec3, run_pour3d};
 use signorini_experiments::stick::{self, StickConfig};
+use signorini_harness::penalty_trace::{trace, write_trace};
+use signorini_harness::polyhedra::Bodies;
 use signorini_scene::{Model, RunOptions, SceneKind, load_scene, run};
 use signorini_world::ContactModel;
 use std::path::Path;
@@ -32,7 +34,7 @@ fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
         config: 0,
         h: s.h,
         duration: (n as f64 + 0.5) * s.h,
-        stepper: signorini_experiments::pour2d::Stepper::DEFAULT,
+        stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
     };
     let r = run_pour3d(&spec, Some(&dir.join("exp"))).unwrap();

@@ -4,7 +4,7 @@
 
 use crate::{repo, run_steps, tmp};
 use signorini_experiments::cloth_tori::{ClothToriParams, simulate, spec};
-use signorini_experiments::deform_run::write_trace;
+use signorini_harness::deform_run::write_trace;
 use signorini_penalty::ForceModel;
 use signorini_scene::validate::Length;
 use signorini_scene::{Model, SceneKind, load_scene};
@@ -57,8 +57,8 @@ fn the_implicit_contact_field_reaches_the_world_description() {
 
 #[test]
 fn rings_scene_is_the_small_experiment_and_traces_identically() {
-    use signorini_experiments::deform_run::trace;
     use signorini_experiments::rings::{RingsParams, build, spec as rings_spec};
+    use signorini_harness::deform_run::trace;
     let s = load_scene(&repo().join("scenes/rings.toml")).unwrap();
     let small = RingsParams::small(ForceModel::Cpf);
     assert_eq!(
@@ -79,12 +79,12 @@ fn rings_scene_is_the_small_experiment_and_traces_identically() {
 /// `scene` describes `spec` and runs `n` steps writing the trace `build` gives over `n` steps.
 fn traces_as_experiment(
     name: &str,
-    spec: signorini_experiments::deform_build::WorldSpec,
+    spec: signorini_harness::deform_build::WorldSpec,
     steps: usize,
     mut world: signorini_world::penalty::DeformableWorld,
     n: usize,
 ) {
-    use signorini_experiments::deform_run::trace;
+    use signorini_harness::deform_run::trace;
     let s = load_scene(&repo().join(format!("scenes/{name}.toml"))).unwrap();
     assert_eq!(s.kind, SceneKind::Deformables);
     assert_eq!(

@@ -2,9 +2,9 @@
 //! byte-identical trajectories over the first steps (`[[body_set]] lattice`, 2D and 3D).
 
 use crate::{repo, run_steps, tmp};
-use signorini_experiments::pile::{Dim, Layout, Shape};
 use signorini_experiments::pile_run::{PileConfig, Supply, run_one, scene, stem};
 use signorini_experiments::tower::{TowerConfig, run_tower};
+use signorini_harness::pile::{Dim, Layout, Shape};
 use signorini_scene::{SceneKind, load_scene};
 use signorini_world::ContactModel;
 use std::path::Path;
@@ -62,7 +62,7 @@ fn pile3d_n125_scene_starts_where_the_experiment_does() {
     assert_eq!(s.kind, SceneKind::Polyhedra);
     let supply = Supply::load(Dim::Three, Shape::Random, &repo().join("data")).unwrap();
     let sc = scene(&supply, 125, Layout::Lattice).unwrap();
-    let signorini_experiments::pile_world::PileBox::Spatial(b) = &sc.boxed else {
+    let signorini_harness::pile_world::PileBox::Spatial(b) = &sc.boxed else {
         panic!("3D box");
     };
     let statics: Vec<_> = s
@@ -81,7 +81,7 @@ fn pile3d_n125_scene_starts_where_the_experiment_does() {
         .collect();
     assert_eq!(dynamic.len(), 125);
     for (theirs, ours) in sc.bodies.iter().zip(&dynamic) {
-        let signorini_experiments::pile_world::PileBody::Spatial(t) = theirs else {
+        let signorini_harness::pile_world::PileBody::Spatial(t) = theirs else {
             panic!("3D body");
         };
         assert_eq!(t, &ours.body);

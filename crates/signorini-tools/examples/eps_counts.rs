@@ -13,7 +13,8 @@
 
 use rayon::prelude::*;
 use signorini_contact::peg_detection_distance;
-use signorini_experiments::{bodyset, pour2d, reference};
+use signorini_experiments::{pour2d, reference};
+use signorini_harness::bodyset;
 use signorini_world::{ContactModel, World};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -114,11 +115,14 @@ fn mean_inter(
     h: f64,
     eps: f64,
 ) -> Result<f64, Box<dyn std::error::Error + Send + Sync>> {
-    let mut params = pour2d::experiment_params(ContactModel::Peg, h, 8);
+    let mut params = signorini_harness::presets::experiment_params(ContactModel::Peg, h, 8);
     params.peg_distance = Some(eps);
     let mut world = World::new(params)?;
     world.add_static_compound(&pour2d::open_box(), signorini_math::Vec2::zeros(), 0.0);
-    let (n, every) = (pour2d::step_count(5.0, h), pour2d::drop_interval(h));
+    let (n, every) = (
+        signorini_harness::presets::step_count(5.0, h),
+        pour2d::drop_interval(h),
+    );
     let (mut dropped, mut total) = (0, 0);
     for s in 1..=n {
         if (s - 1) % every == 0 && dropped < set.bodies.len() {

@@ -5,8 +5,9 @@
 //! cargo run --release -p signorini-experiments --example pour3d_worst -- random 5 0.008 peg
 //! ```
 
-use signorini_experiments::pour2d::{experiment_params, step_count};
-use signorini_experiments::pour3d::{self, Bodies};
+use signorini_experiments::pour3d::{self};
+use signorini_harness::polyhedra::Bodies;
+use signorini_harness::presets::{experiment_params, step_count};
 use signorini_math::{Quat, Vec3};
 use signorini_world::{ContactModel, World3};
 use std::path::PathBuf;
@@ -34,11 +35,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rows = Vec::new();
     for s in 1..=n {
         if (s - 1) % every == 0 && (a[0] == "icosahedra" || dropped < supply.len()) {
-            w.add_body(pour3d::dropped(&supply[dropped.min(supply.len() - 1)]))?;
+            w.add_body(signorini_harness::polyhedra::dropped(
+                &supply[dropped.min(supply.len() - 1)],
+            ))?;
             dropped += 1;
         }
         let r = w.step();
-        let o = pour3d::total_overlap3(&w.bodies);
+        let o = signorini_harness::overlap::total_overlap3(&w.bodies);
         rows.push((o, s, r));
     }
     rows.sort_by(|x, y| y.0.total_cmp(&x.0));

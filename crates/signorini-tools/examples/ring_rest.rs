@@ -13,8 +13,8 @@
 //! ```
 //! Argument: simulated seconds (default 60).
 
-use signorini_experiments::deform_build::build_world;
 use signorini_experiments::rings::{RingsParams, spec};
+use signorini_harness::deform_build::build_world;
 use signorini_math::Vec3;
 use signorini_penalty::ForceModel;
 use signorini_world::penalty::DeformableWorld;

@@ -7,7 +7,7 @@ use crate::writer::Csv;
 use std::path::Path;
 
 /// Write a CSV file with a header and rows.
-pub(crate) fn write_csv(
+pub fn write_csv(
     path: &Path,
     header: &str,
     rows: impl IntoIterator<Item = String>,
@@ -21,7 +21,7 @@ pub(crate) fn write_csv(
 
 /// Write a value as pretty JSON, atomically. Written while a signal asks to stop
 /// ([`crate::cancel`]), an object gets the field `"interrupted": "<SIGNAL>"` unless it has one.
-pub(crate) fn write_json(path: &Path, v: &impl serde::Serialize) -> Result<(), ExperimentError> {
+pub fn write_json(path: &Path, v: &impl serde::Serialize) -> Result<(), ExperimentError> {
     let parse = |e: serde_json::Error| ExperimentError::Parse {
         path: path.to_path_buf(),
         reason: e.to_string(),
@@ -39,7 +39,7 @@ pub(crate) fn write_json(path: &Path, v: &impl serde::Serialize) -> Result<(), E
 const COLORS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
 /// A line plot of several `(name, x, y)` series (decimated to at most 2000 points each).
-pub(crate) fn plot(
+pub fn plot(
     path: &Path,
     title: &str,
     xl: &str,
@@ -50,7 +50,7 @@ pub(crate) fn plot(
 }
 
 /// As [`plot`], optionally with a log y axis.
-pub(crate) fn plot_scaled(
+pub fn plot_scaled(
     path: &Path,
     title: &str,
     xl: &str,

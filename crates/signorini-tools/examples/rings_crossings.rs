@@ -16,9 +16,9 @@
 //! `bodyI` and `bucket`; only `MODEL` applies).
 
 use signorini_experiments::bucket::{self, BucketParams};
-use signorini_experiments::crossings::segment_triangle;
-use signorini_experiments::deform_build::{WorldSpec, build_world};
 use signorini_experiments::rings::{RingsParams, spec};
+use signorini_harness::crossings::segment_triangle;
+use signorini_harness::deform_build::{WorldSpec, build_world};
 use signorini_math::Vec3;
 use signorini_penalty::ForceModel;
 use signorini_world::penalty::DeformableWorld;

@@ -5,8 +5,8 @@
 //! trajectory rows) and [`PileBody`]. Does not own: the scene ([`crate::pile`]) or the run.
 
 use crate::ExperimentError;
-use crate::pour2d::{experiment_params, total_overlap};
-use crate::pour3d::total_overlap3;
+use crate::overlap::{total_overlap, total_overlap3};
+use crate::presets::experiment_params;
 use crate::writer::Csv;
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::{Aabb, Compound, intersection_area};
@@ -51,7 +51,7 @@ pub enum PileWorld {
     },
 }
 
-/// The experiments' world settings (`pour2d::experiment_params`, 8 gap corrections) with μ.
+/// The experiments' world settings ([`experiment_params`], 8 gap corrections) with μ.
 pub fn pile_params(model: ContactModel, h: Real, mu: Real) -> WorldParams {
     let mut p = experiment_params(model, h, GAP_CORRECTIONS);
     p.mu = mu;

@@ -1,8 +1,8 @@
 //! The pile scaling experiment's scene: N bodies on a lattice (or poured one at a time) in an
 //! open box, in 2D or 3D (`signorini experiment pile`; docs/guide.md).
 //!
-//! 3D: body k uses point set `k mod 500` of `random_polyhedra.json` ([`pour3d::random_body`]),
-//! or [`pour3d::icosahedron_body`], or a cube of circumradius 0.5 (edge 1/√3, mass 0.5, inertia
+//! 3D: body k uses point set `k mod 500` of `random_polyhedra.json` ([`polyhedra::random_body`]),
+//! or [`polyhedra::icosahedron_body`], or a cube of circumradius 0.5 (edge 1/√3, mass 0.5, inertia
 //! of the geometry). Lattice spacing [`SPACING`] = 1.15 m, n = ⌈∛N⌉ sites per horizontal axis
 //! (integer arithmetic, [`ceil_root`]); body k at i = k mod n, j = (k / n) mod n, l = k / n²,
 //! centre ((i − (n−1)/2)·s, (j − (n−1)/2)·s, s/2 + l·s), identity orientation, at rest,
@@ -16,11 +16,11 @@
 //!
 //! Owns: the lattice arithmetic (shared with scene files' `[[body_set]] lattice`), the body
 //! supplies, the boxes, the pour layout's spawn point and drop interval. Does not own: the run
-//! and its outputs ([`crate::pile_run`]), the physics.
+//! and its outputs (`signorini-experiments::pile_run`), the physics.
 
 use crate::ExperimentError;
 use crate::bodyset::{BodySet, load_body_set, resolve_set};
-use crate::pour3d::{self, BODY_MASS, CIRCUMRADIUS, GRAVITY, icosahedron_body, random_body};
+use crate::polyhedra::{self, BODY_MASS, CIRCUMRADIUS, GRAVITY, icosahedron_body, random_body};
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::{Compound, ConvexPolygon};
 use signorini_geometry::dim3::{Compound3, ConvexPolyhedron};
@@ -254,13 +254,13 @@ pub fn cube_body() -> PolyBody {
 pub fn bodies3(
     shape: Shape,
     count: usize,
-    random: Option<&pour3d::Bodies>,
+    random: Option<&polyhedra::Bodies>,
 ) -> Result<Vec<PolyBody>, ExperimentError> {
     match shape {
         Shape::Icosahedra => Ok(vec![icosahedron_body(); count]),
         Shape::Boxes => Ok(vec![cube_body(); count]),
         Shape::Random => {
-            let Some(pour3d::Bodies::Random { path, points, .. }) = random else {
+            let Some(polyhedra::Bodies::Random { path, points, .. }) = random else {
                 return Err(ExperimentError::Argument(
                     "random 3D bodies need random_polyhedra.json".into(),
                 ));

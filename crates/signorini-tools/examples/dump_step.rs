@@ -11,7 +11,8 @@
 //! are written by serde_json (shortest round-trip form) and read back exactly with the
 //! workspace's `float_roundtrip` feature, so the replay is bit-identical.
 
-use signorini_experiments::{bodyset, pour2d};
+use signorini_experiments::pour2d;
+use signorini_harness::bodyset;
 use signorini_world::{ContactModel, World};
 use std::path::PathBuf;
 
@@ -27,11 +28,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let model = ContactModel::parse(&args[2]).ok_or("unknown model")?;
     let stop: Option<usize> = args.get(3).map(|s| s.parse()).transpose()?;
 
-    let mut world = World::new(pour2d::experiment_params(model, h, 8))?;
+    let mut world = World::new(signorini_harness::presets::experiment_params(model, h, 8))?;
     let n_walls = world
         .add_static_compound(&pour2d::open_box(), signorini_math::Vec2::zeros(), 0.0)
         .len();
-    let (n, every) = (pour2d::step_count(5.0, h), pour2d::drop_interval(h));
+    let (n, every) = (
+        signorini_harness::presets::step_count(5.0, h),
+        pour2d::drop_interval(h),
+    );
     let mut dropped = 0;
     let mut overlaps = Vec::new();
     for s in 1..=n {
@@ -50,7 +54,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             return Ok(());
         }
         let rep = world.step();
-        overlaps.push((pour2d::total_overlap(&world.bodies), s, rep.failed));
+        overlaps.push((
+            signorini_harness::overlap::total_overlap(&world.bodies),
+            s,
+            rep.failed,
+        ));
     }
     let failed: Vec<usize> = overlaps.iter().filter(|o| o.2).map(|o| o.1).collect();
     println!(

@@ -1,8 +1,8 @@
-//! Errors of the experiments.
+//! Errors of runs (experiments and scene runs): files, data, arguments, the world.
 
 use std::path::PathBuf;
 
-/// Why an experiment could not be set up or written.
+/// Why a run (an experiment or a scene run) could not be set up or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ExperimentError {
     /// A file could not be read or written.
@@ -42,7 +42,8 @@ pub enum ExperimentError {
 }
 
 impl ExperimentError {
-    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         ExperimentError::Io {
             path: path.into(),
             source,

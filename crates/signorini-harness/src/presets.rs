@@ -1,0 +1,78 @@
+//! The world settings every run shares: the project's stepper ([`Stepper::Project`],
+//! [`experiment_params`]) or the paper's ([`Stepper::Paper`]), the PEG solve budget, and the
+//! step count of a duration.
+//!
+//! Owns: presets. Does not own: `WorldParams` itself (`signorini-world`).
+
+use signorini_world::{ContactModel, WorldParams};
+
+/// Number of steps: `floor(duration/h)` evaluated in floating point as the reference code does.
+pub fn step_count(duration: f64, h: f64) -> usize {
+    (duration / h).floor().max(0.0) as usize
+}
+
+/// Work budget of each PEG solve in the experiments (`WorldParams::solve_work_limit`,
+/// multiply–adds): about 0.2–1 s here, Lemke gets ≥ 3n pivots up to n ≈ 700 unknowns and the
+/// whole default chain below n ≈ 150, so only very large unsolvable subproblems are cut short
+/// (a pour3d step with 667 unknowns once took 61 s).
+pub const PEG_SOLVE_WORK_LIMIT: f64 = 1e9;
+
+/// Which stepper an experiment runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stepper {
+    /// The project's stepper ([`experiment_params`]): for PEG `gap_corrections` re-solves per
+    /// step (the CLI's default 8), the split impulse and position projection whenever
+    /// `gap_corrections > 0`, the solve budget; the project's detection additions,
+    /// keep-best-on-failure, islands and basis reuse for every model.
+    Project {
+        /// Gap-correction re-solves per PEG step (`WorldParams::gap_corrections`).
+        gap_corrections: usize,
+    },
+    /// The paper's stepper with every project addition off ([`WorldParams::paper`]; the CLI's
+    /// `--paper`).
+    Paper,
+}
+
+impl Stepper {
+    /// The project's stepper with the experiments' 8 gap corrections (the default).
+    pub const DEFAULT: Stepper = Stepper::Project { gap_corrections: 8 };
+
+    /// World settings for `model` at step `h`.
+    pub fn params(self, model: ContactModel, h: f64) -> WorldParams {
+        match self {
+            Stepper::Project { gap_corrections } => experiment_params(model, h, gap_corrections),
+            Stepper::Paper => WorldParams::paper(model, h),
+        }
+    }
+
+    /// `project` or `paper` (reports).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stepper::Project { .. } => "project",
+            Stepper::Paper => "paper",
+        }
+    }
+}
+
+/// `Stepper::Project` with that many gap corrections.
+impl From<usize> for Stepper {
+    fn from(gap_corrections: usize) -> Stepper {
+        Stepper::Project { gap_corrections }
+    }
+}
+
+/// World settings of the experiments: PEG with `gap_corrections` (see
+/// `WorldParams::gap_corrections`); the baselines exactly as in the paper, without the
+/// mixed-form retry (it has the same solutions as the reduced LCP and only doubles the cost of
+/// the many unsolvable standard-model steps).
+pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) -> WorldParams {
+    let mut p = WorldParams::new(model, h);
+    if model == ContactModel::Peg {
+        p.gap_corrections = gap_corrections;
+        p.split_penetration = gap_corrections > 0;
+        p.solve_work_limit = Some(PEG_SOLVE_WORK_LIMIT);
+    } else {
+        p.mixed_fallback = false;
+    }
+    p
+}
