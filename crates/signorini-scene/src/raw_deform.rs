@@ -1,5 +1,5 @@
 //! Serde types of the deformable fields of a scene file (`[deformables]`, `[[deformable]]`),
-//! as `raw.rs` for the rest: types only, rules in `validate_deform.rs`. Reference:
+//! as `raw.rs` for the rest: types only, rules in `validate/deform.rs`. Reference:
 //! `docs/scene-format.md` ("Deformable bodies").
 
 use crate::raw::{RawRotation, RawShape};

@@ -1,5 +1,5 @@
 //! Running a validated scene: build the world of its kind ([`World`] here; `World3` and
-//! `PenaltyWorld` in the child module `run3.rs`, which documents the 3D formats), add bodies at
+//! `PenaltyWorld` in the child module `run/spatial.rs`, which documents the 3D formats), add bodies at
 //! their drop steps (`Schedule`, shared), step, record.
 //!
 //! Outputs of 2D runs (in `out`, each written atomically, see `signorini_harness::AtomicFile`):
@@ -31,10 +31,8 @@ use signorini_math::Real;
 use signorini_world::penalty::PenaltyWorld;
 use signorini_world::{StepReport, World, World3, WorldParams};
 
-#[path = "run_deform.rs"]
 mod deform;
-#[path = "run3.rs"]
-mod three;
+mod spatial;
 pub use deform::{DEFORM_STEPS_HEADER, MAX_FRAMES, MAX_VERTEX_NUMBERS, VertexTrack, deform_energy};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -289,8 +287,8 @@ pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
     preflight(scene, &opts)?;
     match scene.kind {
         SceneKind::Planar => run_planar(scene, opts, model, h),
-        SceneKind::Polyhedra => three::run_polyhedra(scene, opts, model, h),
-        SceneKind::Meshes => three::run_meshes(scene, opts, model, h),
+        SceneKind::Polyhedra => spatial::run_polyhedra(scene, opts, model, h),
+        SceneKind::Meshes => spatial::run_meshes(scene, opts, model, h),
         SceneKind::Deformables => deform::run_deformables(scene, opts, model, h),
     }
 }

@@ -2,7 +2,8 @@
 //! triangle meshes for `PenaltyWorld` (CPF / DPF / DPF-CCD). A child module of `validate`, so
 //! it shares its located-error context and the 2D rules for names, materials and drops.
 
-use super::{Ctx, Drop, Model, Res, compound, drops, lattice};
+use super::planar::drops;
+use super::{Ctx, Drop, Model, Res, compound, lattice};
 use crate::error::FieldPath;
 use crate::limits;
 use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};

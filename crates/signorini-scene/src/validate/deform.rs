@@ -128,7 +128,7 @@ pub(super) fn deformable_scene(
     };
     for (k, b) in raw.body.iter().enumerate() {
         let p = root.key("body").index(k);
-        let meshes = super::three::mesh_body(cx, &p, k, b, materials, gravity)?;
+        let meshes = super::spatial::mesh_body(cx, &p, k, b, materials, gravity)?;
         at_start(cx, &p, b)?;
         for m in meshes {
             if m.is_static {
@@ -256,7 +256,7 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<(TriMesh, Option<(usize, 
             Err(cx.bad(&p.key("type"), "a deformable is one mesh: no compounds"))
         }
         other => {
-            let m = super::three::mesh_shape(cx, p, other, false)?;
+            let m = super::spatial::mesh_shape(cx, p, other, false)?;
             Ok((m.into_iter().next().expect("one mesh"), None))
         }
     }
