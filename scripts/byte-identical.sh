@@ -83,7 +83,9 @@ strip_times() {
         # Text tables print physics in e-notation and times (ms/step, MiB, slope) in fixed
         # point: blank fixed-point numbers and "… ms" / "… s" figures.
         sed -E -e 's/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)? ?(ms|s|MiB)\b/T/g' \
-            -e 's/(^|[ (=])[0-9]+\.[0-9]+([ ,)]|$)/\1T\2/g' "$f"
+            -e 's/(^|[ (=])[0-9]+\.[0-9]+([ ,)]|$)/\1T\2/g' "$f" |
+            # pour3d's "PEG per run" table: column 6 is the slowest step's wall time (ms).
+            awk '/slowest step \(ms\)/ { t = 1; print; next } t && /^  / { $6 = "T"; print; next } { t = 0; print }'
         ;;
     esac
 }

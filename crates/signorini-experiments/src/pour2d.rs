@@ -17,10 +17,10 @@ use crate::checks::Checks;
 use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
 pub use crate::sweep::{Pooled, RunResult, SweepResult};
 use crate::sweep::{
-    check_corrective_ratio, model_columns, model_columns_header, pool, run_parallel, write_pooled,
-    write_summary,
+    PourSweep, TimedRun, check_corrective_ratio, model_columns, model_columns_header,
+    overlap_figure, run_pour_sweep,
 };
-use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
+use crate::timing::{TimingSpec, time_step};
 use signorini_geometry::dim2::{Compound, ConvexPolygon};
 use signorini_harness::bodyset::BodySet;
 use signorini_harness::overlap::total_overlap;
@@ -185,81 +185,78 @@ pub struct PourConfig {
 
 /// Run every (model, set, h) in parallel, write all outputs, compare with the references.
 pub fn run_sweep(cfg: &PourConfig) -> Result<SweepResult, ExperimentError> {
-    std::fs::create_dir_all(&cfg.out).map_err(|e| ExperimentError::io(&cfg.out, e))?;
-    let mut specs = Vec::new();
-    for &model in &cfg.models {
-        for set in &cfg.sets {
-            for &h in &cfg.hs {
-                specs.push(RunSpec {
-                    model,
-                    set: set.clone(),
-                    h,
-                    duration: cfg.duration,
-                    stepper: cfg.stepper,
-                    timing: cfg.timing,
-                });
+    run_pour_sweep(cfg)
+}
+
+/// The 2D sweep: one run per (model, body set, h).
+impl PourSweep for PourConfig {
+    type Spec = RunSpec;
+
+    fn out(&self) -> &Path {
+        &self.out
+    }
+
+    fn specs(&self) -> Vec<RunSpec> {
+        let mut specs = Vec::new();
+        for &model in &self.models {
+            for set in &self.sets {
+                for &h in &self.hs {
+                    specs.push(RunSpec {
+                        model,
+                        set: set.clone(),
+                        h,
+                        duration: self.duration,
+                        stepper: self.stepper,
+                        timing: self.timing,
+                    });
+                }
             }
         }
+        specs
     }
-    // Most expensive (small h) first for load balance; results are re-sorted afterwards.
-    specs.sort_by(|a, b| a.h.total_cmp(&b.h));
-    let mut runs = run_parallel(
-        &specs,
-        |spec| run_pour(spec, Some(&cfg.out)),
-        |spec, e| RunResult {
+
+    fn h(spec: &RunSpec) -> f64 {
+        spec.h
+    }
+
+    fn run(&self, spec: &RunSpec) -> Result<RunResult, ExperimentError> {
+        run_pour(spec, Some(&self.out))
+    }
+
+    fn failed(&self, spec: &RunSpec, why: String) -> RunResult {
+        RunResult {
             model: spec.model.name().into(),
             set: spec.set.label.clone(),
             h: spec.h,
-            error: Some(e),
+            error: Some(why),
             ..Default::default()
-        },
-    );
-    runs.sort_by(|a, b| {
-        (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(
-            b.model.as_str(),
-            b.set.as_str(),
-            h_key(b.h),
-        ))
-    });
-    write_summary(&cfg.out, &runs, "set", |r| r.set.clone())?;
-    let pooled = pool(&runs);
-    write_pooled(&cfg.out, &pooled)?;
-    let (mut report, ok) = compare(cfg, &pooled)?;
-    if cfg.timing.is_some() {
-        report += &timing_report(&cfg.out, &runs)?;
+        }
     }
-    let report = signorini_harness::cancel::mark_report(report);
-    write(&cfg.out.join("report.txt"), &report)?;
-    plot(cfg, &pooled)?;
-    Ok(SweepResult {
-        runs,
-        pooled,
-        report,
-        all_checks_pass: ok,
-    })
-}
 
-/// Write `timing.csv` and summarise the median PEG/standard time ratio per h.
-fn timing_report(out: &Path, runs: &[RunResult]) -> Result<String, ExperimentError> {
-    use std::fmt::Write;
-    let mut timed: Vec<(f64, &str, &[TimingSample])> = runs
-        .iter()
-        .filter(|r| !r.timing.is_empty())
-        .map(|r| (r.h, r.set.as_str(), r.timing.as_slice()))
-        .collect();
-    timed.sort_by(|a, b| (h_key(a.0), a.1).cmp(&(h_key(b.0), b.1)));
-    write_timing(&out.join("timing.csv"), &timed)?;
-    let mut s = String::from(
-        "PEG / standard-model time per step on the same states (median over timed steps; timing.csv):\n",
-    );
-    for (h, n, m) in median_ratio_per_h(&timed) {
-        let _ = writeln!(
-            s,
-            "  h = {h}: {} ({n} steps)",
-            crate::checks::fmt_fixed(m, 3)
-        );
+    fn scene_columns(&self) -> (&'static str, fn(&RunResult) -> String) {
+        ("set", |r| r.set.clone())
     }
-    Ok(s)
+
+    fn compare(
+        &self,
+        _runs: &[RunResult],
+        pooled: &[Pooled],
+    ) -> Result<(String, bool), ExperimentError> {
+        compare(self, pooled)
+    }
+
+    fn timed(&self) -> bool {
+        self.timing.is_some()
+    }
+
+    fn timed_order<'a>(&self, mut timed: Vec<TimedRun<'a>>) -> Vec<TimedRun<'a>> {
+        timed.sort_by(|a, b| (h_key(a.0), a.1).cmp(&(h_key(b.0), b.1)));
+        timed
+    }
+
+    fn plot(&self, pooled: &[Pooled]) -> Result<(), ExperimentError> {
+        plot(self, pooled)
+    }
 }
 
 fn refs(cfg: &PourConfig, model: &str) -> Vec<ReferenceOverlap> {
@@ -346,49 +343,12 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
 }
 
 fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
-    let colors = [
-        ("peg", "#1f77b4"),
-        ("standard", "#d62728"),
-        ("corrective", "#2ca02c"),
-    ];
-    let mut fig21 = Plot::new(
+    let fig21 = overlap_figure(
         "Overlap area per step (median, Q1–Q3), cf. paper Fig. 21",
-        "h (ms)",
         "overlap area (m²)",
-        true,
+        pooled,
+        |m| refs(cfg, m),
     );
-    for (m, c) in colors {
-        let pts: Vec<_> = pooled
-            .iter()
-            .filter(|p| p.model == m)
-            .map(|p| (p.h * 1000.0, p.overlap.median, p.overlap.q1, p.overlap.q3))
-            .collect();
-        if !pts.is_empty() {
-            fig21.add(Series {
-                name: format!("ours: {m}"),
-                color: c.into(),
-                dashed: false,
-                points: pts,
-            });
-        }
-    }
-    for (m, label, c) in [
-        ("peg", "authors: PEG", "#1f77b4"),
-        ("corrective_standard", "authors: corrective", "#2ca02c"),
-    ] {
-        let pts: Vec<_> = refs(cfg, m)
-            .iter()
-            .map(|r| (r.h * 1000.0 + 0.25, r.median, r.q1, r.q3))
-            .collect();
-        if !pts.is_empty() {
-            fig21.add(Series {
-                name: label.into(),
-                color: c.into(),
-                dashed: true,
-                points: pts,
-            });
-        }
-    }
     write(&cfg.out.join("fig21_overlap.svg"), &fig21.to_svg())?;
     let mut fig22 = Plot::new(
         "Mean I-constraints (incl. X) per step, cf. paper Fig. 22",

@@ -29,15 +29,14 @@ use crate::ExperimentError;
 use crate::checks::Checks;
 use crate::reference::{ReferenceOverlap, h_key, reference_overlap};
 use crate::sweep::{
-    Pooled, RunResult, SweepResult, check_corrective_ratio, model_columns, model_columns_header,
-    pool, run_parallel, write_pooled, write_summary,
+    Pooled, PourSweep, RunResult, SweepResult, check_corrective_ratio, model_columns,
+    model_columns_header, overlap_figure, run_pour_sweep,
 };
-use crate::timing::{TimingSample, TimingSpec, median_ratio_per_h, time_step, write_timing};
+use crate::timing::{TimingSpec, time_step};
 use signorini_geometry::dim3::Compound3;
 use signorini_harness::overlap::total_overlap3;
 use signorini_harness::polyhedra::{Bodies, dropped};
 use signorini_harness::presets::{Stepper, step_count};
-use signorini_harness::svg::{Plot, Series};
 use signorini_harness::{Csv, h_tag, trajectory_header3};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_world::{ContactModel, World3};
@@ -174,89 +173,84 @@ pub struct Pour3Config {
 
 /// Run every (model, configuration, h) in parallel, write the outputs, compare.
 pub fn run_sweep3(cfg: &Pour3Config) -> Result<SweepResult, ExperimentError> {
-    std::fs::create_dir_all(&cfg.out).map_err(|e| ExperimentError::io(&cfg.out, e))?;
-    for &c in &cfg.configs {
-        cfg.bodies.config(c)?; // bad configurations are input errors, not failed runs
+    run_pour_sweep(cfg)
+}
+
+/// The 3D sweep: one run per (model, configuration, h).
+impl PourSweep for Pour3Config {
+    type Spec = RunSpec3;
+
+    fn out(&self) -> &Path {
+        &self.out
     }
-    let mut specs = Vec::new();
-    for &model in &cfg.models {
-        for &config in &cfg.configs {
-            for &h in &cfg.hs {
-                specs.push(RunSpec3 {
-                    model,
-                    bodies: cfg.bodies.clone(),
-                    config,
-                    h,
-                    duration: cfg.duration,
-                    stepper: cfg.stepper,
-                    timing: cfg.timing,
-                });
+
+    fn check_inputs(&self) -> Result<(), ExperimentError> {
+        for &c in &self.configs {
+            self.bodies.config(c)?; // bad configurations are input errors, not failed runs
+        }
+        Ok(())
+    }
+
+    fn specs(&self) -> Vec<RunSpec3> {
+        let mut specs = Vec::new();
+        for &model in &self.models {
+            for &config in &self.configs {
+                for &h in &self.hs {
+                    specs.push(RunSpec3 {
+                        model,
+                        bodies: self.bodies.clone(),
+                        config,
+                        h,
+                        duration: self.duration,
+                        stepper: self.stepper,
+                        timing: self.timing,
+                    });
+                }
             }
         }
+        specs
     }
-    // Most expensive (small h) first for load balance; results are re-sorted afterwards.
-    specs.sort_by(|a, b| a.h.total_cmp(&b.h));
-    let mut runs = run_parallel(
-        &specs,
-        |spec| run_pour3d(spec, Some(&cfg.out)),
-        |spec, e| RunResult {
+
+    fn h(spec: &RunSpec3) -> f64 {
+        spec.h
+    }
+
+    fn run(&self, spec: &RunSpec3) -> Result<RunResult, ExperimentError> {
+        run_pour3d(spec, Some(&self.out))
+    }
+
+    fn failed(&self, spec: &RunSpec3, why: String) -> RunResult {
+        RunResult {
             model: spec.model.name().into(),
             set: spec.scene(),
             h: spec.h,
-            error: Some(e),
+            error: Some(why),
             ..Default::default()
-        },
-    );
-    runs.sort_by(|a, b| {
-        (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(
-            b.model.as_str(),
-            b.set.as_str(),
-            h_key(b.h),
-        ))
-    });
-    write_summary(&cfg.out, &runs, "bodies,config", |r| {
-        match r.set.rsplit_once("_c") {
+        }
+    }
+
+    fn scene_columns(&self) -> (&'static str, fn(&RunResult) -> String) {
+        ("bodies,config", |r| match r.set.rsplit_once("_c") {
             Some((bodies, config)) => format!("{bodies},{config}"),
             None => format!("{},", r.set),
-        }
-    })?;
-    let pooled = pool(&runs);
-    write_pooled(&cfg.out, &pooled)?;
-    let (mut report, ok) = compare3(cfg, &runs, &pooled);
-    if cfg.timing.is_some() {
-        report += &timing_report3(&cfg.out, &runs)?;
+        })
     }
-    let report = signorini_harness::cancel::mark_report(report);
-    signorini_harness::write_atomic(&cfg.out.join("report.txt"), report.as_bytes())?;
-    plot3(cfg, &pooled)?;
-    Ok(SweepResult {
-        runs,
-        pooled,
-        report,
-        all_checks_pass: ok,
-    })
-}
 
-/// Write `timing.csv` and the median PEG/standard time ratio per h (same states).
-fn timing_report3(out: &Path, runs: &[RunResult]) -> Result<String, ExperimentError> {
-    use std::fmt::Write;
-    let timed: Vec<(f64, &str, &[TimingSample])> = runs
-        .iter()
-        .filter(|r| !r.timing.is_empty())
-        .map(|r| (r.h, r.set.as_str(), r.timing.as_slice()))
-        .collect();
-    write_timing(&out.join("timing.csv"), &timed)?;
-    let mut s = String::from(
-        "PEG / standard-model time per step on the same states (median over timed steps; timing.csv):\n",
-    );
-    for (h, n, m) in median_ratio_per_h(&timed) {
-        let _ = writeln!(
-            s,
-            "  h = {h}: {} ({n} steps)",
-            crate::checks::fmt_fixed(m, 3)
-        );
+    fn compare(
+        &self,
+        runs: &[RunResult],
+        pooled: &[Pooled],
+    ) -> Result<(String, bool), ExperimentError> {
+        Ok(compare3(self, runs, pooled))
     }
-    Ok(s)
+
+    fn timed(&self) -> bool {
+        self.timing.is_some()
+    }
+
+    fn plot(&self, pooled: &[Pooled]) -> Result<(), ExperimentError> {
+        plot3(self, pooled)
+    }
 }
 
 fn refs(cfg: &Pour3Config, model: &str) -> Vec<ReferenceOverlap> {
@@ -382,51 +376,15 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
 /// Fig. 24: median and Q1–Q3 of the per-step overlap volume against h, ours beside the
 /// authors' stored results.
 fn plot3(cfg: &Pour3Config, pooled: &[Pooled]) -> Result<(), ExperimentError> {
-    let mut fig = Plot::new(
+    let fig = overlap_figure(
         &format!(
             "Overlap volume per step (median, Q1–Q3), {}, cf. paper Fig. 24",
             cfg.bodies.label()
         ),
-        "h (ms)",
         "overlap volume (m³)",
-        true,
+        pooled,
+        |m| refs(cfg, m),
     );
-    for (m, c) in [
-        ("peg", "#1f77b4"),
-        ("standard", "#d62728"),
-        ("corrective", "#2ca02c"),
-    ] {
-        let pts: Vec<_> = pooled
-            .iter()
-            .filter(|p| p.model == m)
-            .map(|p| (p.h * 1000.0, p.overlap.median, p.overlap.q1, p.overlap.q3))
-            .collect();
-        if !pts.is_empty() {
-            fig.add(Series {
-                name: format!("ours: {m}"),
-                color: c.into(),
-                dashed: false,
-                points: pts,
-            });
-        }
-    }
-    for (m, label, c) in [
-        ("peg", "authors: PEG", "#1f77b4"),
-        ("corrective_standard", "authors: corrective", "#2ca02c"),
-    ] {
-        let pts: Vec<_> = refs(cfg, m)
-            .iter()
-            .map(|r| (r.h * 1000.0 + 0.25, r.median, r.q1, r.q3))
-            .collect();
-        if !pts.is_empty() {
-            fig.add(Series {
-                name: label.into(),
-                color: c.into(),
-                dashed: true,
-                points: pts,
-            });
-        }
-    }
     let path = cfg
         .out
         .join(format!("fig24_overlap_{}.svg", cfg.bodies.label()));

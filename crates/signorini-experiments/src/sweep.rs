@@ -328,3 +328,153 @@ pub fn check_corrective_ratio(
     };
     checks.check(&name, c);
 }
+
+/// What differs between the 2D and the 3D pouring sweep; [`run_pour_sweep`] is the rest. A
+/// sweep runs every (model, scene, h) — a scene is a body set in 2D, a configuration in 3D.
+pub trait PourSweep: Sync {
+    /// One run's specification.
+    type Spec: Sync;
+
+    /// The output folder.
+    fn out(&self) -> &Path;
+    /// Check the inputs that are errors rather than failed runs.
+    fn check_inputs(&self) -> Result<(), ExperimentError> {
+        Ok(())
+    }
+    /// Every run, in (model, scene, h) order.
+    fn specs(&self) -> Vec<Self::Spec>;
+    /// A run's step size (runs with small h go first, for load balance).
+    fn h(spec: &Self::Spec) -> f64;
+    /// Run one simulation, writing its trajectory and step files under [`PourSweep::out`].
+    fn run(&self, spec: &Self::Spec) -> Result<RunResult, ExperimentError>;
+    /// The result of a run that errored with `why`.
+    fn failed(&self, spec: &Self::Spec, why: String) -> RunResult;
+    /// `summary.csv`'s scene columns, and their values for a run.
+    fn scene_columns(&self) -> (&'static str, fn(&RunResult) -> String);
+    /// The comparison with the authors' results: the report's text and whether every check
+    /// passed.
+    fn compare(
+        &self,
+        runs: &[RunResult],
+        pooled: &[Pooled],
+    ) -> Result<(String, bool), ExperimentError>;
+    /// Whether PEG was timed against the standard model (`timing.csv`).
+    fn timed(&self) -> bool;
+    /// The timed steps in the order `timing.csv` lists them.
+    fn timed_order<'a>(&self, timed: Vec<TimedRun<'a>>) -> Vec<TimedRun<'a>> {
+        timed
+    }
+    /// Write the figures.
+    fn plot(&self, pooled: &[Pooled]) -> Result<(), ExperimentError>;
+}
+
+/// The timed steps of one run: (h, scene, samples).
+pub type TimedRun<'a> = (f64, &'a str, &'a [TimingSample]);
+
+/// Run every (model, scene, h) of a pouring sweep in parallel, then write `summary.csv`,
+/// `failures.csv`, `pooled.csv`, `timing.csv` (if timed), `report.txt` and the figures.
+pub fn run_pour_sweep<P: PourSweep>(sweep: &P) -> Result<SweepResult, ExperimentError> {
+    let out = sweep.out();
+    std::fs::create_dir_all(out).map_err(|e| ExperimentError::io(out, e))?;
+    sweep.check_inputs()?;
+    let mut specs = sweep.specs();
+    // Most expensive (small h) first for load balance; results are re-sorted afterwards.
+    specs.sort_by(|a, b| P::h(a).total_cmp(&P::h(b)));
+    let mut runs = run_parallel(&specs, |s| sweep.run(s), |s, e| sweep.failed(s, e));
+    runs.sort_by(|a, b| {
+        (a.model.as_str(), a.set.as_str(), h_key(a.h)).cmp(&(
+            b.model.as_str(),
+            b.set.as_str(),
+            h_key(b.h),
+        ))
+    });
+    let (columns, label) = sweep.scene_columns();
+    write_summary(out, &runs, columns, label)?;
+    let pooled = pool(&runs);
+    write_pooled(out, &pooled)?;
+    let (mut report, ok) = sweep.compare(&runs, &pooled)?;
+    if sweep.timed() {
+        let timed = runs
+            .iter()
+            .filter(|r| !r.timing.is_empty())
+            .map(|r| (r.h, r.set.as_str(), r.timing.as_slice()))
+            .collect();
+        report += &timing_report(out, &sweep.timed_order(timed))?;
+    }
+    let report = signorini_harness::cancel::mark_report(report);
+    signorini_harness::write_atomic(&out.join("report.txt"), report.as_bytes())?;
+    sweep.plot(&pooled)?;
+    Ok(SweepResult {
+        runs,
+        pooled,
+        report,
+        all_checks_pass: ok,
+    })
+}
+
+/// Write `timing.csv` and summarise the median PEG / standard time ratio per h.
+fn timing_report(out: &Path, timed: &[TimedRun<'_>]) -> Result<String, ExperimentError> {
+    use std::fmt::Write;
+    crate::timing::write_timing(&out.join("timing.csv"), timed)?;
+    let mut s = String::from(
+        "PEG / standard-model time per step on the same states (median over timed steps; timing.csv):\n",
+    );
+    for (h, n, m) in crate::timing::median_ratio_per_h(timed) {
+        let _ = writeln!(
+            s,
+            "  h = {h}: {} ({n} steps)",
+            crate::checks::fmt_fixed(m, 3)
+        );
+    }
+    Ok(s)
+}
+
+/// The overlap figure of a pouring sweep (paper Figs. 21 and 24): our median and quartiles per
+/// h and model, and the authors' stored PEG and corrective results (`refs(model)`), drawn
+/// dashed and shifted by 0.25 ms so the bars do not hide each other.
+pub fn overlap_figure(
+    title: &str,
+    ylabel: &str,
+    pooled: &[Pooled],
+    refs: impl Fn(&str) -> Vec<crate::reference::ReferenceOverlap>,
+) -> signorini_harness::svg::Plot {
+    use signorini_harness::svg::{Plot, Series};
+    let mut fig = Plot::new(title, "h (ms)", ylabel, true);
+    for (m, c) in [
+        ("peg", "#1f77b4"),
+        ("standard", "#d62728"),
+        ("corrective", "#2ca02c"),
+    ] {
+        let pts: Vec<_> = pooled
+            .iter()
+            .filter(|p| p.model == m)
+            .map(|p| (p.h * 1000.0, p.overlap.median, p.overlap.q1, p.overlap.q3))
+            .collect();
+        if !pts.is_empty() {
+            fig.add(Series {
+                name: format!("ours: {m}"),
+                color: c.into(),
+                dashed: false,
+                points: pts,
+            });
+        }
+    }
+    for (m, label, c) in [
+        ("peg", "authors: PEG", "#1f77b4"),
+        ("corrective_standard", "authors: corrective", "#2ca02c"),
+    ] {
+        let pts: Vec<_> = refs(m)
+            .iter()
+            .map(|r| (r.h * 1000.0 + 0.25, r.median, r.q1, r.q3))
+            .collect();
+        if !pts.is_empty() {
+            fig.add(Series {
+                name: label.into(),
+                color: c.into(),
+                dashed: true,
+                points: pts,
+            });
+        }
+    }
+    fig
+}
