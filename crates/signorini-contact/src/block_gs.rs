@@ -16,7 +16,7 @@
 //! slowly on deep piles, but every iterate respects each block's complementarity exactly, so it
 //! finds the active set that an exact method (the sparse Newton polish) then finishes.
 
-use crate::contact::MassBlock;
+use crate::dim2::contact::MassBlock;
 use crate::formulate::{DofBody, Formulation};
 use nalgebra::{DMatrix, DVector, SVector};
 use signorini_complementarity::{Lcp, SolveParams, solve_lcp};

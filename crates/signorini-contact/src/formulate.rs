@@ -27,8 +27,8 @@
 //! `preDynamics.m` uses +d for A, a bug for dynamic–dynamic pairs; docs/formulation-notes.md §3.2).
 //! Does not own: solving, or applying the velocities.
 
-use crate::constraints::ConstraintSet;
-use crate::contact::{Contact, Jacobian, MassBlock};
+use crate::dim2::constraints::ConstraintSet;
+use crate::dim2::contact::{Contact, Jacobian, MassBlock};
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use signorini_complementarity::{Lcp, Mcp, ProblemError};
 use signorini_dynamics::{RigidBody2, RigidBody3};

@@ -16,27 +16,23 @@
 //! Does not own: solving (`signorini-complementarity`), the step loop (`signorini-world`).
 
 mod block_gs;
-mod constraints;
-mod contact;
-mod corrective;
+pub mod dim2;
 pub mod dim3;
 mod formulate;
-pub mod peg;
-mod potential;
-mod standard;
 
+pub use dim2::peg;
 pub use block_gs::{BlockGsParams, BlockGsResult};
-pub use constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
-pub use contact::{Contact, Jacobian, MassBlock, applicability, vertex_edge_contact};
-pub use corrective::corrective_contacts;
+pub use dim2::constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
+pub use dim2::contact::{Contact, Jacobian, MassBlock, applicability, vertex_edge_contact};
+pub use dim2::corrective::corrective_contacts;
 pub use formulate::{
     ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError, MixedTriplets,
 };
-pub use potential::{
+pub use dim2::potential::{
     DEEP_APPLICABILITY, PEG_APPLICABILITY_RELAXATION, PotentialRules, crosses_edge,
     peg_detection_distance, potential_contacts, potential_contacts_with,
 };
-pub use standard::{SM_DETECTION_DISTANCE, standard_contacts};
+pub use dim2::standard::{SM_DETECTION_DISTANCE, standard_contacts};
 
 use serde::{Deserialize, Serialize};
 

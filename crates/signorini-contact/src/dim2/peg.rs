@@ -13,8 +13,8 @@
 //! consecutive runs instead of being treated as one run.
 //! Does not own: the formulation of the constraints (`formulate`).
 
-use crate::constraints::{ConstraintSet, PairConstraint};
-use crate::contact::Contact;
+use super::constraints::{ConstraintSet, PairConstraint};
+use super::contact::Contact;
 use signorini_math::Real;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,7 +3,7 @@
 //! Owns: [`ConstraintSet`], [`PairConstraint`], [`ConstraintCounts`]. Does not own: how they are
 //! chosen (`peg`, or "all U" for the standard and corrective models).
 
-use crate::contact::Contact;
+use super::contact::Contact;
 
 /// An I- or X-constraint with a single primary contact that carries an impulse and secondary
 /// contacts that only enter through slacks (paper Eq. 24 with the slack construction;

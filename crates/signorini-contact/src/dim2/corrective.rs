@@ -4,7 +4,7 @@
 //!
 //! Owns: the detector. Does not own: the constraint set (all U).
 
-use crate::contact::Contact;
+use super::contact::Contact;
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::min_overlap_axis;
 use signorini_math::Vec2;

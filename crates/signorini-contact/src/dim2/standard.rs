@@ -4,7 +4,7 @@
 //!
 //! Owns: the detector and its distance. Does not own: the constraint set (all U).
 
-use crate::contact::{Contact, vertex_edge_contact};
+use super::contact::{Contact, vertex_edge_contact};
 use signorini_dynamics::RigidBody2;
 use signorini_math::{Real, Vec2};
 

@@ -4,7 +4,7 @@
 //! Owns: the detection distance ε(h), the relaxed applicability constant, and the search.
 //! Does not own: which contacts become which constraint (`peg`).
 
-use crate::contact::{Contact, applicability, vertex_edge_contact};
+use super::contact::{Contact, applicability, vertex_edge_contact};
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::point_segment_sq_distance;
 use signorini_math::{Real, Vec2};
