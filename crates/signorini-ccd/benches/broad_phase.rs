@@ -2,7 +2,7 @@
 //! self-collision candidate pairs per step (refit + traversal) and the initial build.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use signorini_ccd::TriMesh;
+use signorini_ccd::SweptMesh;
 use signorini_ccd::bvh::{MeshBvh, self_pairs};
 use signorini_math::Vec3;
 use std::hint::black_box;
@@ -38,7 +38,7 @@ fn triangles() -> Vec<[u32; 3]> {
 
 fn broad_phase(c: &mut Criterion) {
     let (x0, x1) = cloth(0);
-    let mut mesh = TriMesh::new(x0, x1, triangles()).unwrap();
+    let mut mesh = SweptMesh::new(x0, x1, triangles()).unwrap();
     let margin = 1e-3;
     let mut bvh = MeshBvh::build(&mesh, margin);
     let p = self_pairs(&mesh, &bvh);

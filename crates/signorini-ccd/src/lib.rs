@@ -21,7 +21,7 @@ pub mod mesh;
 pub mod toi;
 
 pub use error::{CcdError, MeshError, ParseError};
-pub use mesh::TriMesh;
+pub use mesh::SweptMesh;
 pub use toi::{
     CcdReport, RootEnclosure, RootKind, edge_edge_ccd, edge_edge_first_toi, vertex_face_ccd,
     vertex_face_first_toi,

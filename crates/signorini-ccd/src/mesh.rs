@@ -1,6 +1,6 @@
 //! Indexed triangle meshes with linearly moving vertices, the input of the broad phase.
 //!
-//! Owns: [`TriMesh`] (positions at `t = 0` and `t = 1`, triangles, derived unique edges) and its
+//! Owns: [`SweptMesh`] (positions at `t = 0` and `t = 1`, triangles, derived unique edges) and its
 //! validation. Does not own: the BVH (`bvh.rs`) or the kernels.
 
 use crate::error::MeshError;
@@ -8,14 +8,14 @@ use signorini_math::Vec3;
 
 /// A triangle mesh whose vertices move linearly from `x0` to `x1` over the step.
 #[derive(Clone, Debug)]
-pub struct TriMesh {
+pub struct SweptMesh {
     x0: Vec<Vec3>,
     x1: Vec<Vec3>,
     triangles: Vec<[u32; 3]>,
     edges: Vec<[u32; 2]>,
 }
 
-impl TriMesh {
+impl SweptMesh {
     /// Build and validate a mesh; edges are derived (each undirected edge once, as
     /// `[min, max]`, sorted).
     ///
@@ -46,7 +46,7 @@ impl TriMesh {
             .collect();
         edges.sort_unstable();
         edges.dedup();
-        Ok(TriMesh {
+        Ok(SweptMesh {
             x0,
             x1,
             triangles,
@@ -120,12 +120,12 @@ mod tests {
     #[test]
     fn edges_are_unique_and_errors_are_named() {
         let x = vec![Vec3::zeros(); 4];
-        let m = TriMesh::new(x.clone(), x.clone(), vec![[0, 1, 2], [2, 1, 3]]).unwrap();
+        let m = SweptMesh::new(x.clone(), x.clone(), vec![[0, 1, 2], [2, 1, 3]]).unwrap();
         assert_eq!(m.edges(), &[[0, 1], [0, 2], [1, 2], [1, 3], [2, 3]]);
         assert!(matches!(
-            TriMesh::new(x.clone(), x.clone(), vec![[0, 1, 7]]),
+            SweptMesh::new(x.clone(), x.clone(), vec![[0, 1, 7]]),
             Err(MeshError::IndexOutOfRange { vertex: 7, .. })
         ));
-        assert!(TriMesh::new(x.clone(), x[..3].to_vec(), vec![]).is_err());
+        assert!(SweptMesh::new(x.clone(), x[..3].to_vec(), vec![]).is_err());
     }
 }

@@ -20,19 +20,19 @@ pub mod dim2;
 pub mod dim3;
 mod formulate;
 
-pub use dim2::peg;
 pub use block_gs::{BlockGsParams, BlockGsResult};
 pub use dim2::constraints::{ConstraintCounts, ConstraintSet, PairConstraint};
 pub use dim2::contact::{Contact, Jacobian, MassBlock, applicability, vertex_edge_contact};
 pub use dim2::corrective::corrective_contacts;
-pub use formulate::{
-    ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError, MixedTriplets,
-};
+pub use dim2::peg;
 pub use dim2::potential::{
     DEEP_APPLICABILITY, PEG_APPLICABILITY_RELAXATION, PotentialRules, crosses_edge,
     peg_detection_distance, potential_contacts, potential_contacts_with,
 };
 pub use dim2::standard::{SM_DETECTION_DISTANCE, standard_contacts};
+pub use formulate::{
+    ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError, MixedTriplets,
+};
 
 use serde::{Deserialize, Serialize};
 

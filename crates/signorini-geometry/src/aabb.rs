@@ -17,6 +17,33 @@ pub struct AabbN<const D: usize> {
 }
 
 impl<const D: usize> AabbN<D> {
+    /// The empty box (inverted: contains nothing, overlaps nothing; grows with
+    /// [`AabbN::add_point`] and [`AabbN::merge`]).
+    pub fn empty() -> Self {
+        AabbN {
+            min: SVector::repeat(Real::INFINITY),
+            max: SVector::repeat(Real::NEG_INFINITY),
+        }
+    }
+
+    /// Grow to contain a point (in place).
+    #[inline]
+    pub fn add_point(&mut self, p: &SVector<Real, D>) {
+        for k in 0..D {
+            self.min[k] = self.min[k].min(p[k]);
+            self.max[k] = self.max[k].max(p[k]);
+        }
+    }
+
+    /// Grow to contain another box (in place; [`AabbN::union`] returns a new one).
+    #[inline]
+    pub fn merge(&mut self, o: &Self) {
+        for k in 0..D {
+            self.min[k] = self.min[k].min(o.min[k]);
+            self.max[k] = self.max[k].max(o.max[k]);
+        }
+    }
+
     /// The smallest box containing all `points` (an inverted empty box if there are none).
     pub fn from_points<'a>(points: impl IntoIterator<Item = &'a SVector<Real, D>>) -> Self {
         let mut b = AabbN::<D> {

@@ -14,7 +14,7 @@
 //! triangle's plane from reporting its half-length as a depth.
 
 use rayon::prelude::*;
-use signorini_ccd::bvh::{Aabb, Bvh};
+use signorini_ccd::bvh::{Aabb, Bvh, swept_box};
 use signorini_math::{Real, Vec3};
 
 /// One mesh at one instant.
@@ -74,12 +74,12 @@ pub fn segment_triangle(p: &Vec3, q: &Vec3, a: &Vec3, b: &Vec3, c: &Vec3) -> Opt
 fn boxes_tri(m: &MeshView<'_>) -> Vec<Aabb> {
     m.triangles
         .iter()
-        .map(|t| Aabb::swept(m.x, m.x, t, 0.0))
+        .map(|t| swept_box(m.x, m.x, t, 0.0))
         .collect()
 }
 
 fn bounds(m: &MeshView<'_>) -> Aabb {
-    let mut b = Aabb::EMPTY;
+    let mut b = Aabb::empty();
     for p in m.x {
         b.add_point(p);
     }
@@ -120,7 +120,7 @@ fn edge_vs_triangles(e: &MeshView<'_>, t: &MeshView<'_>, bvh: &Bvh, same: bool) 
     let mut out = Crossings::default();
     for ed in e.edges {
         let (p, q) = (e.x[ed[0] as usize], e.x[ed[1] as usize]);
-        let bx = Aabb::swept(e.x, e.x, ed, 0.0);
+        let bx = swept_box(e.x, e.x, ed, 0.0);
         bvh.query(&bx, |ti| {
             let tri = t.triangles[ti as usize];
             if same && (tri.contains(&ed[0]) || tri.contains(&ed[1])) {

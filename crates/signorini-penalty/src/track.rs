@@ -6,8 +6,9 @@
 //! returns to zero; the stepper decides when to drop it ([`Tracker::retain`]). Deterministic:
 //! pairs are kept in a `BTreeMap` ordered by key.
 
-use crate::pair::{Kind, Trajectory, closest_on_segments, closest_on_triangle, separation_coeffs};
+use crate::pair::{Kind, Trajectory, separation_coeffs};
 use signorini_ccd::toi::{EdgeEdge, VertexFace, first_contact};
+use signorini_geometry::mesh::query::{closest_on_segments, closest_on_triangle};
 use signorini_math::Real;
 use std::collections::BTreeMap;
 

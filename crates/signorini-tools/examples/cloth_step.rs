@@ -1,7 +1,7 @@
 //! Broad phase on the 64,800-triangle cloth of `benches/broad_phase.rs`: prints pairs found and
 //! wall-clock milliseconds for the build and each of `STEPS` steps (new positions + refit, and
 //! self pairs). Usage: `cloth_step [STEPS]`; wrap in `perf stat -e task-clock` for CPU time.
-use signorini_ccd::TriMesh;
+use signorini_ccd::SweptMesh;
 use signorini_ccd::bvh::{MeshBvh, self_pairs};
 use signorini_math::Vec3;
 use std::time::Instant;
@@ -34,7 +34,7 @@ fn main() {
         }
     }
     let (x0, x1) = cloth(0);
-    let mut mesh = TriMesh::new(x0, x1, tris).expect("mesh");
+    let mut mesh = SweptMesh::new(x0, x1, tris).expect("mesh");
     let t = Instant::now();
     let mut bvh = MeshBvh::build(&mesh, 1e-3);
     println!(

@@ -1,7 +1,7 @@
 //! Broad phase: bounding-volume hierarchies over swept axis-aligned boxes of mesh features.
 //!
-//! Owns: [`Aabb`], the binary [`Bvh`] (median split, refit), [`MeshBvh`] (one BVH each over the
-//! swept boxes of the vertices, the edges and the triangles of a [`TriMesh`]), candidate-pair
+//! Owns: the binary [`Bvh`] (median split, refit), [`MeshBvh`] (one BVH each over the
+//! swept boxes of the vertices, the edges and the triangles of a [`SweptMesh`]), candidate-pair
 //! finding within one mesh ([`self_pairs`], skipping features that share a vertex) and between
 //! two meshes ([`mesh_pairs`]) by simultaneous tree–tree traversal (`traverse.rs`: the edge tree
 //! against itself, the vertex tree against the triangle tree), parallel with rayon, and
@@ -14,69 +14,33 @@
 mod traverse;
 
 use crate::error::MeshError;
-use crate::mesh::TriMesh;
+use crate::mesh::SweptMesh;
 use rayon::prelude::*;
 use signorini_math::Vec3;
 
-/// An axis-aligned box `[min, max]`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Aabb {
-    /// Lower corner.
-    pub min: [f64; 3],
-    /// Upper corner.
-    pub max: [f64; 3],
+/// The boxes of the BVH: `signorini-geometry`'s 3D axis-aligned box (one box type for the
+/// whole workspace).
+pub use signorini_geometry::dim3::Aabb3 as Aabb;
+
+/// Swept box of vertices `ids` from `x0` to `x1`, inflated by `margin` (rounded outward).
+pub fn swept_box(x0: &[Vec3], x1: &[Vec3], ids: &[u32], margin: f64) -> Aabb {
+    let mut b = Aabb::empty();
+    for &i in ids {
+        b.add_point(&x0[i as usize]);
+        b.add_point(&x1[i as usize]);
+    }
+    if margin > 0.0 {
+        for k in 0..3 {
+            b.min[k] = (b.min[k] - margin).next_down();
+            b.max[k] = (b.max[k] + margin).next_up();
+        }
+    }
+    b
 }
 
-impl Aabb {
-    /// The empty box (contains nothing, overlaps nothing).
-    pub const EMPTY: Aabb = Aabb {
-        min: [f64::INFINITY; 3],
-        max: [f64::NEG_INFINITY; 3],
-    };
-
-    /// Grow to contain a point.
-    #[inline]
-    pub fn add_point(&mut self, p: &Vec3) {
-        for k in 0..3 {
-            self.min[k] = self.min[k].min(p[k]);
-            self.max[k] = self.max[k].max(p[k]);
-        }
-    }
-
-    /// Grow to contain another box.
-    #[inline]
-    pub fn merge(&mut self, o: &Aabb) {
-        for k in 0..3 {
-            self.min[k] = self.min[k].min(o.min[k]);
-            self.max[k] = self.max[k].max(o.max[k]);
-        }
-    }
-
-    /// Closed-box overlap test.
-    #[inline]
-    pub fn overlaps(&self, o: &Aabb) -> bool {
-        (0..3).all(|k| self.min[k] <= o.max[k] && o.min[k] <= self.max[k])
-    }
-
-    /// Swept box of vertices `ids` from `x0` to `x1`, inflated by `margin` (rounded outward).
-    pub fn swept(x0: &[Vec3], x1: &[Vec3], ids: &[u32], margin: f64) -> Aabb {
-        let mut b = Aabb::EMPTY;
-        for &i in ids {
-            b.add_point(&x0[i as usize]);
-            b.add_point(&x1[i as usize]);
-        }
-        if margin > 0.0 {
-            for k in 0..3 {
-                b.min[k] = (b.min[k] - margin).next_down();
-                b.max[k] = (b.max[k] + margin).next_up();
-            }
-        }
-        b
-    }
-
-    fn centroid(&self, k: usize) -> f64 {
-        0.5 * (self.min[k] + self.max[k])
-    }
+/// The centre of a box along axis `k`.
+fn centroid(b: &Aabb, k: usize) -> f64 {
+    0.5 * (b.min[k] + b.max[k])
 }
 
 /// Largest number of primitives in a leaf.
@@ -109,7 +73,7 @@ impl Bvh {
         let mut nodes = Vec::with_capacity(2 * boxes.len() / LEAF_SIZE + 1);
         let centroids: Vec<[f64; 3]> = boxes
             .iter()
-            .map(|b| [b.centroid(0), b.centroid(1), b.centroid(2)])
+            .map(|b| [centroid(b, 0), centroid(b, 1), centroid(b, 2)])
             .collect();
         if !boxes.is_empty() {
             build_node(&centroids, &mut order, 0, &mut nodes);
@@ -144,7 +108,7 @@ impl Bvh {
     fn fit(&mut self, boxes: &[Aabb]) {
         for i in (0..self.nodes.len()).rev() {
             let n = self.nodes[i];
-            let mut b = Aabb::EMPTY;
+            let mut b = Aabb::empty();
             if n.count > 0 {
                 for &p in &self.order[n.start as usize..(n.start + n.count) as usize] {
                     b.merge(&boxes[p as usize]);
@@ -200,7 +164,7 @@ impl Bvh {
 fn build_node(cent: &[[f64; 3]], order: &mut [u32], offset: u32, nodes: &mut Vec<Node>) -> u32 {
     let idx = nodes.len() as u32;
     nodes.push(Node {
-        aabb: Aabb::EMPTY,
+        aabb: Aabb::empty(),
         start: offset,
         count: order.len() as u32,
         left: 0,
@@ -252,7 +216,7 @@ pub struct MeshBvh {
 pub struct CandidatePairs {
     /// `(vertex, triangle)` pairs.
     pub vertex_face: Vec<(u32, u32)>,
-    /// `(edge, edge)` pairs (indices into [`TriMesh::edges`]).
+    /// `(edge, edge)` pairs (indices into [`SweptMesh::edges`]).
     pub edge_edge: Vec<(u32, u32)>,
 }
 
@@ -269,7 +233,7 @@ pub struct MeshPairs {
 
 impl MeshBvh {
     /// Build the BVHs for the mesh's current sweep, boxes inflated by `margin ≥ 0`.
-    pub fn build(mesh: &TriMesh, margin: f64) -> MeshBvh {
+    pub fn build(mesh: &SweptMesh, margin: f64) -> MeshBvh {
         let (v, e, t) = feature_boxes(mesh, margin);
         MeshBvh {
             margin,
@@ -284,7 +248,7 @@ impl MeshBvh {
     /// # Errors
     /// [`MeshError::TopologyMismatch`] if `mesh` has other vertex, edge or triangle counts than
     /// the mesh the BVH was built for (nothing is changed then).
-    pub fn refit(&mut self, mesh: &TriMesh) -> Result<(), MeshError> {
+    pub fn refit(&mut self, mesh: &SweptMesh) -> Result<(), MeshError> {
         let (v, e, t) = feature_boxes(mesh, self.margin);
         let before = (
             self.vertices.order.len(),
@@ -307,15 +271,15 @@ impl MeshBvh {
 /// Swept boxes of vertices, edges and triangles (in parallel). Edge and triangle boxes are
 /// merges of their (inflated) vertex boxes: `min`/`max`, the subtraction of the margin and the
 /// outward rounding are all monotone, so this equals inflating the box of all the feature's
-/// positions ([`Aabb::swept`]) exactly, at a third of the cost.
-fn feature_boxes(m: &TriMesh, margin: f64) -> (Vec<Aabb>, Vec<Aabb>, Vec<Aabb>) {
+/// positions ([`swept_box`]) exactly, at a third of the cost.
+fn feature_boxes(m: &SweptMesh, margin: f64) -> (Vec<Aabb>, Vec<Aabb>, Vec<Aabb>) {
     let (x0, x1) = (m.start(), m.end());
     let v: Vec<Aabb> = (0..m.vertex_count() as u32)
         .into_par_iter()
-        .map(|i| Aabb::swept(x0, x1, &[i], margin))
+        .map(|i| swept_box(x0, x1, &[i], margin))
         .collect();
     let merged = |ids: &[u32]| {
-        let mut b = Aabb::EMPTY;
+        let mut b = Aabb::empty();
         for &i in ids {
             b.merge(&v[i as usize]);
         }
@@ -332,7 +296,7 @@ fn shares_vertex(a: &[u32], b: &[u32]) -> bool {
 
 /// Self-collision candidates of one mesh: vertex–triangle pairs where the vertex is not a corner
 /// of the triangle, and edge pairs `(i, j)`, `i < j`, sharing no vertex; boxes must overlap.
-pub fn self_pairs(mesh: &TriMesh, bvh: &MeshBvh) -> CandidatePairs {
+pub fn self_pairs(mesh: &SweptMesh, bvh: &MeshBvh) -> CandidatePairs {
     let tris = mesh.triangles();
     let edges = mesh.edges();
     CandidatePairs {
@@ -356,7 +320,7 @@ pub fn mesh_pairs(a_bvh: &MeshBvh, b_bvh: &MeshBvh) -> MeshPairs {
 }
 
 /// Brute-force reference for [`self_pairs`] (O(n²); tests only).
-pub fn brute_force_self_pairs(mesh: &TriMesh, margin: f64) -> CandidatePairs {
+pub fn brute_force_self_pairs(mesh: &SweptMesh, margin: f64) -> CandidatePairs {
     let (v, e, t) = feature_boxes(mesh, margin);
     let tris = mesh.triangles();
     let edges = mesh.edges();
@@ -379,7 +343,7 @@ pub fn brute_force_self_pairs(mesh: &TriMesh, margin: f64) -> CandidatePairs {
 }
 
 /// Brute-force reference for [`mesh_pairs`] (O(n²); tests only).
-pub fn brute_force_mesh_pairs(a: &TriMesh, b: &TriMesh, margin: f64) -> MeshPairs {
+pub fn brute_force_mesh_pairs(a: &SweptMesh, b: &SweptMesh, margin: f64) -> MeshPairs {
     let (va, ea, ta) = feature_boxes(a, margin);
     let (vb, eb, tb) = feature_boxes(b, margin);
     let all = |p: &[Aabb], q: &[Aabb]| -> Vec<(u32, u32)> {

@@ -3,7 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use signorini_ccd::TriMesh;
+use signorini_ccd::SweptMesh;
 use signorini_ccd::bvh::{
     MeshBvh, brute_force_mesh_pairs, brute_force_self_pairs, mesh_pairs, self_pairs,
 };
@@ -28,7 +28,7 @@ fn same_self(a: &signorini_ccd::bvh::CandidatePairs, b: &signorini_ccd::bvh::Can
 }
 
 /// A crumpled n×n grid: jittered, folded positions and a random small motion.
-fn random_grid(n: usize, rng: &mut ChaCha8Rng, offset: Vec3) -> TriMesh {
+fn random_grid(n: usize, rng: &mut ChaCha8Rng, offset: Vec3) -> SweptMesh {
     let mut x0 = Vec::new();
     let mut x1 = Vec::new();
     for i in 0..n {
@@ -57,7 +57,7 @@ fn random_grid(n: usize, rng: &mut ChaCha8Rng, offset: Vec3) -> TriMesh {
             tris.push([a, d, c]);
         }
     }
-    TriMesh::new(x0, x1, tris).unwrap()
+    SweptMesh::new(x0, x1, tris).unwrap()
 }
 
 #[test]

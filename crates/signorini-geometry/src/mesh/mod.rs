@@ -5,7 +5,7 @@
 //! closed), the OBJ and STL (ASCII and binary) readers and writers ([`io`]), the procedural
 //! shapes used by the penalty experiments ([`shapes`]: box, sphere, torus, cylinder, thin stick,
 //! cloth grid, open bucket) and the mass properties of a closed mesh ([`mass`]).
-//! Does not own: moving meshes for CCD (`signorini-ccd::TriMesh` carries start and end
+//! Does not own: moving meshes for CCD (`signorini-ccd::SweptMesh` carries start and end
 //! positions), bodies (`signorini-dynamics`).
 //!
 //! Conventions: a triangle `[a, b, c]` has the normal `(b − a) × (c − a)`; on a closed mesh it
@@ -13,6 +13,7 @@
 
 pub mod io;
 pub mod mass;
+pub mod query;
 pub mod shapes;
 
 pub use io::MeshIoError;
@@ -133,7 +134,7 @@ impl TriMesh {
     }
 
     /// Unique undirected edges `[a, b]`, `a < b`, sorted (the same order as
-    /// `signorini_ccd::TriMesh::edges`).
+    /// `signorini_ccd::SweptMesh::edges`).
     pub fn edges(&self) -> Vec<[u32; 2]> {
         let mut e: Vec<[u32; 2]> = self
             .triangles

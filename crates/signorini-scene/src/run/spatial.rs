@@ -19,12 +19,13 @@ use crate::error::SceneError;
 use crate::validate::{Drop, Model, Scene};
 use serde_json::{Value, json};
 use signorini_geometry::dim3::{Aabb3, penetration_depth, sweep_and_prune3};
+use signorini_geometry::mesh::query;
 use signorini_harness::overlap::total_overlap3;
 use signorini_harness::penalty_trace::{Trace, max_vertex_speed, write_trace};
 use signorini_harness::trajectory_header3;
 use signorini_math::{Real, Vec3};
 use signorini_penalty::Friction;
-use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld, query};
+use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld};
 use signorini_world::{PolyBody, StepReport, World3};
 
 const CONTACTS3_HEADER: &str = "step,a,b,x,y,z,nx,ny,nz,gap";

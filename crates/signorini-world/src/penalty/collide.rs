@@ -9,9 +9,9 @@
 //! and [`trajectory`]. Does not own: impulses, integration (the steppers).
 
 use super::PenaltyReport;
-use super::query;
 use rayon::prelude::*;
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
+use signorini_geometry::mesh::query;
 use signorini_math::Vec3;
 use signorini_penalty::pair::{Kind, Trajectory, separation_coeffs};
 use signorini_penalty::track::weights_at;
@@ -79,8 +79,8 @@ impl Object<'_> {
     /// topology, boxes of this sweep) if there is one, left as it is for a static object (its
     /// boxes never change), built otherwise. The candidate lists of `signorini-ccd` are sorted,
     /// so they do not depend on the tree's topology, only on the boxes.
-    fn bvh(&self, margin: f64, slot: &mut Option<MeshBvh>) -> Option<signorini_ccd::TriMesh> {
-        let m = signorini_ccd::TriMesh::new(
+    fn bvh(&self, margin: f64, slot: &mut Option<MeshBvh>) -> Option<signorini_ccd::SweptMesh> {
+        let m = signorini_ccd::SweptMesh::new(
             self.x0.to_vec(),
             self.x1.to_vec(),
             self.triangles.to_vec(),
@@ -182,13 +182,13 @@ pub fn gather(
     }
     // One BVH per object, made current for this step in parallel, shared by all its pairs.
     cache.prepare(objs.len(), thickness);
-    let meshes: Vec<Option<signorini_ccd::TriMesh>> = objs
+    let meshes: Vec<Option<signorini_ccd::SweptMesh>> = objs
         .par_iter()
         .zip(needed.par_iter())
         .zip(cache.trees.par_iter_mut())
         .map(|((o, &n), slot)| if n { o.bvh(thickness, slot) } else { None })
         .collect();
-    let bvhs: Vec<Option<(&signorini_ccd::TriMesh, &MeshBvh)>> = meshes
+    let bvhs: Vec<Option<(&signorini_ccd::SweptMesh, &MeshBvh)>> = meshes
         .iter()
         .zip(&cache.trees)
         .map(|(m, b)| m.as_ref().zip(b.as_ref()))
@@ -221,7 +221,7 @@ pub fn gather(
 
 struct Gather<'a, 'o> {
     objs: &'a [Object<'o>],
-    bvhs: &'a [Option<(&'a signorini_ccd::TriMesh, &'a MeshBvh)>],
+    bvhs: &'a [Option<(&'a signorini_ccd::SweptMesh, &'a MeshBvh)>],
     thickness: f64,
     active: BTreeMap<PairKey, Tracked>,
     claimed: BTreeSet<((u32, u32), u32)>,

@@ -32,13 +32,15 @@
 
 use super::collide::{self, Object};
 use super::implicit::{self, PairContact};
-use super::{MeshBody, PenaltyError, PenaltyParams, PenaltyReport, query};
+use super::{MeshBody, PenaltyError, PenaltyParams, PenaltyReport};
 use rayon::prelude::*;
 use signorini_ccd::bvh::{MeshBvh, mesh_pairs, self_pairs};
 use signorini_deformable::Deformable;
 use signorini_geometry::mesh::TriMesh;
+use signorini_geometry::mesh::query;
+use signorini_geometry::mesh::query::closest_on_triangle;
 use signorini_math::{Real, Vec3, Vec6};
-use signorini_penalty::pair::{Kind, closest_on_triangle};
+use signorini_penalty::pair::Kind;
 use signorini_penalty::{
     ForceModel, PairKey, Tracked, Tracker, friction_impulse, tracked_impulse_thick,
 };
@@ -694,12 +696,15 @@ impl DeformableWorld {
         rep: &mut PenaltyReport,
     ) {
         let (k, h, d) = (self.params.stiffness, self.params.h, self.params.thickness);
-        let bvhs: Vec<Option<(signorini_ccd::TriMesh, MeshBvh)>> = objs
+        let bvhs: Vec<Option<(signorini_ccd::SweptMesh, MeshBvh)>> = objs
             .iter()
             .map(|o| {
-                let m =
-                    signorini_ccd::TriMesh::new(o.x0.to_vec(), o.x0.to_vec(), o.triangles.to_vec())
-                        .ok()?;
+                let m = signorini_ccd::SweptMesh::new(
+                    o.x0.to_vec(),
+                    o.x0.to_vec(),
+                    o.triangles.to_vec(),
+                )
+                .ok()?;
                 let b = MeshBvh::build(&m, d);
                 Some((m, b))
             })

@@ -31,14 +31,13 @@ mod body;
 pub mod collide;
 pub mod deformable;
 mod implicit;
-pub mod query;
 
 pub use body::MeshBody;
 pub use deformable::{DeformableWorld, Obstacle};
 
 use collide::Object;
 use signorini_dynamics::{BodyError, RigidBody3};
-use signorini_geometry::mesh::{MeshError, mass::MassError};
+use signorini_geometry::mesh::{MeshError, mass::MassError, query};
 use signorini_math::{Real, Vec3, Vec6};
 use signorini_penalty::{
     ForceModel, Friction, PairKey, Tracked, Tracker, friction_impulse, tracked_impulse_thick,

@@ -1,10 +1,10 @@
 //! The deformable penalty stepper: a cloth draped over a sphere, a cloth folding onto itself.
 
 use signorini_deformable::{Deformable, Material};
+use signorini_geometry::mesh::query::inside;
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_math::{Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::query::inside;
 use signorini_world::penalty::{DeformableWorld, Obstacle, PenaltyParams};
 
 fn cloth(size: Real, cells: usize, at: Vec3, damping: Real) -> Deformable {
