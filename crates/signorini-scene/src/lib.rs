@@ -30,8 +30,6 @@ pub mod load;
 pub mod memory;
 pub mod out_dir;
 pub mod raw;
-mod raw_de;
-pub mod raw_deform;
 pub mod report;
 mod run;
 pub mod validate;

@@ -5,7 +5,6 @@ pub mod ccd;
 pub mod deform_exp;
 pub mod experiment;
 pub mod lcp;
-pub mod lcp_demo;
 pub mod penalty_exp;
 pub mod pile_exp;
 pub mod scene;

@@ -7,8 +7,8 @@
 use super::{Ctx, Res};
 use crate::error::FieldPath;
 use crate::limits;
+use crate::raw::deform::{RawDeformMaterial, RawDeformable, RawPins};
 use crate::raw::{RawScene, RawShape};
-use crate::raw_deform::{RawDeformMaterial, RawDeformable, RawPins};
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_harness::deform_build::{

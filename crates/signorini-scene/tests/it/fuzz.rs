@@ -82,7 +82,7 @@ fn fuzz_scene_files_mutated() {
     );
 }
 
-/// Field names of the scene format (raw.rs, raw_deform.rs, raw_de.rs).
+/// Field names of the scene format (raw/mod.rs, raw/deform.rs, raw/de.rs).
 const KEYS: &[&str] = &[
     "name",
     "dimension",

@@ -4,8 +4,8 @@
 //! keys (`rotation = { axis, angle, euler }` kept `axis`/`angle` and dropped `euler`); these
 //! name the accepted forms and refuse conflicting keys.
 
+use crate::raw::deform::RawPins;
 use crate::raw::{RawInertia, RawRotation};
-use crate::raw_deform::RawPins;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 

@@ -1,5 +1,5 @@
 //! Serde types of the deformable fields of a scene file (`[deformables]`, `[[deformable]]`),
-//! as `raw.rs` for the rest: types only, rules in `validate/deform.rs`. Reference:
+//! as `raw/mod.rs` for the rest: types only, rules in `validate/deform.rs`. Reference:
 //! `docs/scene-format.md` ("Deformable bodies").
 
 use crate::raw::{RawRotation, RawShape};
@@ -66,7 +66,7 @@ pub struct RawDeformMaterial {
     pub drag: Option<f64>,
 }
 
-/// Pinned vertices (deserialised in `raw_de.rs`: a negative index is named as such).
+/// Pinned vertices (deserialised in `raw/de.rs`: a negative index is named as such).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawPins {
     /// Vertex indices.

@@ -6,6 +6,9 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+mod de;
+pub mod deform;
+
 /// The whole file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,10 +44,10 @@ pub struct RawScene {
     #[serde(default)]
     pub body_set: Vec<RawBodySet>,
     /// Settings of the deformable world (scenes with `[[deformable]]` only).
-    pub deformables: Option<crate::raw_deform::RawDeformables>,
+    pub deformables: Option<crate::raw::deform::RawDeformables>,
     /// Deformable bodies (cloth, pressurised shells), in order.
     #[serde(default)]
-    pub deformable: Vec<crate::raw_deform::RawDeformable>,
+    pub deformable: Vec<crate::raw::deform::RawDeformable>,
 }
 
 /// `[step]`.
@@ -333,7 +336,7 @@ pub struct RawLattice {
     pub first_site: Option<usize>,
 }
 
-/// A 3D orientation (deserialised in `raw_de.rs`: a table holding both `euler` and `axis` /
+/// A 3D orientation (deserialised in `raw/de.rs`: a table holding both `euler` and `axis` /
 /// `angle` is an error, not a silently ignored field).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawRotation {
@@ -354,7 +357,7 @@ pub enum RawRotation {
 }
 
 /// A moment of inertia: a number (2D), a diagonal or a 3×3 matrix (3D) (deserialised in
-/// `raw_de.rs`, with messages that name the accepted forms).
+/// `raw/de.rs`, with messages that name the accepted forms).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawInertia {
     /// 2D polar moment (kg m²).

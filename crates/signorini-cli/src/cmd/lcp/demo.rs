@@ -16,22 +16,22 @@ const FILES: [(&str, ProblemKind, &str); 4] = [
     (
         "lcp_exp_murty2",
         ProblemKind::Lcp,
-        include_str!("../../data/lcp_exp_murty2.dat"),
+        include_str!("../../../data/lcp_exp_murty2.dat"),
     ),
     (
         "lcp_tobenna",
         ProblemKind::Lcp,
-        include_str!("../../data/lcp_tobenna.dat"),
+        include_str!("../../../data/lcp_tobenna.dat"),
     ),
     (
         "relay_4x4",
         ProblemKind::Relay,
-        include_str!("../../data/relay_4x4.dat"),
+        include_str!("../../../data/relay_4x4.dat"),
     ),
     (
         "diodeBridge_mlcp",
         ProblemKind::Mlcp,
-        include_str!("../../data/diodeBridge_mlcp.dat"),
+        include_str!("../../../data/diodeBridge_mlcp.dat"),
     ),
 ];
 

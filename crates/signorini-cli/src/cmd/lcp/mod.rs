@@ -4,6 +4,8 @@
 //! (unreadable or malformed file, with the line and reason; or `invalid_input`: a problem the
 //! chosen solver cannot take, such as PGS on a zero diagonal).
 
+mod demo;
+
 use crate::exit::{BadInput, Outcome};
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
@@ -79,7 +81,7 @@ pub enum KindArg {
 /// Run an `lcp` subcommand.
 pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
     match cmd {
-        LcpCommand::Demo => crate::cmd::lcp_demo::run(),
+        LcpCommand::Demo => demo::run(),
         LcpCommand::Solve {
             file,
             solver,
