@@ -20,7 +20,7 @@ pub enum SolverKind {
     /// A fallback chain; the report says which solver produced the answer.
     Auto,
     /// Sparse semismooth Newton (`newton_sparse.rs`, [`crate::solve_sparse`]). Through
-    /// [`solve_mcp`] / [`solve_lcp`] the dense problem is converted to CSC first (exact zeros
+    /// [`solve_mcp`](crate::solve_mcp) / [`solve_lcp`](crate::solve_lcp) the dense problem is converted to CSC first (exact zeros
     /// dropped); large sparse problems should call [`crate::solve_sparse`] directly.
     SparseNewton,
 }
