@@ -18,9 +18,7 @@
 use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
 
-/// Basic values at or above `−FEASIBLE_TOL · max(1, ‖q/s‖∞)` count as non-negative (the same
-/// relative level as Lemke's pivot tolerance).
-const FEASIBLE_TOL: Real = 1e-11;
+use signorini_math::tolerance::LCP_FEASIBLE_TOL as FEASIBLE_TOL;
 
 /// Refinement stops when the residual ‖q′/s − B x‖∞ is below this (relative to max(1, ‖q′/s‖∞)).
 const REFINED: Real = 1e-14;

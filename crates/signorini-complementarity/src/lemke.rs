@@ -25,10 +25,7 @@ use crate::basis_reuse::LemkeFactor;
 use crate::reduce::{FreeHandling, Reduction};
 use crate::solve::SolveError;
 
-/// Entries of the entering column at or below `PIVOT_TOL · max(1, ‖a‖∞)` are treated as
-/// zero in the ratio test (dimensionless). Drake uses ≈ n·ε·max|M|; 1e-11 relative to the
-/// column keeps `lcp_tobenna` (cond 1.8e6) and the Siconos MLCPs on the right path.
-const PIVOT_TOL: Real = 1e-11;
+use signorini_math::tolerance::LCP_PIVOT_TOL as PIVOT_TOL;
 
 /// An answer is accepted only if every row's w_i = (M z + q)_i is feasible (≥ 0, or = 0 for
 /// a free variable's row) to within this fraction of that row's own magnitude

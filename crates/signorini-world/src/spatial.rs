@@ -26,9 +26,7 @@ use signorini_geometry::dim3::{
 use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Intersection volume (m³) of a body pair at a gap-correction trial pose above which the
-/// pair gets a whole-body contact (see `Spatial::refresh`); 1000× below the 1e-6 m³ target.
-pub const TRIAL_OVERLAP_TOLERANCE: Real = 1e-9;
+pub use signorini_math::tolerance::TRIAL_OVERLAP_VOLUME_TOL as TRIAL_OVERLAP_TOLERANCE;
 
 /// Identity of a 3D contact: (body a, body b, feature pair). The 3D detectors create each
 /// feature pair once (an edge–edge pair from the lower body index), so keys are unique.

@@ -1107,10 +1107,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     }
 }
 
-/// Natural-map residual (scaled by max(1, ‖q‖∞)) below which a solver's best iterate is
-/// accepted when no solver reached its own tolerance: PATH's default convergence tolerance,
-/// which the reference runs used (docs/formulation-notes.md §6).
-pub const APPROXIMATE_TOLERANCE: Real = 1e-6;
+pub use signorini_math::tolerance::APPROXIMATE_RESIDUAL_TOL as APPROXIMATE_TOLERANCE;
 
 /// The most negative constraint value of a set at the current configuration: a U-constraint's
 /// gap, an I/X-constraint's largest gap over its primary and secondaries (paper Eqs. 11, 15,
@@ -1212,13 +1209,9 @@ pub const DENSE_FALLBACK_LIMIT: usize = 6000;
 /// the new basis matrix and a few steps converge.
 const BASIS_REFINEMENTS: usize = 8;
 
-/// Natural-map residual (scaled like the solvers' tolerance) within which an answer from an
-/// earlier solve's basis is accepted: the level of a Lemke answer (the solvers' own 1e-8
-/// would let a reused answer be 10⁶ times less exact than the cold solve it replaces).
-const REUSE_TOLERANCE: Real = 1e-12;
+use signorini_math::tolerance::BASIS_REUSE_RESIDUAL_TOL as REUSE_TOLERANCE;
 
-/// Violation (m) of a re-measured constraint that triggers a gap correction.
-pub const CORRECTION_TOLERANCE: Real = 1e-7;
+pub use signorini_math::tolerance::GAP_CORRECTION_TOL as CORRECTION_TOLERANCE;
 
 fn record(report: &mut StepReport, info: &signorini_complementarity::SolveInfo) {
     report.solver = Some(info.solver);

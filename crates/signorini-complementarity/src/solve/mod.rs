@@ -94,8 +94,7 @@ pub(crate) fn check_tolerance(params: &SolveParams) -> Result<(), SolveError> {
     }
 }
 
-/// Relative tolerance of the row-by-row acceptance ([`rows_within`]; PATH's default 1e-6).
-pub(crate) const ROW_TOL: Real = 1e-6;
+pub(crate) use signorini_math::tolerance::LCP_ROW_TOL as ROW_TOL;
 
 /// Whether every row's natural-map residual |z_i − mid(l_i, u_i, z_i − w_i)| is within
 /// [`ROW_TOL`] of that row's own magnitude max(|q_i|, ‖M_i·‖∞ ‖z‖∞), the largest term of

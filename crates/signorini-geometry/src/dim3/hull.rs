@@ -18,8 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Largest point set [`ConvexPolyhedron::from_points`] accepts (the method is O(n⁴)).
 pub const MAX_HULL_POINTS: usize = 96;
 
-/// Relative plane tolerance of the hull (times the bounding-box diagonal).
-const HULL_REL_TOL: Real = 1e-10;
+use signorini_math::tolerance::HULL_REL_TOL;
 
 impl ConvexPolyhedron {
     /// The convex hull of `points` (interior points and points on faces or edges are dropped;

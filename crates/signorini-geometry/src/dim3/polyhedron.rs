@@ -163,9 +163,7 @@ pub struct ConvexPolyhedron {
     vertex_faces: Vec<Vec<usize>>,
 }
 
-/// Relative tolerance of the validation (times the bounding-box diagonal): 1e-9 only rejects
-/// what is wrong beyond rounding.
-const REL_TOL: Real = 1e-9;
+use signorini_math::tolerance::POLYHEDRON_REL_TOL as REL_TOL;
 
 /// Newell normal (|·| = twice the area) of a vertex loop.
 pub(crate) fn newell(points: impl Iterator<Item = Vec3> + Clone) -> Vec3 {

@@ -29,8 +29,7 @@ use signorini_math::{Real, Vec3};
 /// Gauss–Seidel sweeps at most.
 pub const MAX_SWEEPS: usize = 50;
 
-/// Relative change of the solution below which the sweeps stop.
-pub const TOLERANCE: Real = 1e-10;
+pub use signorini_math::tolerance::IMPLICIT_CONTACT_REL_TOL as TOLERANCE;
 
 /// One pair's impulse and its linearised contact stiffness.
 #[derive(Clone, Copy, Debug)]
