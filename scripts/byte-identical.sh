@@ -129,6 +129,7 @@ for entry in "${RUNS[@]}"; do
             same=$((same + 1))
         else
             echo "DIFFERS       $label"
+            diff <(strip_times "$b") <(strip_times "$n") | head -4 | sed 's/^/    /'
             differ=$((differ + 1))
         fi
     done
