@@ -32,6 +32,7 @@ use signorini_world::penalty::PenaltyWorld;
 use signorini_world::{StepReport, World, World3, WorldParams};
 
 mod deform;
+mod rigid;
 mod spatial;
 pub use deform::{DEFORM_STEPS_HEADER, MAX_FRAMES, MAX_VERTEX_NUMBERS, VertexTrack, deform_energy};
 use std::path::{Path, PathBuf};
@@ -286,8 +287,8 @@ pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
     let h = opts.h.unwrap_or(scene.h);
     preflight(scene, &opts)?;
     match scene.kind {
-        SceneKind::Planar => run_planar(scene, opts, model, h),
-        SceneKind::Polyhedra => spatial::run_polyhedra(scene, opts, model, h),
+        SceneKind::Planar => rigid::run_rigid::<World>(scene, opts, model, h),
+        SceneKind::Polyhedra => rigid::run_rigid::<World3>(scene, opts, model, h),
         SceneKind::Meshes => spatial::run_meshes(scene, opts, model, h),
         SceneKind::Deformables => deform::run_deformables(scene, opts, model, h),
     }
@@ -558,75 +559,74 @@ fn finish(
     Ok(())
 }
 
-fn run_planar(
-    scene: &Scene,
-    mut opts: RunOptions,
-    model: Model,
-    h: Real,
-) -> Result<RunOutcome, SceneError> {
-    let mut world = World::new(world_params(scene, model, h)?)?;
-    let (planned, n) = planned_steps(scene, &opts, h);
-    let drops: Vec<(Drop, bool)> = scene
-        .bodies
-        .iter()
-        .map(|b| (b.drop, b.body.is_static))
-        .collect();
-    let mut sched = Schedule::new(&drops, h);
-    let out = opts.out.clone();
-    let mut w = open_writers(
-        scene,
-        out.as_deref(),
-        trajectory_header(),
-        "step,a,b,x,y,nx,ny,gap",
-    )?;
-    let add = |world: &mut World, k: usize| Ok(world.add_body(scene.bodies[k].body.clone())?);
-    sched.add_due(0, |k| add(&mut world, k))?;
-    let (k0, p0) = energy(&world);
-    let mut acc = Acc::default();
-    let mut interrupted = None;
-    let mut diverged = None;
-    let mut taken = 0;
-    for s in 1..=n {
-        if s > 1 {
-            sched.add_due(s - 1, |k| add(&mut world, k))?;
-        }
-        before(&mut opts, s, StepState::Planar(&world));
-        let rep = world.step();
-        taken = s;
-        if !finite_planar(&world) {
-            // The state is meaningless from here on: stop, not recorded, and fail the run.
-            diverged = Some(s);
-            break;
-        }
-        let overlap = total_overlap(&world.bodies);
-        acc.add(&rep, overlap, h);
-        if overlap > 0.0 {
-            acc.max_depth = acc.max_depth.max(max_depth_planar(&world));
-        }
-        if s % scene.record.every == 0 || s == n {
-            record_step(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
-        }
-        if let Some(why) = tick(&mut opts, s, n) {
-            interrupted = Some(why);
-            break;
-        }
+/// The 2D scene run ([`rigid::run_rigid`]).
+impl rigid::RigidScene for World {
+    fn create(params: WorldParams) -> Result<Self, SceneError> {
+        Ok(World::new(params)?)
     }
-    let (k1, p1) = energy(&world);
-    let mut summary = acc.summary(scene, model, h, planned, taken);
-    if let Some(s) = diverged {
-        non_finite(&mut summary, s);
+
+    fn drops(scene: &Scene) -> Vec<(Drop, bool)> {
+        (scene.bodies.iter())
+            .map(|b| (b.drop, b.body.is_static))
+            .collect()
     }
-    summary.interrupted = interrupted;
-    summary.bodies = world.bodies.len();
-    summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.is_static).count();
-    summary.energy_initial = k0 + p0;
-    summary.energy_final = k1 + p1;
-    let bodies = bodies_json(scene, h, &sched);
-    finish(scene, out.as_deref(), w, Some(bodies), &mut summary)?;
-    Ok(RunOutcome {
-        summary,
-        world: FinalWorld::Planar(world),
-    })
+
+    fn add_scene_body(&mut self, scene: &Scene, k: usize) -> Result<usize, SceneError> {
+        Ok(self.add_body(scene.bodies[k].body.clone())?)
+    }
+
+    fn headers() -> (&'static str, &'static str) {
+        (trajectory_header(), "step,a,b,x,y,nx,ny,gap")
+    }
+
+    fn step_world(&mut self) -> StepReport {
+        self.step()
+    }
+
+    fn state(&mut self) -> StepState<'_> {
+        StepState::Planar(self)
+    }
+
+    fn energy(&self) -> (Real, Real) {
+        energy(self)
+    }
+
+    fn finite(&self) -> bool {
+        finite_planar(self)
+    }
+
+    fn overlap(&self) -> Real {
+        total_overlap(&self.bodies)
+    }
+
+    fn max_depth(&self) -> Real {
+        max_depth_planar(self)
+    }
+
+    fn record(
+        &self,
+        w: &mut Writers,
+        present: &[(usize, usize)],
+        s: usize,
+        h: Real,
+        rep: &StepReport,
+        overlap: Real,
+    ) -> Result<(), SceneError> {
+        record_step(w, self, present, s, h, rep, overlap)
+    }
+
+    fn counts(&self) -> (usize, usize) {
+        let dynamic = self.bodies.iter().filter(|b| !b.is_static).count();
+        (self.bodies.len(), dynamic)
+    }
+
+    fn bodies_json(scene: &Scene, h: Real, sched: &Schedule) -> serde_json::Value {
+        bodies_json(scene, h, sched)
+    }
+
+    fn into_final(self) -> FinalWorld {
+        FinalWorld::Planar(self)
+    }
 }
 
 fn open_writers(

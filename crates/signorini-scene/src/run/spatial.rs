@@ -13,7 +13,7 @@
 
 use super::{
     Acc, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome, Schedule,
-    Writers, finish, open_writers, planned_steps, steps_line, tick, world_params,
+    Writers, finish, open_writers, planned_steps, steps_line, tick,
 };
 use crate::error::SceneError;
 use crate::validate::{Drop, Model, Scene};
@@ -26,7 +26,7 @@ use signorini_harness::trajectory_header3;
 use signorini_math::{Real, Vec3};
 use signorini_penalty::Friction;
 use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld};
-use signorini_world::{PolyBody, StepReport, World3};
+use signorini_world::{PolyBody, StepReport, World3, WorldParams};
 
 const CONTACTS3_HEADER: &str = "step,a,b,x,y,z,nx,ny,nz,gap";
 
@@ -165,95 +165,94 @@ fn quat(q: &signorini_math::Quat) -> [f64; 4] {
 }
 
 /// Run a scene of convex polyhedra in `World3` (as `signorini experiment pour3d`).
-pub(super) fn run_polyhedra(
-    scene: &Scene,
-    mut opts: RunOptions,
-    model: Model,
-    h: Real,
-) -> Result<RunOutcome, SceneError> {
-    let mut world = World3::new(world_params(scene, model, h)?)?;
-    let (planned, n) = planned_steps(scene, &opts, h);
-    let drops: Vec<(Drop, bool)> = scene
-        .bodies3
-        .iter()
-        .map(|b| (b.drop, b.body.state.is_static))
-        .collect();
-    let mut sched = Schedule::new(&drops, h);
-    let out = opts.out.clone();
-    let mut w = open_writers(
-        scene,
-        out.as_deref(),
-        trajectory_header3(),
-        CONTACTS3_HEADER,
-    )?;
-    let add = |world: &mut World3, k: usize| Ok(world.add_body(scene.bodies3[k].body.clone())?);
-    sched.add_due(0, |k| add(&mut world, k))?;
-    let (k0, p0) = energy3(world.bodies.iter().map(|b| &b.state));
-    let mut acc = Acc::default();
-    let mut interrupted = None;
-    let mut diverged = None;
-    let mut taken = 0;
-    for s in 1..=n {
-        if s > 1 {
-            sched.add_due(s - 1, |k| add(&mut world, k))?;
-        }
-        super::before(&mut opts, s, super::StepState::Polyhedra(&world));
-        let rep = world.step();
-        taken = s;
-        if !finite_world3(world.bodies.iter().map(|b| &b.state)) {
-            // The state is meaningless from here on: stop, not recorded, and fail the run.
-            diverged = Some(s);
-            break;
-        }
-        let overlap = total_overlap3(&world.bodies);
-        acc.add(&rep, overlap, h);
-        if overlap > 0.0 {
-            acc.max_depth = acc.max_depth.max(max_depth_polyhedra(&world));
-        }
-        if s % scene.record.every == 0 || s == n {
-            record3(&mut w, &world, &sched.present, s, h, &rep, overlap)?;
-        }
-        if let Some(why) = tick(&mut opts, s, n) {
-            interrupted = Some(why);
-            break;
-        }
+/// The 3D polyhedron scene run ([`super::rigid::run_rigid`]).
+impl super::rigid::RigidScene for World3 {
+    fn create(params: WorldParams) -> Result<Self, SceneError> {
+        Ok(World3::new(params)?)
     }
-    let (k1, p1) = energy3(world.bodies.iter().map(|b| &b.state));
-    let mut summary = acc.summary(scene, model, h, planned, taken);
-    if let Some(s) = diverged {
-        super::non_finite(&mut summary, s);
+
+    fn drops(scene: &Scene) -> Vec<(Drop, bool)> {
+        (scene.bodies3.iter())
+            .map(|b| (b.drop, b.body.state.is_static))
+            .collect()
     }
-    summary.interrupted = interrupted;
-    summary.bodies = world.bodies.len();
-    summary.dynamic_bodies = world.bodies.iter().filter(|b| !b.state.is_static).count();
-    summary.energy_initial = k0 + p0;
-    summary.energy_final = k1 + p1;
-    let bodies: Vec<Value> = scene
-        .bodies3
-        .iter()
-        .enumerate()
-        .map(|(k, b)| {
-            let wi = sched.world_of_scene[k];
-            json!({
-                "name": b.name,
-                "world_index": (wi != usize::MAX).then_some(wi),
-                "dynamic_index": sched.dyn_index[k],
-                "is_static": b.body.state.is_static,
-                "vertices": b.body.shape.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
-                "faces": b.body.shape.faces().iter().map(|f| f.vertices.clone()).collect::<Vec<_>>(),
-                "position": [b.body.state.position.x, b.body.state.position.y, b.body.state.position.z],
-                "orientation": quat(&b.body.state.orientation),
-                "drop_step": sched.step[k],
-                "color": b.color,
+
+    fn add_scene_body(&mut self, scene: &Scene, k: usize) -> Result<usize, SceneError> {
+        Ok(self.add_body(scene.bodies3[k].body.clone())?)
+    }
+
+    fn headers() -> (&'static str, &'static str) {
+        (trajectory_header3(), CONTACTS3_HEADER)
+    }
+
+    fn step_world(&mut self) -> StepReport {
+        self.step()
+    }
+
+    fn state(&mut self) -> super::StepState<'_> {
+        super::StepState::Polyhedra(self)
+    }
+
+    fn energy(&self) -> (Real, Real) {
+        energy3(self.bodies.iter().map(|b| &b.state))
+    }
+
+    fn finite(&self) -> bool {
+        finite_world3(self.bodies.iter().map(|b| &b.state))
+    }
+
+    fn overlap(&self) -> Real {
+        total_overlap3(&self.bodies)
+    }
+
+    fn max_depth(&self) -> Real {
+        max_depth_polyhedra(self)
+    }
+
+    fn record(
+        &self,
+        w: &mut Writers,
+        present: &[(usize, usize)],
+        s: usize,
+        h: Real,
+        rep: &StepReport,
+        overlap: Real,
+    ) -> Result<(), SceneError> {
+        record3(w, self, present, s, h, rep, overlap)
+    }
+
+    fn counts(&self) -> (usize, usize) {
+        let dynamic = self.bodies.iter().filter(|b| !b.state.is_static).count();
+        (self.bodies.len(), dynamic)
+    }
+
+    fn bodies_json(scene: &Scene, h: Real, sched: &super::Schedule) -> Value {
+        let bodies: Vec<Value> = scene
+            .bodies3
+            .iter()
+            .enumerate()
+            .map(|(k, b)| {
+                let wi = sched.world_of_scene[k];
+                json!({
+                    "name": b.name,
+                    "world_index": (wi != usize::MAX).then_some(wi),
+                    "dynamic_index": sched.dyn_index[k],
+                    "is_static": b.body.state.is_static,
+                    "vertices": b.body.shape.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
+                    "faces": b.body.shape.faces().iter().map(|f| f.vertices.clone()).collect::<Vec<_>>(),
+                    "position": [b.body.state.position.x, b.body.state.position.y, b.body.state.position.z],
+                    "orientation": quat(&b.body.state.orientation),
+                    "drop_step": sched.step[k],
+                    "color": b.color,
+                })
             })
-        })
-        .collect();
-    let bodies = json!({ "scene": scene.name, "h": h, "dimension": 3, "bodies": bodies });
-    finish(scene, out.as_deref(), w, Some(bodies), &mut summary)?;
-    Ok(RunOutcome {
-        summary,
-        world: FinalWorld::Polyhedra(world),
-    })
+            .collect();
+        json!({ "scene": scene.name, "h": h, "dimension": 3, "bodies": bodies })
+    }
+
+    fn into_final(self) -> FinalWorld {
+        FinalWorld::Polyhedra(self)
+    }
 }
 
 fn record3(
