@@ -14,8 +14,8 @@
 
 use super::{Ctx, Res, SceneBody, SceneBody3};
 use crate::error::FieldPath;
-use signorini_geometry::dim2::{Aabb, intersection_area, sweep_and_prune};
 use signorini_experiments::crossings::{MeshView, crossings};
+use signorini_geometry::dim2::{Aabb, intersection_area, sweep_and_prune};
 use signorini_geometry::dim3::{Aabb3, intersection_volume, sweep_and_prune3};
 use signorini_geometry::mesh::TriMesh;
 use signorini_math::Real;

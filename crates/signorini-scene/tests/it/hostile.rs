@@ -300,7 +300,8 @@ fn mesh_overlaps_are_refused_unless_allowed_and_touching_meshes_validate() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("edge–triangle crossing(s), deepest 2.500e-1 m") && e.contains("field `body[1]`"),
+        e.contains("edge–triangle crossing(s), deepest 2.500e-1 m")
+            && e.contains("field `body[1]`"),
         "{e}"
     );
     load_str(
@@ -347,14 +348,46 @@ fn a_scene_file_that_is_not_utf8_names_the_byte() {
 #[test]
 fn nonsense_distances_and_tolerances_are_located_errors() {
     let cases = [
-        ("[contact]\nstandard_distance = -1.0\n", "contact.standard_distance", "must be finite and > 0 m, got -1"),
-        ("[contact]\nstandard_distance = nan\n", "contact.standard_distance", "got NaN"),
-        ("[contact]\nmodel = \"standard\"\nstandard_distance = -1.0\n", "contact.standard_distance", "got -1"),
-        ("[contact]\npeg_distance = -0.001\n", "contact.peg_distance", "got -0.001"),
-        ("[contact]\nmodel = \"standard\"\npeg_distance = nan\n", "contact.peg_distance", "got NaN"),
-        ("[contact]\nfriction = -0.5\n", "contact.friction", "got -0.5"),
-        ("[checks]\nmax_overlap = -1.0\n", "checks.max_overlap", "got -1"),
-        ("[checks]\nmax_penetration = nan\n", "checks.max_penetration", "got NaN"),
+        (
+            "[contact]\nstandard_distance = -1.0\n",
+            "contact.standard_distance",
+            "must be finite and > 0 m, got -1",
+        ),
+        (
+            "[contact]\nstandard_distance = nan\n",
+            "contact.standard_distance",
+            "got NaN",
+        ),
+        (
+            "[contact]\nmodel = \"standard\"\nstandard_distance = -1.0\n",
+            "contact.standard_distance",
+            "got -1",
+        ),
+        (
+            "[contact]\npeg_distance = -0.001\n",
+            "contact.peg_distance",
+            "got -0.001",
+        ),
+        (
+            "[contact]\nmodel = \"standard\"\npeg_distance = nan\n",
+            "contact.peg_distance",
+            "got NaN",
+        ),
+        (
+            "[contact]\nfriction = -0.5\n",
+            "contact.friction",
+            "got -0.5",
+        ),
+        (
+            "[checks]\nmax_overlap = -1.0\n",
+            "checks.max_overlap",
+            "got -1",
+        ),
+        (
+            "[checks]\nmax_penetration = nan\n",
+            "checks.max_penetration",
+            "got NaN",
+        ),
     ];
     for (extra, field, reason) in cases {
         let text = format!("{extra}{}", box2("position = [0.0, 0.1]"));
@@ -363,10 +396,16 @@ fn nonsense_distances_and_tolerances_are_located_errors() {
         assert_eq!(l.field, field, "{e}");
         assert!(l.reason.contains(reason) && l.line.is_some(), "{e}");
     }
-    let penalty = prim("kind = \"sphere\", radius = 0.1")
-        .replace("stiffness = 1e4\n", "stiffness = 1e4\nstandard_distance = -2.0\n");
+    let penalty = prim("kind = \"sphere\", radius = 0.1").replace(
+        "stiffness = 1e4\n",
+        "stiffness = 1e4\nstandard_distance = -2.0\n",
+    );
     let e = load_str(Path::new("t.toml"), &penalty).unwrap_err();
-    assert!(e.to_string().contains("field `contact.standard_distance`: must be finite and > 0 m"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("field `contact.standard_distance`: must be finite and > 0 m"),
+        "{e}"
+    );
 }
 
 /// Gravity 1e300 on a box: the velocity stays a (huge) finite number, but the state's energy
