@@ -64,6 +64,9 @@ pub fn finish() -> Option<u8> {
     let sig = cancel::requested()?;
     let name = cancel::signal_name(sig);
     let out = OUTPUT.lock().ok().and_then(|o| o.clone());
+    if let Some(at) = cancel::stopped() {
+        eprintln!("signorini: stopped: {at}");
+    }
     match out {
         Some(dir) => eprintln!(
             "signorini: interrupted by {name}: no new run was started and runs in progress \

@@ -270,3 +270,58 @@ fn os_errors_are_printed_once() {
     assert_eq!(code, 2);
     assert_eq!(err.matches("os error 2").count(), 1, "{err}");
 }
+
+/// The memory estimate applies to experiments that build worlds of the user's size: a pile of
+/// 20,000 bodies, a tower run for 1e7 s, the full cloth-tori world above a small limit (flag or
+/// SIGNORINI_MEMORY_LIMIT) are refused before anything runs or is written.
+#[test]
+fn experiments_refuse_a_world_above_the_memory_limit() {
+    let dir = tmp("exp-memory");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["pile", "--bodies", "27,20000", "--memory-limit", "1G"],
+            "--bodies 20000: the run needs an estimated",
+        ),
+        (
+            &[
+                "pile",
+                "--dimension",
+                "2",
+                "--bodies",
+                "20000",
+                "--memory-limit",
+                "1G",
+            ],
+            "--bodies 20000: the run needs an estimated",
+        ),
+        (
+            &["tower", "--duration", "1e7", "--memory-limit", "1G"],
+            "--duration: the run needs an estimated 128.4 GB",
+        ),
+        (
+            &["cloth-tori", "--full", "--memory-limit", "50M"],
+            "--full: the run needs an estimated",
+        ),
+    ];
+    for (args, says) in cases {
+        let mut all = vec!["experiment"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--out", "o"]);
+        let (code, _, err) = signorini_in(&dir, &all);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains(says) && err.contains("more than the memory limit of"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("o").exists(), "{args:?}: nothing written");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_signorini"))
+        .args(["experiment", "tower", "--out", "o"])
+        .current_dir(&dir)
+        .env("SIGNORINI_MEMORY_LIMIT", "1M")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("more than the memory limit of 1 MB"));
+    assert!(!dir.join("o").exists());
+}

@@ -257,3 +257,107 @@ fn sigint_stops_a_sweep_no_new_run_starts_and_exit_is_130() {
 fn sigterm_stops_a_sweep_no_new_run_starts_and_exit_is_143() {
     sweep_is_stopped_by("TERM", 143);
 }
+
+/// Start `signorini args…`, let it run `ms` milliseconds (for experiments that write their files
+/// only at the end), check that it is still running.
+fn start_for(args: &[&str], ms: u64) -> Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signorini"))
+        .args(args)
+        .env_remove("SIGNORINI_MEMORY_LIMIT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start signorini");
+    std::thread::sleep(Duration::from_millis(ms));
+    if let Some(status) = child.try_wait().unwrap() {
+        panic!("signorini ended before the signal: {status}");
+    }
+    child
+}
+
+/// `particle1d` (whose trials used to ignore the flag), `box-on-plane` and `stick` stop at
+/// their next step on SIGINT, exit 130, and name the step in `summary.json`.
+#[test]
+fn every_penalty_experiment_stops_at_its_next_step_and_names_it() {
+    for (name, of) in [
+        ("particle1d", " of particle1d's "),
+        ("box-on-plane", " of "),
+        ("stick", " of "),
+    ] {
+        let dir = tempfile::Builder::new()
+            .prefix("signorini-signal-exp-")
+            .tempdir()
+            .unwrap();
+        let out = dir.path().join("out");
+        let child = start_for(&["experiment", name, "--out", out.to_str().unwrap()], 700);
+        let (code, _, stderr) = signal_and_wait(child, "INT");
+        assert_eq!(code, 130, "{name}: {stderr}");
+        assert!(
+            temp_files(&out).is_empty(),
+            "{name}: {:?}",
+            temp_files(&out)
+        );
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        let mark = summary["interrupted"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            mark.starts_with("SIGINT at step ") && mark.contains(of),
+            "{name}: {summary}"
+        );
+        assert!(
+            stderr.contains(&format!("signorini: stopped: {mark}")),
+            "{stderr}"
+        );
+    }
+}
+
+/// A second SIGINT while the first one's files are being completed still exits 130 and leaves
+/// no `.tmp` file: the second signal removes the temporary files of writes in progress. The
+/// second signal follows the first after 0 to 40 ms, so that some land while the step loop
+/// stops and some while the files are being completed.
+#[test]
+fn a_second_sigint_while_files_are_finished_exits_130_without_temporaries() {
+    for gap in [0u64, 5, 20, 40] {
+        let dir = tempfile::Builder::new()
+            .prefix("signorini-signal-twice-")
+            .tempdir()
+            .unwrap();
+        let out = dir.path().join("out");
+        let child = start(
+            &[
+                "run",
+                "pile3d_n125",
+                "--dt",
+                "0.0001",
+                "--quiet",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &out,
+        );
+        let kill = |c: &Child| {
+            Command::new("kill")
+                .args(["-INT", &c.id().to_string()])
+                .status()
+                .unwrap()
+        };
+        kill(&child);
+        std::thread::sleep(Duration::from_millis(gap));
+        kill(&child);
+        let t0 = Instant::now();
+        let o = child.wait_with_output().unwrap();
+        assert!(t0.elapsed() < Duration::from_secs(20));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "gap {gap} ms: {err}");
+        assert!(
+            temp_files(&out).is_empty(),
+            "gap {gap} ms: temporary files left: {:?}",
+            temp_files(&out)
+        );
+    }
+}

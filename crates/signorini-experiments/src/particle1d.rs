@@ -197,17 +197,58 @@ pub fn limit_world(
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
 pub fn simulated_unstable(method: Method, k: f64, m: f64, h: f64) -> Result<bool, ExperimentError> {
+    Ok(unstable_in(method, k, m, h, &mut Progress::default())?.unwrap_or(false))
+}
+
+/// Steps simulated so far by [`run`] (every trial and trajectory counted), and where a signal
+/// stopped it ([`crate::cancel`]).
+#[derive(Debug, Default)]
+struct Progress {
+    steps: usize,
+    interrupted: Option<String>,
+}
+
+impl Progress {
+    /// Before one step of `what`: false (and the mark recorded) if a signal asks to stop.
+    fn step(&mut self, what: &str) -> bool {
+        if self.interrupted.is_some() {
+            return false;
+        }
+        if let Some(mark) = signorini_harness::cancel::stop_at(self.steps, what) {
+            self.interrupted = Some(mark);
+            return false;
+        }
+        self.steps += 1;
+        true
+    }
+}
+
+/// [`simulated_unstable`], counting steps in `p`; `None` if a signal stopped the trial.
+fn unstable_in(
+    method: Method,
+    k: f64,
+    m: f64,
+    h: f64,
+    p: &mut Progress,
+) -> Result<Option<bool>, ExperimentError> {
     let start = SIM_START_FRACTION * SIM_DEPTH;
     let mut w = limit_world(method, k, m, h, start)?;
     let rest = CUBE_HALF - SIM_DEPTH;
+    let what = format!(
+        "particle1d's {} stability trials",
+        force_model(method).name()
+    );
     for _ in 0..SIM_STEPS {
+        if !p.step(&what) {
+            return Ok(None);
+        }
         let rep = w.step();
         let dz = w.bodies[2].state.position.z - rest;
         if rep.diverged || !dz.is_finite() || dz.abs() > SIM_GROWTH * start {
-            return Ok(true);
+            return Ok(Some(true));
         }
     }
-    Ok(false)
+    Ok(Some(false))
 }
 
 /// Stability limit by simulation of the actual penalty stepper ([`limit_world`]: `PenaltyWorld`
@@ -220,14 +261,19 @@ pub fn simulated_unstable(method: Method, k: f64, m: f64, h: f64) -> Result<bool
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
 pub fn simulated_limit(method: Method, k: f64, m: f64) -> Result<f64, ExperimentError> {
+    limit_in(method, k, m, &mut Progress::default())
+}
+
+/// [`simulated_limit`], counting steps in `p`; NaN if a signal stopped it.
+fn limit_in(method: Method, k: f64, m: f64, p: &mut Progress) -> Result<f64, ExperimentError> {
     let scale = (m / k).sqrt();
     let (mut lo, mut hi) = (0.5 * scale, 4.0 * scale);
     for _ in 0..24 {
         let mid = 0.5 * (lo + hi);
-        if simulated_unstable(method, k, m, mid)? {
-            hi = mid;
-        } else {
-            lo = mid;
+        match unstable_in(method, k, m, mid, p)? {
+            Some(true) => hi = mid,
+            Some(false) => lo = mid,
+            None => return Ok(f64::NAN),
         }
     }
     Ok(0.5 * (lo + hi))
@@ -269,11 +315,20 @@ impl Default for DropConfig {
 
 /// Trajectory `x` per step of the drop with relative stiffness perturbation `amp`.
 pub fn drop_trajectory(method: Method, c: &DropConfig, amp: f64) -> Vec<f64> {
+    trajectory_in(method, c, amp, &mut Progress::default())
+}
+
+/// [`drop_trajectory`], counting steps in `p`; it ends early if a signal stopped it.
+fn trajectory_in(method: Method, c: &DropConfig, amp: f64, p: &mut Progress) -> Vec<f64> {
     let n = (c.duration / c.h).round() as usize;
     let (mut x, mut v) = (c.height, 0.0);
     let mut out = Vec::with_capacity(n + 1);
     out.push(x);
+    let what = format!("particle1d's {} drops", force_model(method).name());
     for i in 0..n {
+        if !p.step(&what) {
+            break;
+        }
         let t = i as f64 * c.h;
         let k = c.k * (1.0 + amp * (std::f64::consts::TAU * c.hz * t).sin());
         (x, v) = step(method, x, v, k, c.m, c.g, c.h);
@@ -288,7 +343,11 @@ pub const BLOW_UP: f64 = 2.0;
 /// Survival: after the first contact the particle stays finite and never rises above
 /// [`BLOW_UP`] times its drop height (its energy never doubles).
 pub fn survives(method: Method, c: &DropConfig, amp: f64) -> bool {
-    let xs = drop_trajectory(method, c, amp);
+    survives_in(method, c, amp, &mut Progress::default())
+}
+
+fn survives_in(method: Method, c: &DropConfig, amp: f64, p: &mut Progress) -> bool {
+    let xs = trajectory_in(method, c, amp, p);
     let first = xs.iter().position(|&x| x < 0.0).unwrap_or(xs.len());
     xs[first..]
         .iter()
@@ -298,10 +357,19 @@ pub fn survives(method: Method, c: &DropConfig, amp: f64) -> bool {
 /// Largest perturbation amplitude (in steps of 1 %, up to 100 %) such that it and every smaller
 /// one survive.
 pub fn max_surviving_perturbation(method: Method, c: &DropConfig) -> f64 {
+    perturbation_in(method, c, &mut Progress::default())
+}
+
+/// [`max_surviving_perturbation`], counting steps in `p`; NaN if a signal stopped it.
+fn perturbation_in(method: Method, c: &DropConfig, p: &mut Progress) -> f64 {
     let mut best = 0.0;
     for pct in 0..=100 {
         let amp = pct as f64 / 100.0;
-        if !survives(method, c, amp) {
+        let ok = survives_in(method, c, amp, p);
+        if p.interrupted.is_some() {
+            return f64::NAN;
+        }
+        if !ok {
             break;
         }
         best = amp;
@@ -334,6 +402,11 @@ pub struct Particle1dSummary {
     /// Perturbation frequency used (Hz; printed by the CLI, not in `summary.json`).
     #[serde(skip)]
     pub perturbation_hz: f64,
+    /// Set if a signal stopped the experiment: `"SIGINT at step k of <what>"`, k counting every
+    /// simulated step of every trial so far ([`crate::cancel`]); the figures not reached are
+    /// NaN (`null` in `summary.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
 }
 
 /// Run everything, write `limits.csv`, `trajectory.csv`, `trajectory.svg`, `summary.json`
@@ -343,16 +416,19 @@ pub struct Particle1dSummary {
 /// [`ExperimentError`] if a file cannot be written.
 pub fn run(c: &DropConfig, out: &Path) -> Result<Particle1dSummary, ExperimentError> {
     let (se, cpf) = (Method::SymplecticEuler, Method::Cpf);
-    let s = Particle1dSummary {
-        se_stability_limit_s: simulated_limit(se, c.k, c.m)?,
-        cpf_stability_limit_s: simulated_limit(cpf, c.k, c.m)?,
+    // Every loop checks the cancellation flag before each step ([`Progress`]).
+    let mut p = Progress::default();
+    let mut s = Particle1dSummary {
+        se_stability_limit_s: limit_in(se, c.k, c.m, &mut p)?,
+        cpf_stability_limit_s: limit_in(cpf, c.k, c.m, &mut p)?,
         se_analytic_limit_s: analytic_limit(se, c.k, c.m),
         cpf_analytic_limit_s: analytic_limit(cpf, c.k, c.m),
-        se_max_perturbation: max_surviving_perturbation(se, c),
-        cpf_max_perturbation: max_surviving_perturbation(cpf, c),
+        se_max_perturbation: perturbation_in(se, c, &mut p),
+        cpf_max_perturbation: perturbation_in(cpf, c, &mut p),
         se_eigen_limit_s: eigen_limit(se, c.k, c.m),
         cpf_eigen_limit_s: eigen_limit(cpf, c.k, c.m),
         perturbation_hz: c.hz,
+        interrupted: None,
     };
     write_csv(
         &out.join("limits.csv"),
@@ -379,10 +455,15 @@ pub fn run(c: &DropConfig, out: &Path) -> Result<Particle1dSummary, ExperimentEr
         duration: 2.0,
         ..*c
     };
-    let (xs, xc) = (
-        drop_trajectory(se, &short, 0.25),
-        drop_trajectory(cpf, &short, 0.25),
+    let (mut xs, mut xc) = (
+        trajectory_in(se, &short, 0.25, &mut p),
+        trajectory_in(cpf, &short, 0.25, &mut p),
     );
+    // Equal lengths (one may have been cut by a signal).
+    let len = xs.len().min(xc.len());
+    xs.truncate(len);
+    xc.truncate(len);
+    s.interrupted = p.interrupted;
     write_csv(
         &out.join("trajectory.csv"),
         "t,x_se,x_cpf",

@@ -240,7 +240,7 @@ pub fn run_one(
     let (mut next_due, mut waited) = (1, 0);
     let mut s = 0;
     while s < end {
-        if signorini_harness::cancel::requested().is_some() {
+        if signorini_harness::cancel::stop_at(s, &name).is_some() {
             break;
         }
         s += 1;

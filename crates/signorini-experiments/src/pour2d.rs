@@ -106,7 +106,7 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
     let mut dropped = 0;
     r.n_steps = n;
     for s in 1..=n {
-        if let Some(why) = signorini_harness::cancel::at_step(s - 1) {
+        if let Some(why) = signorini_harness::cancel::stop_at(s - 1, "") {
             (r.n_steps, r.interrupted) = (s - 1, Some(why));
             break;
         }

@@ -110,7 +110,7 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
     let mut dropped_count = 0;
     r.n_steps = n;
     for s in 1..=n {
-        if let Some(why) = signorini_harness::cancel::at_step(s - 1) {
+        if let Some(why) = signorini_harness::cancel::stop_at(s - 1, "") {
             (r.n_steps, r.interrupted) = (s - 1, Some(why));
             break;
         }

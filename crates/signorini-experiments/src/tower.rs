@@ -105,7 +105,7 @@ pub fn run_tower(cfg: &TowerConfig, model: ContactModel) -> Result<TowerRun, Exp
     let (mut seconds, mut max_overlap, mut failed) = (0.0, 0.0f64, 0);
     let mut taken = n;
     for s in 1..=n {
-        if signorini_harness::cancel::requested().is_some() {
+        if signorini_harness::cancel::stop_at(s - 1, &format!("tower {}", model.name())).is_some() {
             taken = s - 1;
             break;
         }

@@ -86,7 +86,7 @@ pub fn run_triangle(
         .transpose()?;
     let (mut failed_steps, mut n_steps) = (0, n);
     for s in 1..=n {
-        if signorini_harness::cancel::requested().is_some() {
+        if signorini_harness::cancel::stop_at(s - 1, "triangle-drop").is_some() {
             n_steps = s - 1;
             break;
         }

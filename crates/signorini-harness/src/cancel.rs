@@ -61,6 +61,30 @@ pub fn at_step(step: usize) -> Option<String> {
     requested().map(|s| format!("{} at step {step}", signal_name(s)))
 }
 
+/// Where the first loop stopped for a signal (see [`stop_at`]).
+static STOPPED: Mutex<Option<String>> = Mutex::new(None);
+
+/// A loop that completed `step` steps of `what` (a model, a run, a trial; empty for the only
+/// loop) stops for a signal: `"SIGINT at step k of <what>"`, also recorded as where the command
+/// stopped ([`stopped`]; the first loop to stop wins). `None` if no signal asked to stop.
+pub fn stop_at(step: usize, what: &str) -> Option<String> {
+    let mark = at_step(step)?;
+    let mark = if what.is_empty() {
+        mark
+    } else {
+        format!("{mark} of {what}")
+    };
+    if let Ok(mut s) = STOPPED.lock() {
+        s.get_or_insert_with(|| mark.clone());
+    }
+    Some(mark)
+}
+
+/// Where the first loop stopped for a signal (`"SIGINT at step k of <what>"`), if one did.
+pub fn stopped() -> Option<String> {
+    STOPPED.lock().ok().and_then(|s| s.clone())
+}
+
 /// `"SIGINT before the run started"`: a sweep's run that a signal kept from starting.
 pub fn not_started() -> Option<String> {
     requested().map(|s| format!("{} before the run started", signal_name(s)))
@@ -77,7 +101,7 @@ pub fn mark_report(report: String) -> String {
     match requested() {
         Some(s) => format!(
             "interrupted: {}; the figures below cover only the steps and runs done before it\n{report}",
-            signal_name(s)
+            stopped().unwrap_or_else(|| signal_name(s))
         ),
         None => report,
     }

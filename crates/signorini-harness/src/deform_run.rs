@@ -168,7 +168,7 @@ pub fn trace(w: &mut DeformableWorld, steps: usize, measure_every: usize) -> Def
     let bar = crate::progress::bar(steps, "steps");
     let mut tr = Tracer::default();
     for n in 0..steps {
-        if let Some(why) = crate::cancel::at_step(n) {
+        if let Some(why) = crate::cancel::stop_at(n, "") {
             tr.trace.interrupted = Some(why);
             break;
         }

@@ -20,7 +20,8 @@ pub fn write_csv(
 }
 
 /// Write a value as pretty JSON, atomically. Written while a signal asks to stop
-/// ([`crate::cancel`]), an object gets the field `"interrupted": "<SIGNAL>"` unless it has one.
+/// ([`crate::cancel`]), an object gets the field `"interrupted": "SIGINT at step k of <what>"`
+/// (where the first loop stopped; the signal's name alone if none did) unless it has one.
 pub fn write_json(path: &Path, v: &impl serde::Serialize) -> Result<(), ExperimentError> {
     let parse = |e: serde_json::Error| ExperimentError::Parse {
         path: path.to_path_buf(),
@@ -30,7 +31,8 @@ pub fn write_json(path: &Path, v: &impl serde::Serialize) -> Result<(), Experime
     if let (Some(s), serde_json::Value::Object(map)) = (crate::cancel::requested(), &mut value)
         && !map.contains_key("interrupted")
     {
-        map.insert("interrupted".into(), crate::cancel::signal_name(s).into());
+        let mark = crate::cancel::stopped().unwrap_or_else(|| crate::cancel::signal_name(s));
+        map.insert("interrupted".into(), mark.into());
     }
     let text = serde_json::to_string_pretty(&value).map_err(parse)?;
     crate::writer::write_atomic(path, (text + "\n").as_bytes())

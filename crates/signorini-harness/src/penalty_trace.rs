@@ -35,7 +35,7 @@ pub fn trace(w: &mut PenaltyWorld, steps: usize, dynamic: usize) -> Trace {
     let mut taken = steps;
     for s in 0..steps {
         // A signal stops the run ([`crate::cancel`]); the trace holds the steps taken.
-        if crate::cancel::requested().is_some() {
+        if crate::cancel::stop_at(s, w.params().model.name()).is_some() {
             taken = s;
             break;
         }

@@ -46,11 +46,35 @@ use std::path::Path;
 
 /// Read, parse and validate a scene file.
 pub fn load_scene(path: &Path) -> Result<Scene, SceneError> {
-    let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+    let bytes = std::fs::read(path).map_err(|e| SceneError::Io {
         path: path.to_path_buf(),
         source: e,
     })?;
+    let text = utf8(path, bytes)?;
     load_str(path, &text)
+}
+
+/// The file's text, or an error naming the line, the column and the byte offset of the first
+/// byte that is not UTF-8.
+fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String, SceneError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let good = String::from_utf8_lossy(&bytes[..at]);
+        let line = good.matches('\n').count() + 1;
+        let column = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        SceneError::Invalid(Located {
+            file: path.to_path_buf(),
+            line: Some(line),
+            column: Some(column),
+            field: String::new(),
+            reason: format!(
+                "not UTF-8: byte 0x{:02x} at byte offset {at} is not valid UTF-8 (a scene file \
+                 is UTF-8 text)",
+                bytes[at]
+            ),
+        })
+    })
 }
 
 /// Parse and validate scene text; `path` names the file in errors and anchors relative paths.

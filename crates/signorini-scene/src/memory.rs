@@ -10,6 +10,7 @@
 //! peak resident size of debug and release runs (see `docs/scene-format.md`).
 
 use crate::validate::{Length, Scene, SceneKind};
+use signorini_harness::deform_build::WorldSpec;
 use signorini_math::Real;
 use signorini_world::DENSE_FALLBACK_LIMIT;
 
@@ -76,24 +77,7 @@ pub fn estimate(scene: &Scene, h: Real, max_steps: Option<usize>) -> MemoryEstim
         Length::Steps(n) => n as u64,
     };
     let steps = max_steps.map_or(planned, |m| planned.min(m as u64));
-    let mut parts: Vec<(&'static str, u64)> = vec![
-        ("base", BASE),
-        ("per-step records", steps.saturating_mul(PER_STEP)),
-    ];
     let mu = scene.contact.friction > 0.0;
-    let contact_parts = |dynamic_vertices: u64, unknowns_per_contact: u64| {
-        let unknowns = dynamic_vertices
-            .saturating_mul(CONTACTS_PER_VERTEX)
-            .saturating_mul(unknowns_per_contact);
-        let dense = unknowns.min(DENSE_FALLBACK_LIMIT as u64);
-        [
-            ("contacts", unknowns.saturating_mul(PER_UNKNOWN)),
-            (
-                "dense solves",
-                DENSE_COPIES.saturating_mul(8 * dense * dense),
-            ),
-        ]
-    };
     match scene.kind {
         SceneKind::Planar => {
             let verts = |dynamic: bool| -> u64 {
@@ -103,11 +87,7 @@ pub fn estimate(scene: &Scene, h: Real, max_steps: Option<usize>) -> MemoryEstim
                     .sum()
             };
             let n = scene.bodies.len() as u64;
-            parts.push((
-                "bodies",
-                n * PER_BODY + (verts(true) + verts(false)) * PER_VERTEX,
-            ));
-            parts.extend(contact_parts(verts(true), if mu { 4 } else { 1 }));
+            rigid(2, n, verts(true), verts(false), mu, steps)
         }
         SceneKind::Polyhedra => {
             let verts = |dynamic: bool| -> u64 {
@@ -117,39 +97,109 @@ pub fn estimate(scene: &Scene, h: Real, max_steps: Option<usize>) -> MemoryEstim
                     .sum()
             };
             let n = scene.bodies3.len() as u64;
-            parts.push((
-                "bodies",
-                n * PER_BODY + (verts(true) + verts(false)) * 4 * PER_VERTEX,
-            ));
-            parts.extend(contact_parts(verts(true), if mu { 10 } else { 1 }));
+            rigid(3, n, verts(true), verts(false), mu, steps)
         }
         SceneKind::Meshes => {
             let tris: u64 = (scene.meshes.iter())
                 .map(|m| m.mesh.triangles().len() as u64)
                 .sum();
             let n = scene.meshes.len() as u64;
-            parts.push(("bodies", n * PER_BODY));
-            parts.push(("meshes", tris * PER_TRIANGLE));
+            finish(vec![
+                ("base", BASE),
+                ("per-step records", steps.saturating_mul(PER_STEP)),
+                ("bodies", n * PER_BODY),
+                ("meshes", tris * PER_TRIANGLE),
+            ])
         }
-        SceneKind::Deformables => {
-            let d = scene.deformables.as_ref().expect("a deformable scene");
-            let verts: u64 = (d.spec.bodies.iter())
-                .map(|b| b.mesh.vertices().len() as u64)
-                .sum();
-            let tris: u64 = (d.spec.bodies.iter().map(|b| &b.mesh))
-                .chain(d.spec.rigid.iter().map(|r| &r.mesh))
-                .chain(d.spec.obstacles.iter())
-                .map(|m| m.triangles().len() as u64)
-                .sum();
-            let n = (d.spec.rigid.len() + d.spec.obstacles.len()) as u64;
-            parts.push(("bodies", n * PER_BODY));
-            parts.push(("deformables", verts * PER_DEFORMABLE_VERTEX));
-            parts.push(("meshes", tris * PER_TRIANGLE));
-        }
+        SceneKind::Deformables => match scene.deformables.as_ref() {
+            Some(d) => deformable(&d.spec, steps),
+            None => finish(vec![("base", BASE)]),
+        },
     }
+}
+
+/// The estimate for a rigid run of polygons (`dimension` 2) or polyhedra (3): `bodies` bodies
+/// whose dynamic ones have `dynamic_vertices` vertices in all and static ones
+/// `static_vertices`, with friction or not, for `steps` steps. Also used by the experiments
+/// that build worlds of a size the user chooses (`experiment pile`, `tower`).
+pub fn rigid(
+    dimension: u8,
+    bodies: u64,
+    dynamic_vertices: u64,
+    static_vertices: u64,
+    friction: bool,
+    steps: u64,
+) -> MemoryEstimate {
+    let three = dimension == 3;
+    let per_vertex = if three { 4 * PER_VERTEX } else { PER_VERTEX };
+    let unknowns_per_contact = match (three, friction) {
+        (_, false) => 1,
+        (false, true) => 4,
+        (true, true) => 10,
+    };
+    let unknowns = dynamic_vertices
+        .saturating_mul(CONTACTS_PER_VERTEX)
+        .saturating_mul(unknowns_per_contact);
+    let dense = unknowns.min(DENSE_FALLBACK_LIMIT as u64);
+    finish(vec![
+        ("base", BASE),
+        ("per-step records", steps.saturating_mul(PER_STEP)),
+        (
+            "bodies",
+            bodies.saturating_mul(PER_BODY).saturating_add(
+                dynamic_vertices
+                    .saturating_add(static_vertices)
+                    .saturating_mul(per_vertex),
+            ),
+        ),
+        ("contacts", unknowns.saturating_mul(PER_UNKNOWN)),
+        (
+            "dense solves",
+            DENSE_COPIES.saturating_mul(8 * dense * dense),
+        ),
+    ])
+}
+
+/// The estimate for a deformable world described by `spec`, run for `steps` steps (scene files
+/// and the deformable experiments).
+pub fn deformable(spec: &WorldSpec, steps: u64) -> MemoryEstimate {
+    let verts: u64 = (spec.bodies.iter())
+        .map(|b| b.mesh.vertices().len() as u64)
+        .sum();
+    let tris: u64 = (spec.bodies.iter().map(|b| &b.mesh))
+        .chain(spec.rigid.iter().map(|r| &r.mesh))
+        .chain(spec.obstacles.iter())
+        .map(|m| m.triangles().len() as u64)
+        .sum();
+    let n = (spec.rigid.len() + spec.obstacles.len()) as u64;
+    finish(vec![
+        ("base", BASE),
+        ("per-step records", steps.saturating_mul(PER_STEP)),
+        ("bodies", n * PER_BODY),
+        ("deformables", verts.saturating_mul(PER_DEFORMABLE_VERTEX)),
+        ("meshes", tris.saturating_mul(PER_TRIANGLE)),
+    ])
+}
+
+/// Sorted parts (largest first) and their total.
+fn finish(mut parts: Vec<(&'static str, u64)>) -> MemoryEstimate {
     parts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let bytes = parts.iter().fold(0u64, |s, p| s.saturating_add(p.1));
     MemoryEstimate { bytes, parts }
+}
+
+/// The reason to refuse a run whose estimate `e` is above `limit` bytes (`None`: it fits). The
+/// same words for scene runs and experiments.
+pub fn refusal(e: &MemoryEstimate, limit: u64) -> Option<String> {
+    (e.bytes > limit).then(|| {
+        format!(
+            "the run needs an estimated {}, more than the memory limit of {} (by default this \
+             machine's total memory, /proc/meminfo; `--memory-limit SIZE` or \
+             SIGNORINI_MEMORY_LIMIT sets another): make the scene smaller",
+            e.describe(),
+            human_bytes(limit)
+        )
+    })
 }
 
 /// Total memory of this machine (`MemTotal` in `/proc/meminfo`), bytes; `None` where that

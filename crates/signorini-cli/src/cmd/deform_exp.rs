@@ -1,14 +1,17 @@
 //! `signorini experiment cloth-tori | rings | chain | bucket`: the CPF paper's deformable
 //! benchmarks (`signorini-experiments::{cloth_tori, rings, chain, bucket}`). Each writes CSV, SVG and `DIR/summary.json`
-//! and prints the must-show figures. Exit code 2 on bad input.
+//! and prints the must-show figures. Exit code 2 on bad input, including a world whose estimated
+//! memory is above the limit (`--memory-limit`, `SIGNORINI_MEMORY_LIMIT`, else the machine's).
 
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
 use signorini_experiments::stiffness_sweep::{SweepPoint, factor_dir, stiffness_sweep};
 use signorini_experiments::{ExperimentError, bucket, chain, cloth_tori, rings};
+use signorini_harness::deform_build::WorldSpec;
 use signorini_harness::deform_run::ForceModel;
 use signorini_harness::deform_run::{DeformSummary, Extra};
+use signorini_scene::memory;
 use std::path::PathBuf;
 
 /// Options of the deformable experiments.
@@ -43,6 +46,10 @@ pub struct DeformArgs {
     /// The full-size variant (many more triangles; slow).
     #[arg(long)]
     full: bool,
+    /// Refuse the experiment if its estimated memory is above SIZE (e.g. 16G, 500M, 2Gi;
+    /// `none`: no check). Default: SIGNORINI_MEMORY_LIMIT, else the machine's total memory.
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
     /// rings only: rigid rings (of the shells' mass) instead of stiff pressurised shells.
     #[arg(long)]
     rigid: bool,
@@ -192,10 +199,14 @@ trait Knobs {
     fn knobs(&mut self) -> [&mut f64; 4];
     /// The implicit contact correction switch.
     fn implicit(&mut self) -> &mut bool;
+    /// The world these parameters build (for the memory estimate).
+    fn world(&self) -> Result<WorldSpec, ExperimentError>;
+    /// Steps of one run.
+    fn steps(&self) -> u64;
 }
 
 macro_rules! knobs {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $spec:path),*) => {$(
         impl Knobs for $t {
             fn knobs(&mut self) -> [&mut f64; 4] {
                 [&mut self.dt, &mut self.stiffness, &mut self.duration, &mut self.vertex_stiffness_limit]
@@ -203,14 +214,20 @@ macro_rules! knobs {
             fn implicit(&mut self) -> &mut bool {
                 &mut self.implicit_contact
             }
+            fn world(&self) -> Result<WorldSpec, ExperimentError> {
+                $spec(self)
+            }
+            fn steps(&self) -> u64 {
+                (self.duration / self.dt).ceil().max(0.0) as u64
+            }
         }
     )*};
 }
 knobs!(
-    cloth_tori::ClothToriParams,
-    rings::RingsParams,
-    chain::ChainParams,
-    bucket::BucketParams
+    cloth_tori::ClothToriParams => cloth_tori::spec,
+    rings::RingsParams => rings::spec,
+    chain::ChainParams => chain::spec,
+    bucket::BucketParams => bucket::spec
 );
 
 /// The parameters of `a` (small or `--full`, with the overrides applied).
@@ -231,6 +248,16 @@ fn params<P: Knobs>(
         *v = o.unwrap_or(*v);
     }
     *p.implicit() |= a.implicit_contact;
+    // The world must fit in memory (`--full` is the user's choice of size), as for `run`.
+    if let Some(limit) =
+        crate::cmd::scene::memory_limit(a.memory_limit.as_deref()).map_err(|e| e.0)?
+    {
+        let e = memory::deformable(&p.world()?, p.steps());
+        if let Some(why) = memory::refusal(&e, limit) {
+            let what = if a.full { "--full" } else { "the small world" };
+            return Err(anyhow!("{what}: {why}"));
+        }
+    }
     Ok(p)
 }
 

@@ -89,6 +89,9 @@ pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
         100.0 * s.se_max_perturbation,
         100.0 * s.cpf_max_perturbation
     );
+    if let Some(why) = &s.interrupted {
+        outln!("  interrupted: {why} (the figures not reached are NaN)");
+    }
     outln!("outputs in {}", a.out.display());
     let ok = [
         (s.se_stability_limit_s, s.se_eigen_limit_s),

@@ -4,17 +4,21 @@
 //! Parses and checks arguments (bad values exit 2 naming the option), resolves the data root
 //! (the repository's `data/` unless `--data DIR`), runs the experiment in `signorini-experiments`
 //! (`pile_run`, `tower`) and prints its table. Exit 1 if PEG missed its targets (pile) or a
-//! tower moved. Ctrl-C is not caught, as in the other experiments: the process stops, and
-//! every file already written is complete (atomic writes; `summary.csv` is rewritten after
-//! each run).
+//! tower moved. A run whose estimated memory (`signorini_scene::memory::rigid`) is above the
+//! limit (`--memory-limit`, `SIGNORINI_MEMORY_LIMIT`, else the machine's memory) is refused
+//! before anything runs, exit 2, as for `signorini run`.
 
+use crate::cmd::scene::memory_limit;
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
-use signorini_experiments::pile_run::{PileConfig, run_pile};
-use signorini_experiments::tower::{TowerConfig, run_towers};
+use signorini_experiments::pile_run::{PileConfig, Supply, run_pile};
+use signorini_experiments::tower::{CUBES, TowerConfig, run_towers};
 use signorini_harness::data;
-use signorini_harness::pile::{Dim, Layout, Shape};
+use signorini_harness::pile::{Dim, Layout, Shape, pour_interval};
+use signorini_harness::polyhedra::Bodies;
+use signorini_harness::presets::step_count;
+use signorini_scene::memory;
 use signorini_world::ContactModel;
 use std::path::PathBuf;
 
@@ -53,6 +57,10 @@ pub struct PileArgs {
     /// Also write `trajectories/<run>.csv`.
     #[arg(long)]
     trajectories: bool,
+    /// Refuse the experiment if a run's estimated memory is above SIZE (e.g. 16G, 500M, 2Gi;
+    /// `none`: no check). Default: SIGNORINI_MEMORY_LIMIT, else the machine's total memory.
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
     /// Output directory.
     #[arg(long)]
     out: PathBuf,
@@ -73,6 +81,9 @@ pub struct TowerArgs {
     /// Contact models, comma separated: peg, standard, corrective.
     #[arg(long, value_delimiter = ',', default_value = "peg")]
     models: Vec<String>,
+    /// Refuse the experiment if its estimated memory is above SIZE (as for `pile`).
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
     /// Output directory.
     #[arg(long)]
     out: PathBuf,
@@ -158,10 +169,61 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
     })
 }
 
+/// Refuse a run whose estimate is above the limit: `--<what>: <the run's reason>`.
+fn within(what: &str, e: &memory::MemoryEstimate, limit: Option<u64>) -> Result<(), BadInput> {
+    match limit.and_then(|l| memory::refusal(e, l)) {
+        Some(why) => Err(anyhow!("{what}: {why}").into()),
+        None => Ok(()),
+    }
+}
+
+/// The largest pile of `cfg` must fit in memory (sizes run one at a time): its bodies' vertex
+/// count bounded by the largest body of the supply, its steps including the pour's extension.
+fn pile_memory(cfg: &PileConfig, limit: Option<u64>) -> Result<(), BadInput> {
+    let Some(n) = cfg.sizes.iter().copied().max() else {
+        return Ok(());
+    };
+    if limit.is_none() {
+        return Ok(());
+    }
+    let supply = Supply::load(cfg.dim, cfg.shape, &cfg.data).map_err(anyhow::Error::from)?;
+    let per_body = match &supply {
+        Supply::Three(Shape::Icosahedra, _) => 12,
+        Supply::Three(Shape::Boxes, _) => 8,
+        Supply::Three(_, Some(Bodies::Random { points, .. })) => {
+            points.iter().map(Vec::len).max().unwrap_or(0)
+        }
+        Supply::Three(..) => 0,
+        Supply::Two(bodies, _) => (bodies.iter())
+            .map(|b| b.shape.vertices().len())
+            .max()
+            .unwrap_or(0),
+    } as u64;
+    let mut steps = step_count(cfg.duration, cfg.h);
+    if cfg.layout == Layout::Pour {
+        let interval = pour_interval(supply.spacing(), cfg.h);
+        let one_second = (1.0 / cfg.h).round() as usize;
+        steps = steps.max((n - 1).saturating_mul(interval).saturating_add(one_second));
+    }
+    let e = memory::rigid(
+        cfg.dim.number() as u8,
+        n as u64 + BOX_PARTS,
+        (n as u64).saturating_mul(per_body),
+        BOX_PARTS * 8,
+        cfg.mu > 0.0,
+        steps as u64,
+    );
+    within(&format!("--bodies {n}"), &e, limit)
+}
+
+/// Static parts of the pile's open box (floor and walls), at most.
+const BOX_PARTS: u64 = 5;
+
 /// Run `experiment pile`.
 pub fn pile(a: PileArgs) -> Result<Outcome, BadInput> {
     crate::signals::note_output(&a.out);
     let cfg = pile_config(&a)?;
+    pile_memory(&cfg, memory_limit(a.memory_limit.as_deref())?)?;
     let r = run_pile(&cfg).map_err(anyhow::Error::from)?;
     out!("{}", r.report);
     outln!("outputs in {}", cfg.out.display());
@@ -176,6 +238,16 @@ pub fn pile(a: PileArgs) -> Result<Outcome, BadInput> {
 pub fn tower(a: TowerArgs) -> Result<Outcome, BadInput> {
     crate::signals::note_output(&a.out);
     check_common(a.friction, a.h, a.duration)?;
+    // Eight cubes on a floor: only the run's length (--duration / --h) is the user's.
+    let e = memory::rigid(
+        3,
+        CUBES as u64 + 1,
+        CUBES as u64 * 8,
+        8,
+        a.friction > 0.0,
+        step_count(a.duration, a.h) as u64,
+    );
+    within("--duration", &e, memory_limit(a.memory_limit.as_deref())?)?;
     let cfg = TowerConfig {
         models: parse_models(&a.models)?,
         mu: a.friction,

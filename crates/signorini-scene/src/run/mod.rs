@@ -339,17 +339,8 @@ pub fn preflight(scene: &Scene, opts: &RunOptions) -> Result<(), SceneError> {
     }
     if let Some(limit) = opts.memory_limit {
         let e = crate::memory::estimate(scene, h, opts.max_steps);
-        if e.bytes > limit {
-            return Err(bad(
-                "",
-                format!(
-                    "the run needs an estimated {}, more than the memory limit of {} (by \
-                     default this machine's total memory, /proc/meminfo; `--memory-limit SIZE` \
-                     or SIGNORINI_MEMORY_LIMIT sets another): make the scene smaller",
-                    e.describe(),
-                    crate::memory::human_bytes(limit)
-                ),
-            ));
+        if let Some(why) = crate::memory::refusal(&e, limit) {
+            return Err(bad("", why));
         }
     }
     Ok(())

@@ -77,6 +77,7 @@ pub(super) fn deformable_scene(
     contact: &super::ContactSettings,
     h: Real,
     materials: &std::collections::BTreeMap<String, crate::raw::RawMaterial>,
+    origin: &mut Origins,
 ) -> Res<SceneDeformables> {
     let root = FieldPath::default();
     if contact.stiffness_perturbation.is_some() {
@@ -132,10 +133,12 @@ pub(super) fn deformable_scene(
         at_start(cx, &p, b)?;
         for m in meshes {
             if m.is_static {
+                origin.obstacles.push(p.clone());
                 out.spec.obstacles.push(m.mesh);
                 out.obstacle_names.push(m.name);
                 out.obstacle_colors.push(m.color);
             } else {
+                origin.rigid.push(p.clone());
                 out.spec.rigid.push(RigidSpec {
                     mesh: m.mesh,
                     density: m.density,
@@ -384,4 +387,56 @@ fn deformable(cx: &Ctx, p: &FieldPath, d: &RawDeformable, gravity: Vec3) -> Res<
         velocity,
         velocity_gradient: gradient(cx, p, d)?,
     })
+}
+
+/// The `[[body]]` entry each rigid body and each obstacle of a deformable scene came from.
+#[derive(Debug, Default)]
+pub(super) struct Origins {
+    /// Per `spec.rigid`.
+    pub rigid: Vec<FieldPath>,
+    /// Per `spec.obstacles`.
+    pub obstacles: Vec<FieldPath>,
+}
+
+/// Every mesh of a deformable scene at the start (deformables, rigid bodies posed as
+/// `MeshBody` places them, obstacles), for the initial-overlap check.
+pub(super) fn mesh_entries(
+    cx: &Ctx,
+    d: &SceneDeformables,
+    origin: &Origins,
+) -> Res<Vec<super::overlap::MeshEntry>> {
+    use super::overlap::MeshEntry;
+    // Obstacles first, deformables last: an error points at the later entry of a pair, the
+    // body placed into the other.
+    let root = FieldPath::default();
+    let mut out: Vec<MeshEntry> = (d.spec.obstacles.iter().zip(&d.obstacle_names))
+        .zip(&origin.obstacles)
+        .map(|((m, name), at)| MeshEntry {
+            name: name.clone(),
+            mesh: m.clone(),
+            is_static: true,
+            step: 0,
+            origin: at.clone(),
+        })
+        .collect();
+    for ((r, name), at) in d.spec.rigid.iter().zip(&d.rigid_names).zip(&origin.rigid) {
+        let body = r.build().map_err(|e| cx.bad(&at.key("shape"), e))?;
+        out.push(MeshEntry {
+            name: name.clone(),
+            mesh: super::spatial::posed(cx, at, &body)?,
+            is_static: false,
+            step: 0,
+            origin: at.clone(),
+        });
+    }
+    for (k, (b, name)) in d.spec.bodies.iter().zip(&d.names).enumerate() {
+        out.push(MeshEntry {
+            name: name.clone(),
+            mesh: b.mesh.clone(),
+            is_static: false,
+            step: 0,
+            origin: root.key("deformable").index(k),
+        });
+    }
+    Ok(out)
 }

@@ -423,26 +423,25 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         (_, true) => SceneKind::Meshes,
     };
     let checks = checks(&cx, raw, kind)?;
-    if raw.allow_initial_overlap.is_some()
-        && matches!(kind, SceneKind::Meshes | SceneKind::Deformables)
-    {
-        return Err(cx.bad(
-            &root.key("allow_initial_overlap"),
-            "only for polygons and polyhedra (the penalty models measure and push apart \
-             penetrating meshes themselves)",
-        ));
-    }
     let (mut bodies, mut bodies3, mut meshes) = (Vec::new(), Vec::new(), Vec::new());
     // The entry of the file each polygon / polyhedron came from (for overlap errors).
     let mut origin = Vec::new();
     let mut deformables = None;
+    // Where each rigid body and obstacle of a deformable scene came from.
+    let mut deform_origin = deform::Origins::default();
     if kind != SceneKind::Deformables {
         deform::no_deformable_fields(&cx, raw)?;
     }
     match kind {
         SceneKind::Deformables => {
             deformables = Some(deform::deformable_scene(
-                &cx, raw, gravity, &contact, h, &materials,
+                &cx,
+                raw,
+                gravity,
+                &contact,
+                h,
+                &materials,
+                &mut deform_origin,
             )?);
         }
         SceneKind::Planar => {
@@ -479,6 +478,7 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
                 let p = root.key("body").index(k);
                 meshes.extend(spatial::mesh_body(&cx, &p, k, b, &materials, gravity)?);
                 cx.body_count(&p, meshes.len())?;
+                origin.resize(meshes.len(), p);
             }
         }
     }
@@ -502,6 +502,11 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
     if !raw.allow_initial_overlap.unwrap_or(false) {
         overlap::planar(&cx, &bodies, &origin, h)?;
         overlap::polyhedra(&cx, &bodies3, &origin, h)?;
+        let entries = match &deformables {
+            Some(d) => deform::mesh_entries(&cx, d, &deform_origin)?,
+            None => spatial::mesh_entries(&cx, &meshes, &origin, h)?,
+        };
+        overlap::meshes(&cx, &entries)?;
     }
     Ok(Scene {
         kind,
@@ -701,12 +706,8 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
             ),
         ));
     }
-    if c.peg_distance.is_some() && model != Model::Peg {
-        return Err(cx.bad(&p.key("peg_distance"), "only for model `peg`"));
-    }
-    if c.standard_distance.is_some() && model != Model::Standard {
-        return Err(cx.bad(&p.key("standard_distance"), "only for model `standard`"));
-    }
+    // The values first: a negative or NaN distance is nonsense under any model, and the message
+    // says so rather than only "only for model …".
     let peg_distance = c
         .peg_distance
         .map(|d| cx.positive(&p.key("peg_distance"), d, "m"))
@@ -715,6 +716,12 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
         .standard_distance
         .map(|d| cx.positive(&p.key("standard_distance"), d, "m"))
         .transpose()?;
+    if c.peg_distance.is_some() && model != Model::Peg {
+        return Err(cx.bad(&p.key("peg_distance"), "only for model `peg`"));
+    }
+    if c.standard_distance.is_some() && model != Model::Standard {
+        return Err(cx.bad(&p.key("standard_distance"), "only for model `standard`"));
+    }
     Ok(ContactSettings {
         model,
         friction: c.friction.unwrap_or(0.0),
@@ -751,6 +758,15 @@ fn checks(cx: &Ctx, raw: &RawScene, kind: SceneKind) -> Res<Checks> {
     let p = FieldPath::default().key("checks");
     let c = &raw.checks;
     let penalty = matches!(kind, SceneKind::Meshes | SceneKind::Deformables);
+    // Values first (a negative or NaN tolerance is nonsense in any scene), then the kind rule.
+    for (name, v) in [
+        ("max_overlap", c.max_overlap),
+        ("max_penetration", c.max_penetration),
+    ] {
+        if let Some(v) = v {
+            cx.non_negative(&p.key(name), v)?;
+        }
+    }
     if penalty && c.max_overlap.is_some() {
         return Err(cx.bad(
             &p.key("max_overlap"),

@@ -141,6 +141,15 @@ pub(super) fn penalty_contact(
     model: Model,
 ) -> Res<super::ContactSettings> {
     let p = FieldPath::default().key("contact");
+    // A nonsense distance (negative, zero, NaN) is named as such before the model rule.
+    for (name, v) in [
+        ("peg_distance", c.peg_distance),
+        ("standard_distance", c.standard_distance),
+    ] {
+        if let Some(d) = v {
+            cx.positive(&p.key(name), d, "m")?;
+        }
+    }
     for (name, given) in [
         ("solver", c.solver.is_some()),
         ("gap_corrections", c.gap_corrections.is_some()),
@@ -1014,4 +1023,37 @@ pub(super) fn mesh_body(
             ..out.clone()
         })
         .collect())
+}
+
+/// The meshes of a rigid penalty scene where they enter the world (dynamic bodies posed as
+/// `MeshBody` places them), for the initial-overlap check. `origin[k]`: the entry mesh k came
+/// from.
+pub(super) fn mesh_entries(
+    cx: &Ctx,
+    meshes: &[SceneMesh],
+    origin: &[FieldPath],
+    h: Real,
+) -> Res<Vec<super::overlap::MeshEntry>> {
+    meshes
+        .iter()
+        .zip(origin)
+        .map(|(m, at)| {
+            let body = m
+                .build()
+                .map_err(|e| cx.bad(&at.key("shape"), e.to_string()))?;
+            Ok(super::overlap::MeshEntry {
+                name: m.name.clone(),
+                mesh: posed(cx, at, &body)?,
+                is_static: m.is_static,
+                step: m.drop.step(h),
+                origin: at.clone(),
+            })
+        })
+        .collect()
+}
+
+/// A mesh body's mesh in the world frame.
+pub(super) fn posed(cx: &Ctx, at: &FieldPath, b: &MeshBody) -> Res<TriMesh> {
+    TriMesh::new(b.world_vertices(), b.mesh().triangles().to_vec())
+        .map_err(|e| cx.bad(&at.key("shape"), format!("mesh: {e}")))
 }

@@ -164,11 +164,32 @@ fn cases() -> Vec<Case> {
             "`floor` and `body1` (volume 2.500e-1 m³)",
             "",
         ),
+        // Triangle meshes (rigid penalty scenes, deformable scenes): an edge through a triangle,
+        // or one mesh inside a closed other.
         case(
-            format!("allow_initial_overlap = true\n{}", cloth("[2, 2]")),
-            "allow_initial_overlap",
-            "only for polygons and polyhedra",
-            "allow_initial_overlap",
+            format!(
+                "{STEP3}{PENALTY}{FLOOR3}[[body]]\nshape = {{ type = \"box\", size = [1.0, 1.0, 1.0] }}\ndensity = 1000.0\nposition = [0.0, 0.0, 0.25]\n"
+            ),
+            "body[1]",
+            "`floor` and `body1` (",
+            "",
+        ),
+        case(
+            format!(
+                "{STEP3}{PENALTY}{FLOOR3}[[body]]\nshape = {{ type = \"primitive\", kind = \"sphere\", radius = 0.1 }}\ndensity = 1000.0\nposition = [0.0, 0.0, -0.5]\n"
+            ),
+            "body[1]",
+            "(`body1` lies inside `floor`)",
+            "",
+        ),
+        case(
+            format!(
+                "{}position = [0.0, 0.0, 0.0]\n[[body]]\nname = \"post\"\nstatic = true\nshape = {{ type = \"box\", size = [0.3, 0.2, 1.0], center = [0.03, 0.07, 0.0] }}\n",
+                cloth("[4, 4]")
+            ),
+            "deformable[0]",
+            "`post` and `deformable0` (",
+            "",
         ),
         // Conflicting fields, and messages that name the problem.
         case(
@@ -262,6 +283,129 @@ fn touching_later_and_allowed_overlaps_validate() {
     // Two copies dropped at the same place 0.5 s apart: not an overlap at entry.
     let copies = box2("position = [0.0, 0.5]\ncopies = 3\ninterval = 0.5");
     load_str(Path::new("ok.toml"), &copies).unwrap();
+}
+
+/// Meshes that touch exactly (a cube resting on a floor, a cloth lying on a box's top face) are
+/// not overlapping; a mesh overlap is refused with the pair named and the number of edge–triangle
+/// crossings, and `allow_initial_overlap = true` lets the same scene validate.
+#[test]
+fn mesh_overlaps_are_refused_unless_allowed_and_touching_meshes_validate() {
+    let cube = |z: f64| {
+        format!(
+            "{STEP3}{PENALTY}{FLOOR3}[[body]]\nshape = {{ type = \"box\", size = [1.0, 1.0, 1.0] }}\ndensity = 1000.0\nposition = [0.0, 0.0, {z:?}]\n"
+        )
+    };
+    load_str(Path::new("ok.toml"), &cube(0.5)).unwrap();
+    let e = load_str(Path::new("bad.toml"), &cube(0.25))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("edge–triangle crossing(s), deepest 2.500e-1 m")
+            && e.contains("field `body[1]`"),
+        "{e}"
+    );
+    load_str(
+        Path::new("ok.toml"),
+        &format!("allow_initial_overlap = true\n{}", cube(0.25)),
+    )
+    .unwrap();
+    let on_top = format!(
+        "{}position = [0.0, 0.0, 0.5]\n[[body]]\nname = \"table\"\nstatic = true\nshape = {{ type = \"box\", size = [2.0, 2.0, 1.0] }}\n",
+        cloth("[4, 4]")
+    );
+    load_str(Path::new("ok.toml"), &on_top).unwrap();
+    let through = on_top.replace("position = [0.0, 0.0, 0.5]", "position = [0.0, 0.0, 0.25]");
+    assert!(load_str(Path::new("bad.toml"), &through).is_err());
+    load_str(
+        Path::new("ok.toml"),
+        &format!("allow_initial_overlap = true\n{through}"),
+    )
+    .unwrap();
+}
+
+/// A scene file that is not UTF-8: the message names the file, the line and column, and the
+/// byte offset of the first invalid byte.
+#[test]
+fn a_scene_file_that_is_not_utf8_names_the_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.toml");
+    let mut bytes = b"name = \"x\"\n# caf".to_vec();
+    bytes.push(0xe9); // é in Latin-1
+    bytes.extend_from_slice(b"\n[step]\n");
+    std::fs::write(&path, &bytes).unwrap();
+    let e = signorini_scene::load_scene(&path).unwrap_err();
+    let msg = e.to_string();
+    assert!(e.is_bad_input(), "{msg}");
+    assert!(
+        msg.starts_with(&format!("{}:2:6: ", path.display()))
+            && msg.contains("byte 0xe9 at byte offset 16 is not valid UTF-8"),
+        "{msg}"
+    );
+}
+
+/// Negative, zero or NaN tolerances are refused as such, naming the field, whichever the model
+/// (`standard_distance = -1` under PEG used to say only "only for model `standard`").
+#[test]
+fn nonsense_distances_and_tolerances_are_located_errors() {
+    let cases = [
+        (
+            "[contact]\nstandard_distance = -1.0\n",
+            "contact.standard_distance",
+            "must be finite and > 0 m, got -1",
+        ),
+        (
+            "[contact]\nstandard_distance = nan\n",
+            "contact.standard_distance",
+            "got NaN",
+        ),
+        (
+            "[contact]\nmodel = \"standard\"\nstandard_distance = -1.0\n",
+            "contact.standard_distance",
+            "got -1",
+        ),
+        (
+            "[contact]\npeg_distance = -0.001\n",
+            "contact.peg_distance",
+            "got -0.001",
+        ),
+        (
+            "[contact]\nmodel = \"standard\"\npeg_distance = nan\n",
+            "contact.peg_distance",
+            "got NaN",
+        ),
+        (
+            "[contact]\nfriction = -0.5\n",
+            "contact.friction",
+            "got -0.5",
+        ),
+        (
+            "[checks]\nmax_overlap = -1.0\n",
+            "checks.max_overlap",
+            "got -1",
+        ),
+        (
+            "[checks]\nmax_penetration = nan\n",
+            "checks.max_penetration",
+            "got NaN",
+        ),
+    ];
+    for (extra, field, reason) in cases {
+        let text = format!("{extra}{}", box2("position = [0.0, 0.1]"));
+        let e = load_str(Path::new("t.toml"), &text).unwrap_err();
+        let l = e.located().unwrap_or_else(|| panic!("not located: {e}"));
+        assert_eq!(l.field, field, "{e}");
+        assert!(l.reason.contains(reason) && l.line.is_some(), "{e}");
+    }
+    let penalty = prim("kind = \"sphere\", radius = 0.1").replace(
+        "stiffness = 1e4\n",
+        "stiffness = 1e4\nstandard_distance = -2.0\n",
+    );
+    let e = load_str(Path::new("t.toml"), &penalty).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("field `contact.standard_distance`: must be finite and > 0 m"),
+        "{e}"
+    );
 }
 
 /// Gravity 1e300 on a box: the velocity stays a (huge) finite number, but the state's energy
