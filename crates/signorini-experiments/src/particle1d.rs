@@ -201,7 +201,7 @@ pub fn simulated_unstable(method: Method, k: f64, m: f64, h: f64) -> Result<bool
 }
 
 /// Steps simulated so far by [`run`] (every trial and trajectory counted), and where a signal
-/// stopped it ([`crate::cancel`]).
+/// stopped it ([`signorini_harness::cancel`]).
 #[derive(Debug, Default)]
 struct Progress {
     steps: usize,
@@ -403,7 +403,7 @@ pub struct Particle1dSummary {
     #[serde(skip)]
     pub perturbation_hz: f64,
     /// Set if a signal stopped the experiment: `"SIGINT at step k of <what>"`, k counting every
-    /// simulated step of every trial so far ([`crate::cancel`]); the figures not reached are
+    /// simulated step of every trial so far ([`signorini_harness::cancel`]); the figures not reached are
     /// NaN (`null` in `summary.json`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,

@@ -40,7 +40,7 @@ pub use run::{
     MAX_VERTEX_NUMBERS, PENALTY_STEPS_HEADER, RunOptions, RunOutcome, RunSummary, STEPS_HEADER,
     StepState, VertexTrack, deform_energy, energy, preflight, run, world_params,
 };
-pub use validate::{Model, Scene, SceneBody3, SceneDeformables, SceneKind, SceneMesh};
+pub use validate::{Model, Scene, SceneBodies, SceneBody3, SceneDeformables, SceneKind, SceneMesh};
 
 use std::path::Path;
 

@@ -78,32 +78,32 @@ pub fn estimate(scene: &Scene, h: Real, max_steps: Option<usize>) -> MemoryEstim
     };
     let steps = max_steps.map_or(planned, |m| planned.min(m as u64));
     let mu = scene.contact.friction > 0.0;
-    match scene.kind {
+    match scene.kind() {
         SceneKind::Planar => {
             let verts = |dynamic: bool| -> u64 {
-                (scene.bodies.iter())
+                (scene.bodies.planar().iter())
                     .filter(|b| b.body.is_static != dynamic)
                     .map(|b| b.body.shape.vertices().len() as u64)
                     .sum()
             };
-            let n = scene.bodies.len() as u64;
+            let n = scene.bodies.planar().len() as u64;
             rigid(2, n, verts(true), verts(false), mu, steps)
         }
         SceneKind::Polyhedra => {
             let verts = |dynamic: bool| -> u64 {
-                (scene.bodies3.iter())
+                (scene.bodies.polyhedra().iter())
                     .filter(|b| b.body.state.is_static != dynamic)
                     .map(|b| b.body.shape.vertices().len() as u64)
                     .sum()
             };
-            let n = scene.bodies3.len() as u64;
+            let n = scene.bodies.polyhedra().len() as u64;
             rigid(3, n, verts(true), verts(false), mu, steps)
         }
         SceneKind::Meshes => {
-            let tris: u64 = (scene.meshes.iter())
+            let tris: u64 = (scene.bodies.meshes().iter())
                 .map(|m| m.mesh.triangles().len() as u64)
                 .sum();
-            let n = scene.meshes.len() as u64;
+            let n = scene.bodies.meshes().len() as u64;
             finish(vec![
                 ("base", BASE),
                 ("per-step records", steps.saturating_mul(PER_STEP)),
@@ -111,7 +111,7 @@ pub fn estimate(scene: &Scene, h: Real, max_steps: Option<usize>) -> MemoryEstim
                 ("meshes", tris * PER_TRIANGLE),
             ])
         }
-        SceneKind::Deformables => match scene.deformables.as_ref() {
+        SceneKind::Deformables => match scene.bodies.deformables() {
             Some(d) => deformable(&d.spec, steps),
             None => finish(vec![("base", BASE)]),
         },

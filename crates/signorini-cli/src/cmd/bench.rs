@@ -113,11 +113,11 @@ fn pick_models(a: &BenchArgs, scene: &Scene) -> Result<(Vec<Model>, usize), BadI
     let mut models = Vec::new();
     for m in &a.models {
         let m = parse_model(m)?;
-        if m.is_penalty() != (scene.kind == SceneKind::Meshes) {
+        if m.is_penalty() != (scene.kind() == SceneKind::Meshes) {
             return Err(anyhow!(
                 "--models: `{}` is not of this scene's family ({})",
                 m.name(),
-                match scene.kind {
+                match scene.kind() {
                     SceneKind::Meshes => "triangle meshes: cpf, dpf, dpf-ccd",
                     _ => "polygons or polyhedra: peg, standard, corrective",
                 }
@@ -129,7 +129,7 @@ fn pick_models(a: &BenchArgs, scene: &Scene) -> Result<(Vec<Model>, usize), BadI
         }
     }
     if models.is_empty() {
-        models = match scene.kind {
+        models = match scene.kind() {
             SceneKind::Meshes => vec![Model::Cpf, Model::Dpf],
             _ => vec![Model::Peg, Model::Standard],
         };
@@ -178,7 +178,7 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
             },
         )?;
     }
-    if a.same_states && scene.kind == SceneKind::Meshes {
+    if a.same_states && scene.kind() == SceneKind::Meshes {
         return Err(anyhow!(
             "--same-states: not for mesh scenes (penalty worlds are timed one run per model)"
         )
@@ -204,7 +204,7 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
     }
     let report = BenchReport {
         scene: scene.name.clone(),
-        kind: match scene.kind {
+        kind: match scene.kind() {
             SceneKind::Planar => "planar",
             SceneKind::Polyhedra => "polyhedra",
             SceneKind::Meshes => "meshes",

@@ -320,7 +320,7 @@ pub fn validate(a: ValidateArgs) -> Result<Outcome, BadInput> {
     )?;
     let estimate = memory::estimate(&scene, scene.h, None);
     let (bodies, dynamic) = scene.body_counts();
-    let kind = match scene.kind {
+    let kind = match scene.kind() {
         SceneKind::Planar => "2D polygons",
         SceneKind::Polyhedra => "3D polyhedra",
         SceneKind::Meshes => "3D meshes",

@@ -20,7 +20,7 @@ use super::{
     FinalWorld, RunOptions, RunOutcome, RunSummary, StepState, before, finish, planned_steps, tick,
 };
 use crate::error::SceneError;
-use crate::validate::{Model, Scene};
+use crate::validate::{Model, Scene, SceneDeformables};
 use serde_json::json;
 use signorini_harness::deform_build::build_world;
 use signorini_harness::deform_run::{Tracer, write_trace};
@@ -116,14 +116,11 @@ fn bad_world(scene: &Scene, reason: String) -> SceneError {
 /// Run a deformable scene.
 pub(super) fn run_deformables(
     scene: &Scene,
+    d: &SceneDeformables,
     mut opts: RunOptions,
     model: Model,
     h: Real,
 ) -> Result<RunOutcome, SceneError> {
-    let d = scene
-        .deformables
-        .as_ref()
-        .expect("validated: a deformable scene has its world");
     let mut spec = d.spec.clone();
     spec.model = model.force_model().expect("checked: a penalty model");
     spec.dt = h;
@@ -266,7 +263,7 @@ pub(super) fn run_deformables(
     }
     files.append(&mut summary.files);
     summary.files = files;
-    let bodies = bodies_json(scene, h, &world);
+    let bodies = bodies_json(scene, d, h, &world);
     let w = super::Writers {
         traj: None,
         steps: None,
@@ -281,8 +278,12 @@ pub(super) fn run_deformables(
 
 /// `bodies.json`: every deformable and rigid body (initial shape, world frame; the replay moves
 /// its vertices from `vertices.json`, list `vertex_track`) and every obstacle (static).
-fn bodies_json(scene: &Scene, h: Real, world: &DeformableWorld) -> serde_json::Value {
-    let d = scene.deformables.as_ref().expect("a deformable scene");
+fn bodies_json(
+    scene: &Scene,
+    d: &SceneDeformables,
+    h: Real,
+    world: &DeformableWorld,
+) -> serde_json::Value {
     let n = d.spec.bodies.len();
     let mut bodies = Vec::new();
     for (k, b) in d.spec.bodies.iter().enumerate() {

@@ -19,7 +19,7 @@
 
 use crate::error::SceneError;
 use crate::limits;
-use crate::validate::{Drop, Length, Model, Scene, SceneKind};
+use crate::validate::{Drop, Length, Model, Scene, SceneBodies, SceneKind};
 use serde::Serialize;
 use signorini_contact::standard_contacts;
 use signorini_geometry::dim2::{Aabb, min_overlap_axis, sweep_and_prune};
@@ -286,11 +286,11 @@ pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
     let model = opts.model.unwrap_or(scene.contact.model);
     let h = opts.h.unwrap_or(scene.h);
     preflight(scene, &opts)?;
-    match scene.kind {
-        SceneKind::Planar => rigid::run_rigid::<World>(scene, opts, model, h),
-        SceneKind::Polyhedra => rigid::run_rigid::<World3>(scene, opts, model, h),
-        SceneKind::Meshes => spatial::run_meshes(scene, opts, model, h),
-        SceneKind::Deformables => deform::run_deformables(scene, opts, model, h),
+    match &scene.bodies {
+        SceneBodies::Planar(_) => rigid::run_rigid::<World>(scene, opts, model, h),
+        SceneBodies::Polyhedra(_) => rigid::run_rigid::<World3>(scene, opts, model, h),
+        SceneBodies::Meshes(_) => spatial::run_meshes(scene, opts, model, h),
+        SceneBodies::Deformables(d) => deform::run_deformables(scene, d, opts, model, h),
     }
 }
 
@@ -305,7 +305,7 @@ pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
 pub fn preflight(scene: &Scene, opts: &RunOptions) -> Result<(), SceneError> {
     let h = opts.h.unwrap_or(scene.h);
     let model = opts.model.unwrap_or(scene.contact.model);
-    let penalty_scene = matches!(scene.kind, SceneKind::Meshes | SceneKind::Deformables);
+    let penalty_scene = matches!(scene.kind(), SceneKind::Meshes | SceneKind::Deformables);
     if model.is_penalty() != penalty_scene {
         return Err(wrong_family(scene, model));
     }
@@ -385,7 +385,7 @@ fn max_depth_planar(world: &World) -> Real {
 
 /// A model of the other family than the scene's bodies.
 fn wrong_family(scene: &Scene, model: Model) -> SceneError {
-    let reason = match scene.kind {
+    let reason = match scene.kind() {
         SceneKind::Planar => format!(
             "`{}` (penalty forces) acts on 3D triangle meshes; this scene has 2D polygons \
              (peg, standard, corrective)",
@@ -557,13 +557,13 @@ impl rigid::RigidScene for World {
     }
 
     fn drops(scene: &Scene) -> Vec<(Drop, bool)> {
-        (scene.bodies.iter())
+        (scene.bodies.planar().iter())
             .map(|b| (b.drop, b.body.is_static))
             .collect()
     }
 
     fn add_scene_body(&mut self, scene: &Scene, k: usize) -> Result<usize, SceneError> {
-        Ok(self.add_body(scene.bodies[k].body.clone())?)
+        Ok(self.add_body(scene.bodies.planar()[k].body.clone())?)
     }
 
     fn headers() -> (&'static str, &'static str) {
@@ -638,7 +638,7 @@ fn open_writers(
         source: e,
     })?;
     let r = &scene.record;
-    let steps_header = if scene.kind == SceneKind::Meshes {
+    let steps_header = if scene.kind() == SceneKind::Meshes {
         PENALTY_STEPS_HEADER
     } else {
         STEPS_HEADER
@@ -832,7 +832,7 @@ impl Acc {
             energy_initial: 0.0,
             energy_final: 0.0,
             wall_seconds: self.wall,
-            kind: match scene.kind {
+            kind: match scene.kind() {
                 SceneKind::Planar => "planar",
                 SceneKind::Polyhedra => "polyhedra",
                 SceneKind::Meshes => "meshes",
@@ -864,6 +864,7 @@ struct BodyOut<'a> {
 fn bodies_json(scene: &Scene, h: Real, sched: &Schedule) -> serde_json::Value {
     let bodies: Vec<BodyOut> = scene
         .bodies
+        .planar()
         .iter()
         .enumerate()
         .map(|(k, b)| BodyOut {

@@ -172,13 +172,13 @@ impl super::rigid::RigidScene for World3 {
     }
 
     fn drops(scene: &Scene) -> Vec<(Drop, bool)> {
-        (scene.bodies3.iter())
+        (scene.bodies.polyhedra().iter())
             .map(|b| (b.drop, b.body.state.is_static))
             .collect()
     }
 
     fn add_scene_body(&mut self, scene: &Scene, k: usize) -> Result<usize, SceneError> {
-        Ok(self.add_body(scene.bodies3[k].body.clone())?)
+        Ok(self.add_body(scene.bodies.polyhedra()[k].body.clone())?)
     }
 
     fn headers() -> (&'static str, &'static str) {
@@ -228,7 +228,8 @@ impl super::rigid::RigidScene for World3 {
 
     fn bodies_json(scene: &Scene, h: Real, sched: &super::Schedule) -> Value {
         let bodies: Vec<Value> = scene
-            .bodies3
+            .bodies
+            .polyhedra()
             .iter()
             .enumerate()
             .map(|(k, b)| {
@@ -304,14 +305,20 @@ pub(super) fn run_meshes(
     h: Real,
 ) -> Result<RunOutcome, SceneError> {
     let bodies = scene
-        .meshes
+        .bodies
+        .meshes()
         .iter()
         .map(|m| m.build())
         .collect::<Result<Vec<_>, _>>()?;
     let mut world = PenaltyWorld::new(Vec::new(), penalty_params(scene, model, h))?;
     let world_k0 = world.params().stiffness;
     let (planned, n) = planned_steps(scene, &opts, h);
-    let drops: Vec<(Drop, bool)> = scene.meshes.iter().map(|m| (m.drop, m.is_static)).collect();
+    let drops: Vec<(Drop, bool)> = scene
+        .bodies
+        .meshes()
+        .iter()
+        .map(|m| (m.drop, m.is_static))
+        .collect();
     let mut sched = Schedule::new(&drops, h);
     // The penalty step works on `bodies` as they are at each step (pairs are keyed by body
     // index), so a body dropped later is appended.
@@ -392,7 +399,8 @@ pub(super) fn run_meshes(
         summary.files.push("trace.csv".into());
     }
     let bodies: Vec<Value> = scene
-        .meshes
+        .bodies
+        .meshes()
         .iter()
         .enumerate()
         .map(|(k, m)| {

@@ -153,7 +153,7 @@ impl Scene {
     /// A message if the scene is a penalty scene (meshes, deformables): the preset is about the
     /// complementarity stepper.
     pub fn use_paper_stepper(&mut self) -> Result<(), String> {
-        if matches!(self.kind, SceneKind::Meshes | SceneKind::Deformables) {
+        if matches!(self.kind(), SceneKind::Meshes | SceneKind::Deformables) {
             return Err(format!(
                 "--paper: only for polygon and polyhedron scenes (peg, standard, corrective); `{}` is a penalty scene",
                 self.name
@@ -247,8 +247,6 @@ pub struct Checks {
 /// A validated scene (2D polygons, 3D polyhedra or 3D meshes: see [`Scene::kind`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
-    /// Which world runs it (and which body list is filled).
-    pub kind: SceneKind,
     /// Name.
     pub name: String,
     /// Description.
@@ -271,40 +269,87 @@ pub struct Scene {
     pub record: Record,
     /// Checks.
     pub checks: Checks,
-    /// 2D bodies in declaration order (`body` entries, then each body set's bodies); empty
-    /// for 3D scenes.
-    pub bodies: Vec<SceneBody>,
-    /// 3D polyhedra (same order rules); empty unless `kind` is `Polyhedra`.
-    pub bodies3: Vec<SceneBody3>,
-    /// Triangle-mesh bodies in declaration order; empty unless `kind` is `Meshes`.
-    pub meshes: Vec<SceneMesh>,
-    /// The deformable world; `Some` exactly when `kind` is `Deformables`.
-    pub deformables: Option<SceneDeformables>,
+    /// The bodies, by the world that runs them (which also gives [`Scene::kind`]).
+    pub bodies: SceneBodies,
+}
+
+/// A scene's bodies, one variant per world kind: polygons, polyhedra and meshes in
+/// declaration order (`body` entries, then each body set's bodies), or the deformable world.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SceneBodies {
+    /// 2D polygons (`World`).
+    Planar(Vec<SceneBody>),
+    /// 3D convex polyhedra (`World3`).
+    Polyhedra(Vec<SceneBody3>),
+    /// 3D rigid triangle meshes (`PenaltyWorld`).
+    Meshes(Vec<SceneMesh>),
+    /// Deformables, rigid meshes among them, and obstacles (`DeformableWorld`).
+    Deformables(Box<SceneDeformables>),
+}
+
+impl SceneBodies {
+    /// Which world runs them.
+    pub fn kind(&self) -> SceneKind {
+        match self {
+            SceneBodies::Planar(_) => SceneKind::Planar,
+            SceneBodies::Polyhedra(_) => SceneKind::Polyhedra,
+            SceneBodies::Meshes(_) => SceneKind::Meshes,
+            SceneBodies::Deformables(_) => SceneKind::Deformables,
+        }
+    }
+
+    /// The 2D bodies (empty unless [`SceneBodies::Planar`]).
+    pub fn planar(&self) -> &[SceneBody] {
+        match self {
+            SceneBodies::Planar(b) => b,
+            _ => &[],
+        }
+    }
+
+    /// The polyhedra (empty unless [`SceneBodies::Polyhedra`]).
+    pub fn polyhedra(&self) -> &[SceneBody3] {
+        match self {
+            SceneBodies::Polyhedra(b) => b,
+            _ => &[],
+        }
+    }
+
+    /// The rigid meshes (empty unless [`SceneBodies::Meshes`]).
+    pub fn meshes(&self) -> &[SceneMesh] {
+        match self {
+            SceneBodies::Meshes(b) => b,
+            _ => &[],
+        }
+    }
+
+    /// The deformable world, if the scene is one.
+    pub fn deformables(&self) -> Option<&SceneDeformables> {
+        match self {
+            SceneBodies::Deformables(d) => Some(d),
+            _ => None,
+        }
+    }
 }
 
 impl Scene {
+    /// Which world runs it.
+    pub fn kind(&self) -> SceneKind {
+        self.bodies.kind()
+    }
+
     /// Number of bodies (static parts included) and of dynamic ones.
     pub fn body_counts(&self) -> (usize, usize) {
-        match self.kind {
-            SceneKind::Planar => (
-                self.bodies.len(),
-                self.bodies.iter().filter(|b| !b.body.is_static).count(),
+        match &self.bodies {
+            SceneBodies::Planar(b) => (b.len(), b.iter().filter(|b| !b.body.is_static).count()),
+            SceneBodies::Polyhedra(b) => (
+                b.len(),
+                b.iter().filter(|b| !b.body.state.is_static).count(),
             ),
-            SceneKind::Polyhedra => (
-                self.bodies3.len(),
-                self.bodies3
-                    .iter()
-                    .filter(|b| !b.body.state.is_static)
-                    .count(),
-            ),
-            SceneKind::Meshes => (
-                self.meshes.len(),
-                self.meshes.iter().filter(|b| !b.is_static).count(),
-            ),
-            SceneKind::Deformables => self.deformables.as_ref().map_or((0, 0), |d| {
+            SceneBodies::Meshes(b) => (b.len(), b.iter().filter(|b| !b.is_static).count()),
+            SceneBodies::Deformables(d) => {
                 let dynamic = d.spec.bodies.len() + d.spec.rigid.len();
                 (dynamic + d.spec.obstacles.len(), dynamic)
-            }),
+            }
         }
     }
 }
@@ -509,7 +554,6 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         overlap::meshes(&cx, &entries)?;
     }
     Ok(Scene {
-        kind,
         name,
         description: raw.description.clone().unwrap_or_default(),
         file,
@@ -525,10 +569,15 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         },
         record,
         checks,
-        bodies,
-        bodies3,
-        meshes,
-        deformables,
+        bodies: match (kind, deformables) {
+            (SceneKind::Planar, _) => SceneBodies::Planar(bodies),
+            (SceneKind::Polyhedra, _) => SceneBodies::Polyhedra(bodies3),
+            (SceneKind::Meshes, _) => SceneBodies::Meshes(meshes),
+            (SceneKind::Deformables, Some(d)) => SceneBodies::Deformables(Box::new(d)),
+            (SceneKind::Deformables, None) => {
+                return Err(cx.bad(&root, "the scene has no bodies (`[[deformable]]`)"));
+            }
+        },
     })
 }
 

@@ -416,7 +416,8 @@ fn a_velocity_gradient_spins_the_free_vertices_about_its_origin() {
          velocity_origin = [0.0, 0.1, 0.0]",
     );
     let s = signorini_scene::load_str(std::path::Path::new("spin.toml"), &text).unwrap();
-    let w = signorini_harness::deform_build::build_world(&s.deformables.unwrap().spec).unwrap();
+    let w = signorini_harness::deform_build::build_world(&s.bodies.deformables().unwrap().spec)
+        .unwrap();
     let d = &w.deformables[0];
     let (omega, o) = (Vec3::new(0.0, 0.0, 2.0), Vec3::new(0.0, 0.1, 0.0));
     for (i, (v, x)) in d.v.iter().zip(&d.x).enumerate() {
@@ -438,7 +439,7 @@ fn a_valid_cloth_and_shell_scene_runs_and_writes_its_outputs() {
          [[deformable]]\n{TORUS}\nposition = [0.0, 0.0, 0.05]\nvelocity = [0.0, 0.0, -0.1]\n[deformable.material]\nmass = 0.2\nstretch = 50.0\npressure = 10.0\n"
     );
     let s = signorini_scene::load_str(std::path::Path::new("ok.toml"), &text).unwrap();
-    let d = s.deformables.as_ref().unwrap();
+    let d = s.bodies.deformables().unwrap();
     assert_eq!(d.spec.bodies[0].pins, vec![0, 2, 6, 8]);
     assert_eq!(
         d.spec.bodies[1].velocity,
@@ -487,7 +488,7 @@ fn a_dynamic_body_in_a_deformable_scene_is_a_rigid_body_with_its_materials_densi
     );
     let s = signorini_scene::load_str(std::path::Path::new("ok.toml"), &text).unwrap();
     assert_eq!(s.body_counts(), (2, 2));
-    let d = s.deformables.as_ref().unwrap();
+    let d = s.bodies.deformables().unwrap();
     assert_eq!(d.rigid_names, ["block"]);
     assert_eq!(d.spec.friction.mu, 0.3, "the material's μ");
     let r = &d.spec.rigid[0];

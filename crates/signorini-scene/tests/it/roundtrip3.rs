@@ -25,7 +25,7 @@ fn overlap_column(dir: &Path) -> Vec<f64> {
 /// Run a pour3d scene for `n` steps and the experiment for the same steps; compare.
 fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
     let s = load_scene(&repo().join("scenes").join(scene)).unwrap();
-    assert_eq!(s.kind, SceneKind::Polyhedra);
+    assert_eq!(s.kind(), SceneKind::Polyhedra);
     let dir = tmp(scene);
     run_steps(&s, None, n, Some(&dir));
     let spec = RunSpec3 {
@@ -60,7 +60,7 @@ fn pour3d_random_scene_trajectory_is_identical_to_the_experiment() {
 
 fn scene_trace(scene: &str, model: Model, n: usize, dir: &Path) -> Vec<u8> {
     let s = load_scene(&repo().join("scenes").join(scene)).unwrap();
-    assert_eq!(s.kind, SceneKind::Meshes);
+    assert_eq!(s.kind(), SceneKind::Meshes);
     let o = run_steps(&s, Some(model), n, Some(dir));
     assert_eq!(o.summary.steps, n);
     assert!(o.world.meshes().is_some());
@@ -90,7 +90,7 @@ fn box_on_plane_scene_trace_is_identical_to_the_experiment() {
             fm.name()
         );
         let s = load_scene(&repo().join("scenes/box_on_plane.toml")).unwrap();
-        assert_eq!(s.meshes[1].build().unwrap().state, initial);
+        assert_eq!(s.bodies.meshes()[1].build().unwrap().state, initial);
     }
 }
 

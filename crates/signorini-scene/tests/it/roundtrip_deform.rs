@@ -12,8 +12,8 @@ use signorini_scene::{Model, SceneKind, load_scene};
 #[test]
 fn cloth_tori_scene_is_the_small_experiment_and_traces_identically() {
     let s = load_scene(&repo().join("scenes/cloth_tori.toml")).unwrap();
-    assert_eq!(s.kind, SceneKind::Deformables);
-    let d = s.deformables.as_ref().unwrap();
+    assert_eq!(s.kind(), SceneKind::Deformables);
+    let d = s.bodies.deformables().unwrap();
     let small = ClothToriParams::small(ForceModel::Cpf);
     assert_eq!(d.spec, spec(&small).unwrap(), "same world description");
     assert_eq!(s.length, Length::Steps(360), "12 s as the small variant");
@@ -52,7 +52,7 @@ fn the_implicit_contact_field_reaches_the_world_description() {
         implicit_contact: true,
         ..ClothToriParams::small(ForceModel::Cpf)
     };
-    assert_eq!(s.deformables.as_ref().unwrap().spec, spec(&want).unwrap());
+    assert_eq!(s.bodies.deformables().unwrap().spec, spec(&want).unwrap());
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn rings_scene_is_the_small_experiment_and_traces_identically() {
     let s = load_scene(&repo().join("scenes/rings.toml")).unwrap();
     let small = RingsParams::small(ForceModel::Cpf);
     assert_eq!(
-        s.deformables.as_ref().unwrap().spec,
+        s.bodies.deformables().unwrap().spec,
         rings_spec(&small).unwrap(),
         "same world description"
     );
@@ -86,9 +86,9 @@ fn traces_as_experiment(
 ) {
     use signorini_harness::deform_run::trace;
     let s = load_scene(&repo().join(format!("scenes/{name}.toml"))).unwrap();
-    assert_eq!(s.kind, SceneKind::Deformables);
+    assert_eq!(s.kind(), SceneKind::Deformables);
     assert_eq!(
-        s.deformables.as_ref().unwrap().spec,
+        s.bodies.deformables().unwrap().spec,
         spec,
         "same world description"
     );
@@ -175,7 +175,7 @@ fn a_deformable_run_records_its_vertex_track_and_the_report_replays_it() {
         (0..=9).collect::<Vec<u64>>(),
         "step 0 and every step"
     );
-    let spec = &s.deformables.as_ref().unwrap().spec;
+    let spec = &s.bodies.deformables().unwrap().spec;
     let w = o.world.deformables().unwrap();
     let flat = |f: &serde_json::Value, k: usize| -> Vec<f64> {
         f["x"][k]
@@ -263,8 +263,8 @@ fn cube_on_cloth_scene_is_the_world_tests_cube_and_stays_on_the_cloth() {
     use signorini_world::penalty::{DeformableWorld, MeshBody, PenaltyParams};
 
     let s = load_scene(&repo().join("scenes/cube_on_cloth.toml")).unwrap();
-    assert_eq!(s.kind, SceneKind::Deformables);
-    let d = s.deformables.as_ref().unwrap();
+    assert_eq!(s.kind(), SceneKind::Deformables);
+    let d = s.bodies.deformables().unwrap();
     assert_eq!(d.rigid_names, ["cube"]);
     assert_eq!(d.spec.rigid[0].density, 20.0);
     assert_eq!(s.body_counts(), (2, 2));

@@ -59,14 +59,15 @@ fn pile2d_n100_scene_trajectory_is_identical_to_the_experiment() {
 #[test]
 fn pile3d_n125_scene_starts_where_the_experiment_does() {
     let s = load_scene(&repo().join("scenes/pile3d_n125.toml")).unwrap();
-    assert_eq!(s.kind, SceneKind::Polyhedra);
+    assert_eq!(s.kind(), SceneKind::Polyhedra);
     let supply = Supply::load(Dim::Three, Shape::Random, &repo().join("data")).unwrap();
     let sc = scene(&supply, 125, Layout::Lattice).unwrap();
     let signorini_harness::pile_world::PileBox::Spatial(b) = &sc.boxed else {
         panic!("3D box");
     };
     let statics: Vec<_> = s
-        .bodies3
+        .bodies
+        .polyhedra()
         .iter()
         .filter(|b| b.body.state.is_static)
         .collect();
@@ -75,7 +76,8 @@ fn pile3d_n125_scene_starts_where_the_experiment_does() {
         assert_eq!(part, &ours.body.shape);
     }
     let dynamic: Vec<_> = s
-        .bodies3
+        .bodies
+        .polyhedra()
         .iter()
         .filter(|b| !b.body.state.is_static)
         .collect();
