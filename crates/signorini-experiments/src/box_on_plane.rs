@@ -166,3 +166,36 @@ pub fn run(c: &BoxConfig, out: &Path) -> Result<BTreeMap<String, ModelSummary>, 
     )?;
     Ok(summary)
 }
+
+/// `signorini experiment box-on-plane`: per model the final-second vertex speed, penetration
+/// and jitter; passes when CPF comes to rest (final-second vertex speed below 1e-4 m/s).
+impl crate::Experiment for crate::experiment::InFolder<BoxConfig> {
+    fn out(&self) -> &Path {
+        &self.out
+    }
+
+    fn run(&self) -> Result<crate::Report, ExperimentError> {
+        use std::fmt::Write;
+        let (c, s) = (&self.params, run(&self.params, &self.out)?);
+        let mut t = String::new();
+        let _ = writeln!(t, "box-on-plane (h = {} s, {} s):", c.h, c.duration);
+        for (name, m) in &s {
+            let _ = writeln!(
+                t,
+                "  {name:8} final-second max vertex speed {:.3e} m/s, max penetration {:.3e} m, jitter {:.4e} (final second {:.3e}), {:.3} ms/step",
+                m.final_speed, m.max_penetration, m.jitter, m.final_second_jitter, m.ms_per_step
+            );
+        }
+        let (cpf, dpf) = (&s["cpf"], &s["dpf"]);
+        let _ = writeln!(
+            t,
+            "  jitter DPF / CPF = {:.3} (final second: {:.3e})",
+            dpf.jitter / cpf.jitter,
+            dpf.final_second_jitter / cpf.final_second_jitter
+        );
+        Ok(crate::Report {
+            text: t,
+            passed: Some(cpf.final_speed < 1e-4),
+        })
+    }
+}

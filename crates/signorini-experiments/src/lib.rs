@@ -22,6 +22,7 @@ pub mod bucket;
 pub mod chain;
 pub mod checks;
 pub mod cloth_tori;
+pub mod experiment;
 pub mod particle1d;
 pub mod pile_out;
 pub mod pile_run;
@@ -36,4 +37,5 @@ pub mod timing;
 pub mod tower;
 pub mod triangle_drop;
 
+pub use experiment::{Experiment, Report};
 pub use signorini_harness::ExperimentError;

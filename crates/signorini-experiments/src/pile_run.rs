@@ -336,3 +336,18 @@ pub fn run_pile(cfg: &PileConfig) -> Result<PileResult, ExperimentError> {
         targets_met,
     })
 }
+
+/// `signorini experiment pile`.
+impl crate::Experiment for PileConfig {
+    fn out(&self) -> &Path {
+        &self.out
+    }
+
+    fn run(&self) -> Result<crate::Report, ExperimentError> {
+        let r = run_pile(self)?;
+        Ok(crate::Report {
+            text: r.report,
+            passed: Some(r.targets_met),
+        })
+    }
+}

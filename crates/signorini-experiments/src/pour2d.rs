@@ -384,3 +384,18 @@ fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
 fn write(path: &Path, text: &str) -> Result<(), ExperimentError> {
     signorini_harness::write_atomic(path, text.as_bytes())
 }
+
+/// `signorini experiment pour2d`.
+impl crate::Experiment for PourConfig {
+    fn out(&self) -> &Path {
+        &self.out
+    }
+
+    fn run(&self) -> Result<crate::Report, ExperimentError> {
+        let r = run_sweep(self)?;
+        Ok(crate::Report {
+            text: r.report,
+            passed: Some(r.all_checks_pass),
+        })
+    }
+}

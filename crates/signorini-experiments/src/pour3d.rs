@@ -390,3 +390,18 @@ fn plot3(cfg: &Pour3Config, pooled: &[Pooled]) -> Result<(), ExperimentError> {
         .join(format!("fig24_overlap_{}.svg", cfg.bodies.label()));
     signorini_harness::write_atomic(&path, fig.to_svg().as_bytes())
 }
+
+/// `signorini experiment pour3d`.
+impl crate::Experiment for Pour3Config {
+    fn out(&self) -> &Path {
+        &self.out
+    }
+
+    fn run(&self) -> Result<crate::Report, ExperimentError> {
+        let r = run_sweep3(self)?;
+        Ok(crate::Report {
+            text: r.report,
+            passed: Some(r.all_checks_pass),
+        })
+    }
+}

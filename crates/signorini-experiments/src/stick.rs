@@ -187,3 +187,47 @@ pub fn run(c: &StickConfig, out: &Path) -> Result<BTreeMap<String, StickSummary>
     )?;
     Ok(summary)
 }
+
+/// `signorini experiment stick`: per model the rebound direction and its angle to the analytic
+/// reflection; reported, not judged.
+impl crate::Experiment for crate::experiment::InFolder<StickConfig> {
+    fn out(&self) -> &Path {
+        &self.out
+    }
+
+    fn run(&self) -> Result<crate::Report, ExperimentError> {
+        use std::fmt::Write;
+        let (c, s) = (&self.params, run(&self.params, &self.out)?);
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "stick (h = {} s, ball speed {} m/s, reference: the analytic elastic reflection off the stick's side):",
+            c.h, c.speed
+        );
+        for (name, m) in &s {
+            let d = m.rebound_direction;
+            let _ = writeln!(
+                t,
+                "  {name:8} rebound ({:+.3}, {:+.3}, {:+.3}), {:.1}° from the reference, max penetration {:.3e} m, {:.3} ms/step",
+                d[0],
+                d[1],
+                d[2],
+                m.angle_to_reference_deg,
+                m.common.max_penetration,
+                m.common.ms_per_step
+            );
+        }
+        if let Some(m) = s.values().next() {
+            let d = m.reference_rebound_direction;
+            let _ = writeln!(
+                t,
+                "  reference rebound ({:+.3}, {:+.3}, {:+.3}) (analytic); dpf at h/100: {:.1}° from it",
+                d[0], d[1], d[2], m.fine_discrete_angle_deg
+            );
+        }
+        Ok(crate::Report {
+            text: t,
+            passed: None,
+        })
+    }
+}

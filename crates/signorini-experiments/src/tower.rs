@@ -197,3 +197,18 @@ pub fn run_towers(cfg: &TowerConfig) -> Result<(String, bool), ExperimentError> 
     write_atomic(&cfg.out.join("report.txt"), s.as_bytes())?;
     Ok((s, runs.iter().all(TowerRun::at_rest)))
 }
+
+/// `signorini experiment tower`.
+impl crate::Experiment for TowerConfig {
+    fn out(&self) -> &std::path::Path {
+        &self.out
+    }
+
+    fn run(&self) -> Result<crate::Report, ExperimentError> {
+        let (text, at_rest) = run_towers(self)?;
+        Ok(crate::Report {
+            text,
+            passed: Some(at_rest),
+        })
+    }
+}

@@ -247,3 +247,39 @@ fn compare(
     let _ = writeln!(s, "checks: {}", if ok { "PASS" } else { "FAIL" });
     (s, ok)
 }
+
+/// The parameters of `signorini experiment triangle-drop` ([`run_all`]).
+#[derive(Debug, Clone)]
+pub struct TriangleConfig {
+    /// Models.
+    pub models: Vec<ContactModel>,
+    /// Step sizes (s).
+    pub hs: Vec<Real>,
+    /// The stepper (the project's, or the paper's: `--paper`).
+    pub stepper: signorini_harness::presets::Stepper,
+    /// Output folder.
+    pub out: std::path::PathBuf,
+    /// Data folder (`peg2d`, holding `triangle_drop/reference_final_states.csv`).
+    pub data_dir: std::path::PathBuf,
+}
+
+/// `signorini experiment triangle-drop`.
+impl crate::Experiment for TriangleConfig {
+    fn out(&self) -> &Path {
+        &self.out
+    }
+
+    fn run(&self) -> Result<crate::Report, ExperimentError> {
+        let r = run_all(
+            &self.models,
+            &self.hs,
+            self.stepper,
+            &self.out,
+            &self.data_dir,
+        )?;
+        Ok(crate::Report {
+            text: r.report,
+            passed: Some(r.all_checks_pass),
+        })
+    }
+}

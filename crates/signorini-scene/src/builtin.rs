@@ -46,58 +46,6 @@ pub const SCENES: &[Builtin] = &[
     // the stack (tens of seconds each), and built-in scenes must run without a failed step.
 ];
 
-/// The `signorini experiment` subcommands, with one line each.
-pub const EXPERIMENTS: &[(&str, &str)] = &[
-    (
-        "pour2d",
-        "pour the paper's random polygons into a box (PEG paper Figs. 20-22); scene: pour2d_a_h010",
-    ),
-    (
-        "triangle-drop",
-        "drop a triangle onto a triangle: the standard-model trap (docs/formulation-notes.md §10); scene: triangle_drop",
-    ),
-    (
-        "pour3d",
-        "pour convex polyhedra into a box (PEG paper Figs. 23-24); scenes: pour3d_icosahedra_h010, pour3d_random_c0_h010",
-    ),
-    (
-        "particle1d",
-        "CPF supplementary §C: 1D particle stability limits (an analysis, not a run); its drops: scenes particle1d_cpf (unperturbed), particle1d_perturbed (trajectory.csv)",
-    ),
-    (
-        "box-on-plane",
-        "a rigid box dropped on a plane: CPF rests, DPF jitters; scene: box_on_plane (one model per run)",
-    ),
-    (
-        "stick",
-        "CPF Fig. 9: a ball hits a tilted thin stick; scene: stick (one model per run; no h/100 reference)",
-    ),
-    (
-        "cloth-tori",
-        "CPF Figs. 12-13: soft tori fall on a pinned cloth (--full: 65k triangles); scene: cloth_tori (small variant)",
-    ),
-    (
-        "rings",
-        "CPF Figs. 15-16: stiff rings fall on thin pins, stiffness and step sweep; scene: rings (small variant, no sweep)",
-    ),
-    (
-        "chain",
-        "Linked rings swing against a static box (after CPF Figs. 1a, 8, not a reproduction; --full: 37 links); scene: chain (small variant)",
-    ),
-    (
-        "bucket",
-        "CPF Fig. 14: soft bodies poured into an open bucket (--full: 40 bodies, 108k triangles); scene: bucket (small variant)",
-    ),
-    (
-        "pile",
-        "time per step against N: N bodies on a lattice (or poured) in a box, 2D or 3D; scenes: pile3d_n27, pile3d_n125, pile2d_n100",
-    ),
-    (
-        "tower",
-        "eight unit cubes stacked on a floor (mu = 0.5) must stay at rest; scene file: scenes/tower8.toml (not built in)",
-    ),
-];
-
 impl Builtin {
     /// Where the file is in the source tree (relative paths inside it resolve from there).
     pub fn path(&self) -> PathBuf {

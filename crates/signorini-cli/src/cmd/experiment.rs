@@ -11,7 +11,7 @@ use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 use signorini_experiments::timing::TimingSpec;
-use signorini_experiments::{pour2d, pour3d, triangle_drop};
+use signorini_experiments::{Experiment, pour2d, pour3d, triangle_drop};
 use signorini_harness::{bodyset, data};
 use signorini_world::ContactModel;
 use std::path::{Path, PathBuf};
@@ -207,7 +207,6 @@ fn models(c: &Common) -> anyhow::Result<Vec<ContactModel>> {
 }
 
 fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.common.out);
     let data = data_dir(&a.common)?;
     if !(a.duration.is_finite() && a.duration > 0.0) {
         return Err(anyhow!("--duration must be > 0, got {}", a.duration).into());
@@ -242,18 +241,10 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
             repeats: a.timing_repeats,
         }),
     };
-    let r = pour2d::run_sweep(&cfg).map_err(anyhow::Error::from)?;
-    out!("{}", r.report);
-    outln!("outputs in {}", display(&cfg.out));
-    Ok(if r.all_checks_pass {
-        Outcome::Success
-    } else {
-        Outcome::Failed
-    })
+    finish(&cfg)
 }
 
 fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.common.out);
     if a.timing_every == Some(0) || a.timing_repeats == 0 {
         return Err(anyhow!("--timing-every and --timing-repeats must be >= 1").into());
     }
@@ -300,33 +291,16 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
             repeats: a.timing_repeats,
         }),
     };
-    let r = pour3d::run_sweep3(&cfg).map_err(anyhow::Error::from)?;
-    out!("{}", r.report);
-    outln!("outputs in {}", display(&cfg.out));
-    Ok(if r.all_checks_pass {
-        Outcome::Success
-    } else {
-        Outcome::Failed
-    })
+    finish(&cfg)
 }
 
 fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.common.out);
-    let data = data_dir(&a.common)?;
-    let r = triangle_drop::run_all(
-        &models(&a.common)?,
-        &hs(&a.common)?,
-        a.common.stepper(),
-        &a.common.out,
-        &data,
-    )
-    .map_err(anyhow::Error::from)?;
-    out!("{}", r.report);
-    outln!("outputs in {}", display(&a.common.out));
-    Ok(if r.all_checks_pass {
-        Outcome::Success
-    } else {
-        Outcome::Failed
+    finish(&triangle_drop::TriangleConfig {
+        models: models(&a.common)?,
+        hs: hs(&a.common)?,
+        stepper: a.common.stepper(),
+        out: a.common.out.clone(),
+        data_dir: data_dir(&a.common)?,
     })
 }
 
@@ -357,4 +331,17 @@ pub fn default_job() -> Result<Outcome, BadInput> {
 
 fn display(p: &Path) -> String {
     p.display().to_string()
+}
+
+/// Run an experiment whose parameters are filled in, print its report and where its outputs
+/// are, and turn its verdict into the exit code (1 if a check failed).
+pub fn finish(e: &dyn Experiment) -> Result<Outcome, BadInput> {
+    crate::signals::note_output(e.out());
+    let r = e.run().map_err(anyhow::Error::from)?;
+    out!("{}", r.text);
+    outln!("outputs in {}", display(e.out()));
+    Ok(match r.passed {
+        Some(false) => Outcome::Failed,
+        _ => Outcome::Success,
+    })
 }

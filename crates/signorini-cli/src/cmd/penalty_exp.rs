@@ -6,6 +6,7 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::bail;
 use clap::Args;
+use signorini_experiments::experiment::InFolder;
 use signorini_experiments::{box_on_plane, particle1d, stick};
 use std::path::PathBuf;
 
@@ -57,60 +58,19 @@ fn positive(name: &str, v: f64) -> anyhow::Result<()> {
 
 /// Run `particle1d`.
 pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     positive("perturbation-hz", a.perturbation_hz)?;
     let c = particle1d::DropConfig {
         hz: a.perturbation_hz,
         ..Default::default()
     };
-    let s = particle1d::run(&c, &a.out).map_err(anyhow::Error::from)?;
-    let rel = |x: f64, y: f64| (x - y).abs() / y;
-    outln!("particle1d (m = 1 kg, k = 10 kN/m):");
-    outln!(
-        "  SE  limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulated penalty stepper (dpf) {:.6e} s ({:.2e} rel. to eigenvalues)",
-        s.se_analytic_limit_s,
-        s.se_eigen_limit_s,
-        s.se_stability_limit_s,
-        rel(s.se_stability_limit_s, s.se_eigen_limit_s)
-    );
-    outln!(
-        "  CPF limit: analytic {:.6e} s, eigenvalues {:.6e} s, simulated penalty stepper (cpf) {:.6e} s ({:.2e} rel. to eigenvalues)",
-        s.cpf_analytic_limit_s,
-        s.cpf_eigen_limit_s,
-        s.cpf_stability_limit_s,
-        rel(s.cpf_stability_limit_s, s.cpf_eigen_limit_s)
-    );
-    outln!(
-        "  (simulated: PenaltyWorld, a 1 kg cube held between two walls by 8 vertex-face pairs of k/8, no gravity; bisection on the step for a 100-fold growth of a small displacement)"
-    );
-    outln!(
-        "  largest surviving stiffness perturbation at {} Hz, Δt = 2 ms: SE {:.0} %, CPF {:.0} % (paper: 15 %, 70 %)",
-        s.perturbation_hz,
-        100.0 * s.se_max_perturbation,
-        100.0 * s.cpf_max_perturbation
-    );
-    if let Some(why) = &s.interrupted {
-        outln!("  interrupted: {why} (the figures not reached are NaN)");
-    }
-    outln!("outputs in {}", a.out.display());
-    let ok = [
-        (s.se_stability_limit_s, s.se_eigen_limit_s),
-        (s.cpf_stability_limit_s, s.cpf_eigen_limit_s),
-        (s.se_eigen_limit_s, s.se_analytic_limit_s),
-        (s.cpf_eigen_limit_s, s.cpf_analytic_limit_s),
-    ]
-    .iter()
-    .all(|(x, y)| rel(*x, *y) < 0.01);
-    Ok(if ok {
-        Outcome::Success
-    } else {
-        Outcome::Failed
+    super::experiment::finish(&InFolder {
+        params: c,
+        out: a.out,
     })
 }
 
 /// Run `box-on-plane`.
 pub fn box_on_plane(a: BoxArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     positive("h", a.h)?;
     positive("duration", a.duration)?;
     if a.duration < 1.0 {
@@ -124,35 +84,14 @@ pub fn box_on_plane(a: BoxArgs) -> Result<Outcome, BadInput> {
         duration: a.duration,
         ..Default::default()
     };
-    let s = box_on_plane::run(&c, &a.out).map_err(anyhow::Error::from)?;
-    outln!("box-on-plane (h = {} s, {} s):", c.h, c.duration);
-    for (name, m) in &s {
-        outln!(
-            "  {name:8} final-second max vertex speed {:.3e} m/s, max penetration {:.3e} m, jitter {:.4e} (final second {:.3e}), {:.3} ms/step",
-            m.final_speed,
-            m.max_penetration,
-            m.jitter,
-            m.final_second_jitter,
-            m.ms_per_step
-        );
-    }
-    let (cpf, dpf) = (&s["cpf"], &s["dpf"]);
-    outln!(
-        "  jitter DPF / CPF = {:.3} (final second: {:.3e})",
-        dpf.jitter / cpf.jitter,
-        dpf.final_second_jitter / cpf.final_second_jitter
-    );
-    outln!("outputs in {}", a.out.display());
-    Ok(if cpf.final_speed < 1e-4 {
-        Outcome::Success
-    } else {
-        Outcome::Failed
+    super::experiment::finish(&InFolder {
+        params: c,
+        out: a.out,
     })
 }
 
 /// Run `stick`.
 pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     positive("h", a.h)?;
     positive("speed", a.speed)?;
     let c = stick::StickConfig {
@@ -160,34 +99,8 @@ pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
         speed: a.speed,
         ..Default::default()
     };
-    let s = stick::run(&c, &a.out).map_err(anyhow::Error::from)?;
-    outln!(
-        "stick (h = {} s, ball speed {} m/s, reference: the analytic elastic reflection off the stick's side):",
-        c.h,
-        c.speed
-    );
-    for (name, m) in &s {
-        let d = m.rebound_direction;
-        outln!(
-            "  {name:8} rebound ({:+.3}, {:+.3}, {:+.3}), {:.1}° from the reference, max penetration {:.3e} m, {:.3} ms/step",
-            d[0],
-            d[1],
-            d[2],
-            m.angle_to_reference_deg,
-            m.common.max_penetration,
-            m.common.ms_per_step
-        );
-    }
-    if let Some(m) = s.values().next() {
-        let d = m.reference_rebound_direction;
-        outln!(
-            "  reference rebound ({:+.3}, {:+.3}, {:+.3}) (analytic); dpf at h/100: {:.1}° from it",
-            d[0],
-            d[1],
-            d[2],
-            m.fine_discrete_angle_deg
-        );
-    }
-    outln!("outputs in {}", a.out.display());
-    Ok(Outcome::Success)
+    super::experiment::finish(&InFolder {
+        params: c,
+        out: a.out,
+    })
 }

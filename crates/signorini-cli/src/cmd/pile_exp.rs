@@ -12,8 +12,8 @@ use crate::cmd::scene::memory_limit;
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
-use signorini_experiments::pile_run::{PileConfig, Supply, run_pile};
-use signorini_experiments::tower::{CUBES, TowerConfig, run_towers};
+use signorini_experiments::pile_run::{PileConfig, Supply};
+use signorini_experiments::tower::{CUBES, TowerConfig};
 use signorini_harness::data;
 use signorini_harness::pile::{Dim, Layout, Shape, pour_interval};
 use signorini_harness::polyhedra::Bodies;
@@ -221,22 +221,13 @@ const BOX_PARTS: u64 = 5;
 
 /// Run `experiment pile`.
 pub fn pile(a: PileArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     let cfg = pile_config(&a)?;
     pile_memory(&cfg, memory_limit(a.memory_limit.as_deref())?)?;
-    let r = run_pile(&cfg).map_err(anyhow::Error::from)?;
-    out!("{}", r.report);
-    outln!("outputs in {}", cfg.out.display());
-    Ok(if r.targets_met {
-        Outcome::Success
-    } else {
-        Outcome::Failed
-    })
+    super::experiment::finish(&cfg)
 }
 
 /// Run `experiment tower`.
 pub fn tower(a: TowerArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     check_common(a.friction, a.h, a.duration)?;
     // Eight cubes on a floor: only the run's length (--duration / --h) is the user's.
     let e = memory::rigid(
@@ -255,12 +246,5 @@ pub fn tower(a: TowerArgs) -> Result<Outcome, BadInput> {
         duration: a.duration,
         out: a.out.clone(),
     };
-    let (report, at_rest) = run_towers(&cfg).map_err(anyhow::Error::from)?;
-    out!("{report}");
-    outln!("outputs in {}", cfg.out.display());
-    Ok(if at_rest {
-        Outcome::Success
-    } else {
-        Outcome::Failed
-    })
+    super::experiment::finish(&cfg)
 }

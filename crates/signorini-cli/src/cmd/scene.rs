@@ -302,8 +302,8 @@ pub fn list() -> Result<Outcome, BadInput> {
         outln!("  {:<16} {}", b.name, b.description());
     }
     outln!("experiments (signorini experiment <name> --out DIR):");
-    for (name, what) in builtin::EXPERIMENTS {
-        outln!("  {name:<16} {what}");
+    for e in signorini_experiments::experiment::REGISTRY {
+        outln!("  {:<16} {}", e.name, e.about);
     }
     Ok(Outcome::Success)
 }
