@@ -280,17 +280,22 @@ fn start_for(args: &[&str], ms: u64) -> Child {
 /// their next step on SIGINT, exit 130, and name the step in `summary.json`.
 #[test]
 fn every_penalty_experiment_stops_at_its_next_step_and_names_it() {
-    for (name, of) in [
-        ("particle1d", " of particle1d's "),
-        ("box-on-plane", " of "),
-        ("stick", " of "),
+    // Each run made long enough (seconds in a debug build) that the signal, sent after 700 ms,
+    // finds it running even on an idle machine (the defaults of box-on-plane and stick take
+    // about 0.6 s).
+    for (name, extra, of) in [
+        ("particle1d", &[][..], " of particle1d's "),
+        ("box-on-plane", &["--duration", "30"][..], " of "),
+        ("stick", &["--h", "0.0001"][..], " of "),
     ] {
         let dir = tempfile::Builder::new()
             .prefix("signorini-signal-exp-")
             .tempdir()
             .unwrap();
         let out = dir.path().join("out");
-        let child = start_for(&["experiment", name, "--out", out.to_str().unwrap()], 700);
+        let mut args = vec!["experiment", name, "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let child = start_for(&args, 700);
         let (code, _, stderr) = signal_and_wait(child, "INT");
         assert_eq!(code, 130, "{name}: {stderr}");
         assert!(

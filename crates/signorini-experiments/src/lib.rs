@@ -22,6 +22,7 @@ pub mod bucket;
 pub mod chain;
 pub mod checks;
 pub mod cloth_tori;
+pub mod deform_experiment;
 pub mod experiment;
 pub mod particle1d;
 pub mod pile_out;

@@ -6,11 +6,9 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
-use signorini_experiments::stiffness_sweep::{SweepPoint, factor_dir, stiffness_sweep};
-use signorini_experiments::{ExperimentError, bucket, chain, cloth_tori, rings};
-use signorini_harness::deform_build::WorldSpec;
+use signorini_experiments::deform_experiment::{DeformExperiment, DeformParams, Mode};
+use signorini_experiments::{bucket, chain, cloth_tori, rings};
 use signorini_harness::deform_run::ForceModel;
-use signorini_harness::deform_run::{DeformSummary, Extra};
 use signorini_scene::memory;
 use std::path::PathBuf;
 
@@ -65,8 +63,6 @@ pub struct DeformArgs {
     stiffness_factors: Vec<f64>,
 }
 
-const ALL: [ForceModel; 3] = [ForceModel::Cpf, ForceModel::Dpf, ForceModel::DpfCcd];
-
 fn model(s: &str) -> anyhow::Result<ForceModel> {
     match s {
         "cpf" => Ok(ForceModel::Cpf),
@@ -97,141 +93,8 @@ fn check(a: &DeformArgs) -> anyhow::Result<ForceModel> {
     model(&a.model)
 }
 
-/// Print the stiffness sweep's table: per factor, each model's jitter and crossings at the
-/// end, and the jitter of every other model relative to the first (CPF).
-fn print_sweep(points: &[SweepPoint], out: &std::path::Path) {
-    outln!("stiffness sweep (jitter, crossings at the end; ratio = model's jitter / cpf's):");
-    for pt in points {
-        let base = pt.runs.first().map(|(s, _)| s.jitter).unwrap_or(f64::NAN);
-        let cells: Vec<String> = pt
-            .runs
-            .iter()
-            .map(|(s, e)| {
-                let ratio = if base > 0.0 {
-                    format!("×{:.1}", s.jitter / base)
-                } else {
-                    "×–".into()
-                };
-                format!(
-                    "{} {:.4} ({} crossings{}, {ratio})",
-                    s.model,
-                    s.jitter,
-                    s.pairs_penetrating_at_end,
-                    if e.diverged_at.is_some() {
-                        ", DIVERGED"
-                    } else {
-                        ""
-                    },
-                )
-            })
-            .collect();
-        outln!(
-            "  k ×{:<5} = {:>10.4} N/m: {}",
-            pt.factor,
-            pt.stiffness,
-            cells.join("; ")
-        );
-    }
-    outln!("plot in {}", out.join("jitter_vs_stiffness.svg").display());
-}
-
-/// Print every run of a comparison; false if one diverged.
-fn print_runs(name: &str, runs: &[(DeformSummary, Extra)], out: &std::path::Path) -> bool {
-    runs.iter().fold(true, |ok, (s, e)| {
-        print(name, s, e, &out.join(&s.model)) && ok
-    })
-}
-
-/// Print a run's figures; false if it diverged (exit code 1).
-fn print(name: &str, s: &DeformSummary, e: &Extra, out: &std::path::Path) -> bool {
-    outln!(
-        "{name} ({}, Δt = {} s, {} steps, {} triangles):",
-        s.model,
-        s.dt,
-        s.steps,
-        s.triangles
-    );
-    outln!(
-        "  at the end: {} edge-triangle pairs crossing, max depth {:.3e} m",
-        s.pairs_penetrating_at_end,
-        s.max_depth
-    );
-    outln!(
-        "  over the run: peak {} pairs crossing, peak depth {:.3e} m, {} steps ending with crossings",
-        e.peak_pairs,
-        e.peak_depth,
-        e.steps_with_crossings
-    );
-    outln!(
-        "  jitter (final half, mean |ΔF| / mean F) {:.4e}, high-pass (residual from a 9-step mean) {:.4e}, final-half RMS vertex speed {:.3e} m/s",
-        s.jitter,
-        e.jitter_high_pass,
-        e.final_rms_speed
-    );
-    outln!(
-        "  {:.2} ms/step, {:.1} steps per wall-clock second",
-        s.ms_per_step,
-        1e3 / s.ms_per_step.max(1e-9)
-    );
-    outln!("outputs in {}", out.display());
-    if let Some(n) = e.diverged_at {
-        outln!(
-            "  DIVERGED in step {}: the explicit integration blew up (a state not finite, or a \
-             vertex about to move more than 1000 times the world's size in one step); the run \
-             stopped there (reduce --dt or --stiffness)",
-            n + 1
-        );
-    }
-    e.diverged_at.is_none()
-}
-
-fn outcome(ok: bool) -> Outcome {
-    if ok {
-        Outcome::Success
-    } else {
-        Outcome::Failed
-    }
-}
-
-/// The knobs every deformable experiment's parameters share, for the command-line overrides.
-trait Knobs {
-    /// `[dt, stiffness, duration, vertex_stiffness_limit]`.
-    fn knobs(&mut self) -> [&mut f64; 4];
-    /// The implicit contact correction switch.
-    fn implicit(&mut self) -> &mut bool;
-    /// The world these parameters build (for the memory estimate).
-    fn world(&self) -> Result<WorldSpec, ExperimentError>;
-    /// Steps of one run.
-    fn steps(&self) -> u64;
-}
-
-macro_rules! knobs {
-    ($($t:ty => $spec:path),*) => {$(
-        impl Knobs for $t {
-            fn knobs(&mut self) -> [&mut f64; 4] {
-                [&mut self.dt, &mut self.stiffness, &mut self.duration, &mut self.vertex_stiffness_limit]
-            }
-            fn implicit(&mut self) -> &mut bool {
-                &mut self.implicit_contact
-            }
-            fn world(&self) -> Result<WorldSpec, ExperimentError> {
-                $spec(self)
-            }
-            fn steps(&self) -> u64 {
-                (self.duration / self.dt).ceil().max(0.0) as u64
-            }
-        }
-    )*};
-}
-knobs!(
-    cloth_tori::ClothToriParams => cloth_tori::spec,
-    rings::RingsParams => rings::spec,
-    chain::ChainParams => chain::spec,
-    bucket::BucketParams => bucket::spec
-);
-
 /// The parameters of `a` (small or `--full`, with the overrides applied).
-fn params<P: Knobs>(
+fn params<P: DeformParams>(
     a: &DeformArgs,
     small: fn(ForceModel) -> P,
     full: fn(ForceModel) -> P,
@@ -261,124 +124,53 @@ fn params<P: Knobs>(
     Ok(p)
 }
 
-type Runs = Vec<(DeformSummary, Extra)>;
 /// The small and the `--full` constructors of an experiment's parameters.
 type Sizes<P> = (fn(ForceModel) -> P, fn(ForceModel) -> P);
-type Compare<P> = fn(&P, &[ForceModel], &std::path::Path) -> Result<Runs, ExperimentError>;
-type RunOne<P> = fn(&P, &std::path::Path) -> Result<(DeformSummary, Extra), ExperimentError>;
 
-/// Run a deformable experiment without extra output (cloth-tori, chain, bucket): one model, or
-/// all three with `--compare` where the experiment has a comparison.
-fn drive<P: Knobs + Clone>(
+/// Run a deformable experiment with the parameters of `a`.
+fn drive<P: DeformParams>(
     a: DeformArgs,
-    name: &str,
     (small, full): Sizes<P>,
-    compare: Option<Compare<P>>,
-    run: RunOne<P>,
+    rigid: Option<fn(&mut P)>,
 ) -> Result<Outcome, BadInput> {
-    if a.rigid {
-        return Err(anyhow!("--rigid: only for rings").into());
+    let mut params = params(&a, small, full)?;
+    match (a.rigid, rigid) {
+        (true, Some(set)) => set(&mut params),
+        (true, None) => return Err(anyhow!("--rigid: only for rings").into()),
+        _ => {}
     }
-    let p = params(&a, small, full)?;
-    if a.compare {
-        let Some(compare) = compare else {
-            return Err(
-                anyhow!("--compare: not available for {name}; run once per --model").into(),
-            );
-        };
-        return compare_all(&a, name, &p, compare);
-    }
-    let (s, e) = run(&p, &a.out).map_err(anyhow::Error::from)?;
-    Ok(outcome(print(name, &s, &e, &a.out)))
-}
-
-/// `--compare`: all three models, once or (with `--stiffness-factors`) at each stiffness.
-fn compare_all<P: Knobs + Clone>(
-    a: &DeformArgs,
-    name: &str,
-    p: &P,
-    compare: Compare<P>,
-) -> Result<Outcome, BadInput> {
-    if a.stiffness_factors.is_empty() {
-        let runs = compare(p, &ALL, &a.out).map_err(anyhow::Error::from)?;
-        return Ok(outcome(print_runs(name, &runs, &a.out)));
-    }
-    let points = stiffness_sweep(
-        p,
-        &a.stiffness_factors,
-        name,
-        &a.out,
-        |q: &mut P| q.knobs()[1],
-        |q, dir| compare(q, &ALL, dir),
-    )
-    .map_err(anyhow::Error::from)?;
-    // Print every factor's runs, then decide (no short-circuit: every run is reported).
-    let printed: Vec<bool> = points
-        .iter()
-        .map(|pt| print_runs(name, &pt.runs, &factor_dir(&a.out, pt.factor)))
-        .collect();
-    let ok = printed.iter().all(|&ok| ok);
-    print_sweep(&points, &a.out);
-    Ok(outcome(ok))
+    let mode = match (a.compare, a.stiffness_factors.is_empty()) {
+        (false, _) => Mode::One,
+        (true, true) => Mode::Compare,
+        (true, false) => Mode::Sweep(a.stiffness_factors.clone()),
+    };
+    super::experiment::finish(&DeformExperiment {
+        params,
+        mode,
+        out: a.out,
+    })
 }
 
 /// Run `cloth-tori`.
 pub fn cloth_tori(a: DeformArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     use cloth_tori::ClothToriParams as P;
-    drive(
-        a,
-        "cloth-tori",
-        (P::small, P::full),
-        Some(cloth_tori::compare),
-        cloth_tori::run,
-    )
+    drive(a, (P::small, P::full), None)
 }
 
-/// Run `rings`.
+/// Run `rings` (`--rigid`: rigid rings).
 pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
-    let mut p = params(&a, rings::RingsParams::small, rings::RingsParams::full)?;
-    p.rigid = a.rigid;
-    if a.compare {
-        return compare_all(&a, "rings", &p, rings::compare);
-    }
-    let r = rings::run(&p, &a.out).map_err(anyhow::Error::from)?;
-    let ok = print("rings", &r.summary, &r.extra, &a.out);
-    outln!("  sweep (contact-force plots force_stiffness.svg, force_dt.svg):");
-    for row in &r.sweep {
-        outln!(
-            "    k = {:>8.3} N/m, Δt = {:.5} s: jitter {:.4e}, {} pairs crossing at the end (peak {}, depth {:.3e} m)",
-            row.stiffness,
-            row.dt,
-            row.summary.jitter,
-            row.summary.pairs_penetrating_at_end,
-            row.extra.peak_pairs,
-            row.extra.peak_depth
-        );
-        if let Some(n) = row.extra.diverged_at {
-            outln!("      diverged in step {}", n + 1);
-        }
-    }
-    Ok(outcome(ok))
+    use rings::RingsParams as P;
+    drive(a, (P::small, P::full), Some(|p: &mut P| p.rigid = true))
 }
 
 /// Run `chain` (`--compare` is not supported: run it once per `--model`).
 pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     use chain::ChainParams as P;
-    drive(a, "chain", (P::small, P::full), None, chain::run)
+    drive(a, (P::small, P::full), None)
 }
 
 /// Run `bucket`.
 pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(&a.out);
     use bucket::BucketParams as P;
-    drive(
-        a,
-        "bucket",
-        (P::small, P::full),
-        Some(bucket::compare),
-        bucket::run,
-    )
+    drive(a, (P::small, P::full), None)
 }
