@@ -87,5 +87,6 @@ pub use signorini_contact::ContactModel;
 pub use spatial::{ContactKey3, Geometry3, PolyBody, Spatial, TRIAL_OVERLAP_TOLERANCE, World3};
 pub use stepper::{
     APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, ContactKey, DEFAULT_DENSE_LIMIT,
-    DENSE_FALLBACK_LIMIT, GenericWorld, Space, WorldError, WorldParams,
+    DEFAULT_GAP_CORRECTIONS, DENSE_FALLBACK_LIMIT, GenericWorld, PEG_SOLVE_WORK_LIMIT, Space,
+    WorldError, WorldParams,
 };
