@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let at = Vec3::new((k % 3) as f64, (k / 3 % 3) as f64, (k / 9) as f64 + 0.5) * 0.6;
         let tilt = Quat::from_euler_angles(0.1 * k as f64, 0.2, 0.0);
         let body = PolyBody::from_density(&cube, 500.0)?.with_pose(at, tilt);
-        world.add_body(body.with_gravity(9.81))?;
+        world.add_body(body.with_gravity(Vec3::new(0.0, 0.0, -9.81)))?;
     }
     let failed = (0..150).filter(|_| world.step().failed).count();
     println!("150 steps, {failed} failed; poses (position m, roll/pitch/yaw rad):");

@@ -18,7 +18,7 @@
 //! [`WorldParams::new`] is the paper's stepper. The command-line tool's experiments add eight
 //! gap corrections, the split impulse and a per-solve work budget for PEG
 //! (`signorini_experiments::pour2d::experiment_params`); set the first two as below to get
-//! the same accuracy. Gravity is added per body: `with_gravity(9.81)` means −9.81 ẑ m/s².
+//! the same accuracy. Gravity is added per body, as a vector: `with_gravity(Vec3::new(0.0, 0.0, -9.81))`.
 //!
 //! ```
 //! use signorini_geometry::dim3::ConvexPolyhedron;
@@ -34,7 +34,7 @@
 //! let cube = ConvexPolyhedron::cuboid(Vec3::repeat(0.1))?;
 //! let body = PolyBody::from_density(&cube, 1000.0)?
 //!     .with_pose(Vec3::new(0.0, 0.0, 0.3), Quat::identity())
-//!     .with_gravity(9.81);
+//!     .with_gravity(Vec3::new(0.0, 0.0, -9.81));
 //! let id = world.add_body(body)?;
 //! for _ in 0..100 {
 //!     let report = world.step(); // never panics: failures are in the report
@@ -60,7 +60,7 @@
 //! let id = world.add_body(
 //!     RigidBody2::from_density(&square, 100.0)?
 //!         .with_pose(Vec2::new(0.0, 0.5), 0.3)
-//!         .with_gravity(9.81),
+//!         .with_gravity(Vec2::new(0.0, -9.81)),
 //! )?;
 //! let mut contacts = 0;
 //! for _ in 0..400 {
