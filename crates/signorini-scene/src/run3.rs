@@ -196,7 +196,7 @@ pub(super) fn run_polyhedra(
         if s > 1 {
             sched.add_due(s - 1, |k| add(&mut world, k))?;
         }
-        super::before(&mut opts, s, super::StepState::Polyhedra(&world));
+        super::before(&mut opts, s, super::StepState::Polyhedra(&mut world));
         let rep = world.step();
         taken = s;
         if !finite_world3(world.bodies.iter().map(|b| &b.state)) {
@@ -349,7 +349,7 @@ pub(super) fn run_meshes(
             let t = (s - 1) as Real * h;
             world.set_stiffness(world_k0 * (1.0 + a * (std::f64::consts::TAU * f * t).sin()))?;
         }
-        super::before(&mut opts, s, super::StepState::Meshes(&world));
+        super::before(&mut opts, s, super::StepState::Meshes(&mut world));
         let rep = world.step();
         taken = s;
         if let Some(wi) = traced.map(|k| sched.world_of_scene[k])

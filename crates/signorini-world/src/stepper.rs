@@ -55,6 +55,15 @@ pub enum WorldError {
         /// Why.
         source: BodyError,
     },
+    /// A control input ([`GenericWorld::set_velocity`], [`GenericWorld::apply_wrench`]) was
+    /// refused: no such body, a static body, or a non-finite value.
+    #[error("control of body {index}: {reason}")]
+    Control {
+        /// Body index.
+        index: usize,
+        /// Why.
+        reason: &'static str,
+    },
 }
 
 /// Stepper settings.
@@ -384,6 +393,11 @@ pub struct GenericWorld<S: Space<D>, const D: usize> {
     pub(crate) space: PhantomData<S>,
 }
 
+/// A refused control input.
+fn control(index: usize, reason: &'static str) -> WorldError {
+    WorldError::Control { index, reason }
+}
+
 /// Stage 1 output.
 struct Predicted<G, const D: usize> {
     now: G,
@@ -418,6 +432,54 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         S::validate(&body).map_err(|source| WorldError::Body { index, source })?;
         self.bodies.push(body);
         Ok(index)
+    }
+
+    /// The generalized velocity ν of body `id` (2D `(vx, vy, ω)`; 3D `(v, ω)`, world frame),
+    /// `None` if there is no such body.
+    pub fn velocity(&self, id: usize) -> Option<SVector<Real, D>> {
+        self.bodies.get(id).map(S::velocity)
+    }
+
+    /// Control input: set the generalized velocity of dynamic body `id` (layout as in
+    /// [`GenericWorld::velocity`]) before the next step.
+    ///
+    /// # Errors
+    /// [`WorldError::Control`] for no such body, a static body or a non-finite velocity.
+    pub fn set_velocity(&mut self, id: usize, v: SVector<Real, D>) -> Result<(), WorldError> {
+        if !v.iter().all(|x| x.is_finite()) {
+            return Err(control(id, "non-finite velocity"));
+        }
+        let body = self.dynamic_body_mut(id)?;
+        S::set_velocity(body, &v);
+        Ok(())
+    }
+
+    /// Control input: apply the wrench `w` (2D `(fx, fy, τ)`; 3D `(f, τ)`: N and N·m, world
+    /// frame, about the centre of mass) to dynamic body `id` during the next step, on top of
+    /// its constant external force (e.g. gravity). Applied now as the impulse `h w`:
+    /// `ν ← ν + h M⁻¹ w`, which is what the next step's free flight `ν + h M⁻¹ (F_ext + w)`
+    /// would add (up to rounding). Call it before every step the wrench should act.
+    ///
+    /// # Errors
+    /// [`WorldError::Control`] for no such body, a static body or a non-finite wrench.
+    pub fn apply_wrench(&mut self, id: usize, w: SVector<Real, D>) -> Result<(), WorldError> {
+        if !w.iter().all(|x| x.is_finite()) {
+            return Err(control(id, "non-finite wrench"));
+        }
+        let h = self.params.h;
+        let body = self.dynamic_body_mut(id)?;
+        let v = S::velocity(body) + body.inverse_mass_block().mul(&w) * h;
+        S::set_velocity(body, &v);
+        Ok(())
+    }
+
+    /// Body `id` if it exists and is dynamic.
+    fn dynamic_body_mut(&mut self, id: usize) -> Result<&mut S::Body, WorldError> {
+        match self.bodies.get_mut(id) {
+            None => Err(control(id, "no such body")),
+            Some(b) if b.is_static() => Err(control(id, "static body")),
+            Some(b) => Ok(b),
+        }
     }
 
     /// Advance one step of size h; never panics, failures are recorded in the report.

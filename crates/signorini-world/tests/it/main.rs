@@ -1,5 +1,6 @@
 //! Integration tests of the stepper: analytic free fall and resting contact, corners, friction.
 
+mod control;
 mod deformable;
 mod penalty;
 
