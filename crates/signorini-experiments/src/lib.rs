@@ -18,6 +18,8 @@
 //! `summary.csv`'s `ms_per_step` column, in `pooled.csv` and in `timing.csv`, never in
 //! trajectories.
 
+#![warn(missing_docs)]
+
 pub mod bodyset;
 pub mod box_on_plane;
 pub mod bucket;

@@ -289,7 +289,10 @@ fn the_before_step_hook_applies_control_inputs() {
                     world.apply_wrench(id, lift).unwrap();
                 }
             }
-            assert!(world.apply_wrench(0, Vec3::x()).is_err(), "the floor is static");
+            assert!(
+                world.apply_wrench(0, Vec3::x()).is_err(),
+                "the floor is static"
+            );
         })),
         ..Default::default()
     };
