@@ -5,7 +5,8 @@
 #   scripts/byte-identical.sh BASE_BIN NEW_BIN [WORKDIR]
 #
 # BASE_BIN is a binary built from the commit before the change, NEW_BIN one built after it
-# (e.g. `git worktree add ../base <commit> && cargo build --release` there). Both run from the
+# (e.g. `git worktree add ../base <commit> && cargo build --release` there; build both in the
+# same folder, or summary.json's `file` field — the built-in scene's path — differs). Both run from the
 # repository root, so the default data and scene paths resolve the same way.
 #
 # Compared: every file each run writes (trajectories, summary.csv/json, steps.csv, plots,

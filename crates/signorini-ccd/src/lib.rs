@@ -13,6 +13,8 @@
 //! Does not own: collision response or penalty forces, rigid bodies, mesh generation.
 //! See `docs/ccd.md` for guarantees, error bounds and benchmark numbers.
 
+#![warn(missing_docs)]
+
 pub mod benchmark;
 pub mod bvh;
 mod error;

@@ -24,6 +24,8 @@
 //! A result counts as solved when the natural-map residual ‖z − mid(l, u, z − w)‖∞ is at most
 //! `SolveParams::tolerance · max(1, ‖q‖∞)`.
 
+#![warn(missing_docs)]
+
 mod auto;
 mod basis_reuse;
 mod fischer_burmeister;

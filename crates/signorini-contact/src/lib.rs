@@ -15,6 +15,8 @@
 //!
 //! Does not own: solving (`signorini-complementarity`), the step loop (`signorini-world`).
 
+#![warn(missing_docs)]
+
 mod block_gs;
 pub mod dim2;
 pub mod dim3;

@@ -18,6 +18,8 @@
 //! simple enough to check against finite differences. Its limits (no volumetric shear
 //! stiffness) are documented in `docs/deformable.md`.
 
+#![warn(missing_docs)]
+
 pub mod model;
 pub mod pressure;
 pub mod springs;

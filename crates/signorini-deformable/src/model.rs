@@ -164,6 +164,13 @@ impl Deformable {
         })
     }
 
+    /// Builder: set the gravitational acceleration (m/s², a vector; [`Deformable::new`] sets
+    /// `(0, 0, −9.81)`, unlike rigid bodies, which start without gravity).
+    pub fn with_gravity(mut self, g: Vec3) -> Self {
+        self.gravity = g;
+        self
+    }
+
     /// Pin vertices (infinite mass: they never move).
     ///
     /// # Errors

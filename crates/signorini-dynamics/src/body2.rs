@@ -127,10 +127,13 @@ impl RigidBody2 {
         self
     }
 
-    /// Builder: add gravity `(0, −g m, 0)` to the external force (no-op for static bodies).
-    pub fn with_gravity(mut self, g: Real) -> Self {
+    /// Builder: add the weight `m g` of the gravitational acceleration `g` (m/s², a vector:
+    /// `Vec2::new(0.0, -9.81)` for Earth's gravity along −y) to the external force; no-op for
+    /// static bodies.
+    pub fn with_gravity(mut self, g: Vec2) -> Self {
         if !self.is_static {
-            self.external_force.y -= g * self.mass;
+            self.external_force.x += self.mass * g.x;
+            self.external_force.y += self.mass * g.y;
         }
         self
     }

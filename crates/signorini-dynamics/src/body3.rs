@@ -91,10 +91,12 @@ impl RigidBody3 {
         self
     }
 
-    /// Add gravity `−g ẑ` (m/s²) to the external force.
-    pub fn with_gravity(mut self, g: Real) -> Self {
+    /// Add the weight `m g` of the gravitational acceleration `g` (m/s², a vector:
+    /// `Vec3::new(0.0, 0.0, -9.81)` for Earth's gravity along −z) to the external force; no-op
+    /// for static bodies.
+    pub fn with_gravity(mut self, g: Vec3) -> Self {
         if !self.is_static {
-            self.external_force.z -= g * self.mass;
+            self.external_force += self.mass * g;
         }
         self
     }

@@ -7,6 +7,8 @@
 //! properties of a polygon from a density, and the free-flight updates. Does not own: contacts or constraint forces
 //! (`signorini-contact`), time-stepping (`signorini-world`).
 
+#![warn(missing_docs)]
+
 mod body2;
 mod body3;
 

@@ -112,7 +112,7 @@ pub fn world(c: &BoxConfig, model: ForceModel) -> Result<PenaltyWorld, Experimen
     let lift = half * (c.tilt.cos() + c.tilt.sin().abs()) + c.drop;
     let mut b = MeshBody::dynamic(&mesh, 1000.0, Vec3::new(0.0, 0.0, lift)).map_err(|e| arg(&e))?;
     b.state.orientation = Quat::from_euler_angles(c.tilt, 0.0, 0.0);
-    b.state = b.state.clone().with_gravity(9.81);
+    b.state = b.state.clone().with_gravity(Vec3::new(0.0, 0.0, -9.81));
     let mut params = PenaltyParams::new(model, c.h, c.stiffness);
     params.friction = c.friction;
     params.measure_penetration = true;

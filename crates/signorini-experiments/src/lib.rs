@@ -17,6 +17,8 @@
 //! Outputs are byte-identical across runs: timings only appear in `summary.csv`'s
 //! `ms_per_step` column, in `pooled.csv` and in `timing.csv`, never in trajectories.
 
+#![warn(missing_docs)]
+
 pub mod box_on_plane;
 pub mod bucket;
 pub mod chain;

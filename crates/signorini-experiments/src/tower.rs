@@ -85,7 +85,7 @@ pub fn tower_world(model: ContactModel, h: Real, mu: Real) -> Result<World3, Exp
             body.clone()
                 .with_pose(at, Quat::identity())
                 .with_velocity(Vec3::zeros(), Vec3::zeros())
-                .with_gravity(GRAVITY),
+                .with_gravity(Vec3::new(0.0, 0.0, -GRAVITY)),
         )?;
     }
     Ok(world)

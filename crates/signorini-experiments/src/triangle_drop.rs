@@ -44,7 +44,7 @@ pub fn scene() -> Vec<RigidBody2> {
     let t2 = RigidBody2::dynamic(triangle(std::f64::consts::SQRT_2), 1.0, inertia)
         .expect("positive mass")
         .with_pose(Vec2::new(1.0, 5.0), std::f64::consts::FRAC_PI_3)
-        .with_gravity(GRAVITY);
+        .with_gravity(Vec2::new(0.0, -GRAVITY));
     vec![t1, t2]
 }
 

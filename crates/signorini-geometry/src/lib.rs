@@ -10,6 +10,8 @@
 //! Does not own: bodies, masses, velocities (`signorini-dynamics`) or contact constraints
 //! (`signorini-contact`).
 
+#![warn(missing_docs)]
+
 pub mod aabb;
 pub mod dim2;
 pub mod dim3;

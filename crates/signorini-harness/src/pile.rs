@@ -322,7 +322,7 @@ pub fn placed3(body: &PolyBody, at: Vec3) -> PolyBody {
     body.clone()
         .with_pose(at, Quat::identity())
         .with_velocity(Vec3::zeros(), Vec3::zeros())
-        .with_gravity(GRAVITY)
+        .with_gravity(Vec3::new(0.0, 0.0, -GRAVITY))
 }
 
 /// A 2D body posed at `at` with its file angle, at rest (its external force as in the file).

@@ -34,7 +34,7 @@ pub fn dropped(body: &PolyBody) -> PolyBody {
     body.clone()
         .with_pose(Vec3::new(3.0, 0.0, 2.0), drop_orientation())
         .with_velocity(Vec3::new(-5.0, 0.0, 0.0), Vec3::zeros())
-        .with_gravity(GRAVITY)
+        .with_gravity(Vec3::new(0.0, 0.0, -GRAVITY))
 }
 
 /// The stored scene's icosahedron: circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃.

@@ -11,11 +11,9 @@ pub fn step_count(duration: f64, h: f64) -> usize {
     (duration / h).floor().max(0.0) as usize
 }
 
-/// Work budget of each PEG solve in the experiments (`WorldParams::solve_work_limit`,
-/// multiply–adds): about 0.2–1 s here, Lemke gets ≥ 3n pivots up to n ≈ 700 unknowns and the
-/// whole default chain below n ≈ 150, so only very large unsolvable subproblems are cut short
-/// (a pour3d step with 667 unknowns once took 61 s).
-pub const PEG_SOLVE_WORK_LIMIT: f64 = 1e9;
+/// Work budget of each PEG solve in the experiments: `signorini_world::PEG_SOLVE_WORK_LIMIT`
+/// (documented there), re-exported under its old name.
+pub const PEG_SOLVE_WORK_LIMIT: f64 = signorini_world::PEG_SOLVE_WORK_LIMIT;
 
 /// Which stepper an experiment runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,18 +59,9 @@ impl From<usize> for Stepper {
     }
 }
 
-/// World settings of the experiments: PEG with `gap_corrections` (see
-/// `WorldParams::gap_corrections`); the baselines exactly as in the paper, without the
-/// mixed-form retry (it has the same solutions as the reduced LCP and only doubles the cost of
-/// the many unsolvable standard-model steps).
+/// World settings of the experiments: the project's defaults,
+/// [`WorldParams::signorini_with_corrections`] (PEG with `gap_corrections`; the baselines
+/// without the mixed-form retry).
 pub fn experiment_params(model: ContactModel, h: f64, gap_corrections: usize) -> WorldParams {
-    let mut p = WorldParams::new(model, h);
-    if model == ContactModel::Peg {
-        p.gap_corrections = gap_corrections;
-        p.split_penetration = gap_corrections > 0;
-        p.solve_work_limit = Some(PEG_SOLVE_WORK_LIMIT);
-    } else {
-        p.mixed_fallback = false;
-    }
-    p
+    WorldParams::signorini_with_corrections(model, h, gap_corrections)
 }

@@ -4,6 +4,8 @@
 //! Owns: `Real` (always `f64`: pivoting LCP solvers and exact-geometry tests need it),
 //! the nalgebra aliases, [`tolerance`], and [`UnionFind`] (grouping bodies and unknowns). Does not own: shapes, bodies, solvers.
 
+#![warn(missing_docs)]
+
 pub mod tolerance;
 mod union_find;
 

@@ -17,6 +17,8 @@
 //! Does not own: bodies, time stepping (`signorini-world::penalty`), meshes
 //! (`signorini-geometry::mesh`), CCD kernels (`signorini-ccd`). See `docs/penalty.md`.
 
+#![warn(missing_docs)]
+
 pub mod discrete;
 pub mod distance;
 pub mod friction;

@@ -11,6 +11,11 @@
 //!                      bodies.json, summary.json (+ trace.csv for meshes; all atomic)
 //!      ──report──────▶ report.html (inline SVG plots + canvas replay) and *.svg
 //! ```
+//! A scene can also be stepped by hand: [`load_scene`], [`world_params`] and the scene's
+//! bodies build the world (the `control` example does this and steers a body with
+//! `World::apply_wrench`); within [`run`], [`RunOptions::before_step`] gets the world mutably
+//! for such control inputs.
+//!
 //! Owns: the scene format (reference: `docs/scene-format.md`), its validation, running a scene,
 //! the run outputs and the report. Does not own: physics (`signorini-world` and below), the
 //! paper experiments' sweeps (`signorini-experiments`), the command line.
@@ -22,6 +27,8 @@
 //! let final_world = outcome.world.planar().expect("demo is a 2D scene");
 //! # Ok::<(), signorini_scene::SceneError>(())
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod builtin;
 mod error;

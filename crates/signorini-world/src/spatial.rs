@@ -89,8 +89,9 @@ impl PolyBody {
         self
     }
 
-    /// Builder: add gravity `−g ẑ` to the external force (no-op for static bodies).
-    pub fn with_gravity(mut self, g: Real) -> Self {
+    /// Builder: add the weight `m g` of the gravitational acceleration `g` (m/s², a vector:
+    /// `Vec3::new(0.0, 0.0, -9.81)` along −z) to the external force (no-op for static bodies).
+    pub fn with_gravity(mut self, g: Vec3) -> Self {
         self.state = self.state.with_gravity(g);
         self
     }

@@ -55,6 +55,15 @@ pub enum WorldError {
         /// Why.
         source: BodyError,
     },
+    /// A control input ([`GenericWorld::set_velocity`], [`GenericWorld::apply_wrench`]) was
+    /// refused: no such body, a static body, or a non-finite value.
+    #[error("control of body {index}: {reason}")]
+    Control {
+        /// Body index.
+        index: usize,
+        /// Why.
+        reason: &'static str,
+    },
 }
 
 /// Stepper settings.
@@ -158,8 +167,31 @@ pub struct WorldParams {
     pub paper_detection: bool,
 }
 
+/// Gap-correction re-solves per PEG step in [`WorldParams::signorini`] (the CLI's default).
+pub const DEFAULT_GAP_CORRECTIONS: usize = 8;
+
+/// Work budget of each PEG solve in [`WorldParams::signorini`]
+/// ([`WorldParams::solve_work_limit`], multiply–adds): about 0.2–1 s, Lemke gets ≥ 3n pivots
+/// up to n ≈ 700 unknowns and the whole default chain below n ≈ 150, so only very large
+/// unsolvable subproblems are cut short (a pour3d step with 667 unknowns once took 61 s).
+pub const PEG_SOLVE_WORK_LIMIT: Real = 1e9;
+
+/// Three presets, from the most to the least faithful to the paper:
+///
+/// | constructor | what it is | PEG gap corrections | split impulse | solve budget | mixed-form retry (baselines) | islands, basis reuse, keep-best, detection additions |
+/// |---|---|---|---|---|---|---|
+/// | [`WorldParams::paper`] | the paper's stepper (CLI `--paper`) | 0 | off | none | on | off |
+/// | [`WorldParams::new`] | the bare stepper: the paper's formulation with the project's solver-side additions | 0 | off | none | on | on |
+/// | [`WorldParams::signorini`] | **the default**: what `signorini run` and every experiment use | 8 | on | [`PEG_SOLVE_WORK_LIMIT`] | off | on |
+///
+/// Use [`WorldParams::signorini`] unless you are reproducing the paper; the fields can be
+/// changed after construction.
 impl WorldParams {
-    /// Defaults of the reference experiments for a model and step size.
+    /// The bare stepper for a model and step size: the paper's formulation (no gap
+    /// corrections, no split impulse, no solve budget) with the project's solver-side
+    /// additions on (islands, basis reuse, keep-best-on-failure, the detection additions,
+    /// the mixed-form retry). Neither the paper's stepper ([`WorldParams::paper`]) nor the
+    /// CLI's defaults ([`WorldParams::signorini`]), which both start from it.
     pub fn new(model: ContactModel, h: Real) -> Self {
         WorldParams {
             h,
@@ -206,6 +238,36 @@ impl WorldParams {
             paper_detection: true,
             ..WorldParams::new(model, h)
         }
+    }
+
+    /// The project's defaults, what `signorini run` and every experiment use (the preset
+    /// `signorini_experiments::pour2d::experiment_params` calls): [`WorldParams::new`] plus,
+    /// for PEG, [`DEFAULT_GAP_CORRECTIONS`] gap corrections, the split impulse and position
+    /// projection, and the solve budget [`PEG_SOLVE_WORK_LIMIT`]; for the baselines (standard,
+    /// corrective) the paper's solve without the mixed-form retry (it has the same solutions
+    /// as the reduced LCP and only doubles the cost of the many unsolvable standard-model
+    /// steps). See [`WorldParams::signorini_with_corrections`] for another count.
+    pub fn signorini(model: ContactModel, h: Real) -> Self {
+        Self::signorini_with_corrections(model, h, DEFAULT_GAP_CORRECTIONS)
+    }
+
+    /// [`WorldParams::signorini`] with `gap_corrections` re-solves per PEG step instead of
+    /// [`DEFAULT_GAP_CORRECTIONS`] (the split impulse is on only when `gap_corrections > 0`);
+    /// the baselines ignore the count.
+    pub fn signorini_with_corrections(
+        model: ContactModel,
+        h: Real,
+        gap_corrections: usize,
+    ) -> Self {
+        let mut p = WorldParams::new(model, h);
+        if model == ContactModel::Peg {
+            p.gap_corrections = gap_corrections;
+            p.split_penetration = gap_corrections > 0;
+            p.solve_work_limit = Some(PEG_SOLVE_WORK_LIMIT);
+        } else {
+            p.mixed_fallback = false;
+        }
+        p
     }
 
     /// True if every project addition is off (the preset [`WorldParams::paper`] whatever the
@@ -331,6 +393,11 @@ pub struct GenericWorld<S: Space<D>, const D: usize> {
     pub(crate) space: PhantomData<S>,
 }
 
+/// A refused control input.
+fn control(index: usize, reason: &'static str) -> WorldError {
+    WorldError::Control { index, reason }
+}
+
 /// Stage 1 output.
 struct Predicted<G, const D: usize> {
     now: G,
@@ -365,6 +432,54 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         S::validate(&body).map_err(|source| WorldError::Body { index, source })?;
         self.bodies.push(body);
         Ok(index)
+    }
+
+    /// The generalized velocity ν of body `id` (2D `(vx, vy, ω)`; 3D `(v, ω)`, world frame),
+    /// `None` if there is no such body.
+    pub fn velocity(&self, id: usize) -> Option<SVector<Real, D>> {
+        self.bodies.get(id).map(S::velocity)
+    }
+
+    /// Control input: set the generalized velocity of dynamic body `id` (layout as in
+    /// [`GenericWorld::velocity`]) before the next step.
+    ///
+    /// # Errors
+    /// [`WorldError::Control`] for no such body, a static body or a non-finite velocity.
+    pub fn set_velocity(&mut self, id: usize, v: SVector<Real, D>) -> Result<(), WorldError> {
+        if !v.iter().all(|x| x.is_finite()) {
+            return Err(control(id, "non-finite velocity"));
+        }
+        let body = self.dynamic_body_mut(id)?;
+        S::set_velocity(body, &v);
+        Ok(())
+    }
+
+    /// Control input: apply the wrench `w` (2D `(fx, fy, τ)`; 3D `(f, τ)`: N and N·m, world
+    /// frame, about the centre of mass) to dynamic body `id` during the next step, on top of
+    /// its constant external force (e.g. gravity). Applied now as the impulse `h w`:
+    /// `ν ← ν + h M⁻¹ w`, which is what the next step's free flight `ν + h M⁻¹ (F_ext + w)`
+    /// would add (up to rounding). Call it before every step the wrench should act.
+    ///
+    /// # Errors
+    /// [`WorldError::Control`] for no such body, a static body or a non-finite wrench.
+    pub fn apply_wrench(&mut self, id: usize, w: SVector<Real, D>) -> Result<(), WorldError> {
+        if !w.iter().all(|x| x.is_finite()) {
+            return Err(control(id, "non-finite wrench"));
+        }
+        let h = self.params.h;
+        let body = self.dynamic_body_mut(id)?;
+        let v = S::velocity(body) + body.inverse_mass_block().mul(&w) * h;
+        S::set_velocity(body, &v);
+        Ok(())
+    }
+
+    /// Body `id` if it exists and is dynamic.
+    fn dynamic_body_mut(&mut self, id: usize) -> Result<&mut S::Body, WorldError> {
+        match self.bodies.get_mut(id) {
+            None => Err(control(id, "no such body")),
+            Some(b) if b.is_static() => Err(control(id, "static body")),
+            Some(b) => Ok(b),
+        }
     }
 
     /// Advance one step of size h; never panics, failures are recorded in the report.

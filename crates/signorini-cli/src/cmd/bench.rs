@@ -296,7 +296,7 @@ fn same_states(
         }
         let mut acc = sink.borrow_mut();
         for (k, p) in params.iter().enumerate() {
-            acc.0[k] += match state {
+            acc.0[k] += match &state {
                 StepState::Planar(w) => median_step_us_with(w, p, repeats),
                 StepState::Polyhedra(w) => median_step_us_with(w, p, repeats),
                 StepState::Meshes(_) | StepState::Deformables(_) => return,

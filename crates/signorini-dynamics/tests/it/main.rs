@@ -40,7 +40,7 @@ fn free_flight_is_symplectic_euler() {
     let r = ConvexPolygon::rectangle(-0.5, -0.5, 0.5, 0.5).unwrap();
     let mut b = RigidBody2::dynamic(r, 2.0, 0.5)
         .unwrap()
-        .with_gravity(9.8)
+        .with_gravity(Vec2::new(0.0, -9.8))
         .with_velocity(Vec3::new(1.0, 0.0, 0.5));
     let h = 0.01;
     for _ in 0..100 {
@@ -51,8 +51,8 @@ fn free_flight_is_symplectic_euler() {
     let y = -9.8 * h * h * 100.0 * 101.0 / 2.0;
     assert!((b.position - Vec2::new(1.0, y)).norm() < 1e-12);
     assert!((b.angle - 0.5).abs() < 1e-12);
-    let s =
-        RigidBody2::fixed(ConvexPolygon::rectangle(0.0, 0.0, 1.0, 1.0).unwrap()).with_gravity(9.8);
+    let s = RigidBody2::fixed(ConvexPolygon::rectangle(0.0, 0.0, 1.0, 1.0).unwrap())
+        .with_gravity(Vec2::new(0.0, -9.8));
     assert_eq!(s.inverse_mass(), Vec3::zeros());
     assert_eq!(s.external_force, Vec3::zeros());
 }
@@ -72,7 +72,7 @@ mod body3 {
             .unwrap()
             .with_pose(Vec3::new(0.0, 0.0, 10.0), Quat::identity())
             .with_velocity(Vec3::new(1.0, 0.0, 0.0), Vec3::zeros())
-            .with_gravity(g);
+            .with_gravity(Vec3::new(0.0, 0.0, -g));
         for _ in 0..n {
             let nu = b.free_velocity(h);
             b.set_velocity(&nu);
@@ -133,7 +133,7 @@ mod body3 {
         let w = j.try_inverse().unwrap() * Vec3::new(0.0, -2.0, 0.0);
         assert!((b.angular_velocity - w).norm() < 1e-14);
         // Static bodies ignore impulses and have no free velocity.
-        let mut s = RigidBody3::fixed().with_gravity(9.81);
+        let mut s = RigidBody3::fixed().with_gravity(Vec3::new(0.0, 0.0, -9.81));
         s.apply_impulse_at(&p, &at);
         assert_eq!(s.velocity(), signorini_math::Vec6::zeros());
         assert_eq!(s.free_velocity(0.1), signorini_math::Vec6::zeros());

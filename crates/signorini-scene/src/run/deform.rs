@@ -156,7 +156,7 @@ pub(super) fn run_deformables(
     let mut failed = 0usize;
     let mut diverged_at = None;
     for s in 1..=n {
-        before(&mut opts, s, StepState::Deformables(&world));
+        before(&mut opts, s, StepState::Deformables(&mut world));
         let rep = tracer.step(&mut world, s - 1, n, d.measure_every);
         taken = s;
         pairs += rep.pairs;

@@ -63,9 +63,12 @@ pub struct RunOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// Called after every step with (steps done, steps planned).
     pub progress: Option<Box<dyn FnMut(usize, usize)>>,
-    /// Called before every step with (step number, 1-based; the world it starts from), after
-    /// the bodies due at that step were added (e.g. to time other models on clones of the
-    /// same states: `signorini bench --same-states`).
+    /// Called before every step with (step number, 1-based; the world it starts from, mutable),
+    /// after the bodies due at that step were added: to apply control inputs
+    /// (`World::apply_wrench`, `World::set_velocity`, `PenaltyWorld::apply_wrench`,
+    /// `DeformableWorld::apply_vertex_force`, …) or to read the state (e.g. to time other
+    /// models on clones of the same states: `signorini bench --same-states`). The run's
+    /// energy columns count only the bodies' constant external forces, not such inputs.
     pub before_step: Option<BeforeStep>,
     /// Refuse the run (before anything is written) when its estimated memory
     /// ([`crate::memory::estimate`]) is above this many bytes; `None`: no check.
@@ -73,18 +76,39 @@ pub struct RunOptions {
 }
 
 /// The hook of [`RunOptions::before_step`]: (step number, the world the step starts from).
+///
+/// ```no_run
+/// use signorini_math::Vec3;
+/// use signorini_scene::{RunOptions, StepState};
+///
+/// let scene = signorini_scene::load_scene("scenes/demo.toml".as_ref())?;
+/// let opts = RunOptions {
+///     // Push the first body to the right during the first 100 steps.
+///     before_step: Some(Box::new(|s, state| {
+///         if let (StepState::Planar(world), true) = (state, s <= 100) {
+///             let id = world.bodies.iter().position(|b| !b.is_static);
+///             if let Some(id) = id {
+///                 world.apply_wrench(id, Vec3::new(5.0, 0.0, 0.0)).ok();
+///             }
+///         }
+///     })),
+///     ..RunOptions::default()
+/// };
+/// signorini_scene::run(&scene, opts)?;
+/// # Ok::<(), signorini_scene::SceneError>(())
+/// ```
 pub type BeforeStep = Box<dyn FnMut(usize, StepState<'_>)>;
 
-/// The world a step starts from, by scene kind (see [`RunOptions::before_step`]).
+/// The world a step starts from, by scene kind, mutable (see [`RunOptions::before_step`]).
 pub enum StepState<'a> {
     /// 2D polygons.
-    Planar(&'a World),
+    Planar(&'a mut World),
     /// 3D polyhedra.
-    Polyhedra(&'a World3),
+    Polyhedra(&'a mut World3),
     /// 3D meshes under penalty contact.
-    Meshes(&'a PenaltyWorld),
+    Meshes(&'a mut PenaltyWorld),
     /// Deformables under penalty contact.
-    Deformables(&'a signorini_world::penalty::DeformableWorld),
+    Deformables(&'a mut signorini_world::penalty::DeformableWorld),
 }
 
 /// Call the `before_step` hook, if any.

@@ -356,7 +356,7 @@ pub(super) fn run_meshes(
             let t = (s - 1) as Real * h;
             world.set_stiffness(world_k0 * (1.0 + a * (std::f64::consts::TAU * f * t).sin()))?;
         }
-        super::before(&mut opts, s, super::StepState::Meshes(&world));
+        super::before(&mut opts, s, super::StepState::Meshes(&mut world));
         let rep = world.step();
         taken = s;
         if let Some(wi) = traced.map(|k| sched.world_of_scene[k])

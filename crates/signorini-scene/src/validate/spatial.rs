@@ -81,7 +81,7 @@ impl SceneMesh {
     }
 }
 
-/// `f += m·g` component-wise (for g = (0, 0, −9.81) the same value as `with_gravity(9.81)`).
+/// `f += m·g` component-wise (the same arithmetic as `RigidBody3::with_gravity`).
 fn add_gravity3(f: &mut Vec3, mass: Real, g: Vec3) {
     f.x += mass * g.x;
     f.y += mass * g.y;

@@ -262,3 +262,46 @@ fn the_paper_stepper_turns_every_addition_off() {
     let p = world_params(&s, Model::Peg, 0.01).unwrap();
     assert!(p.is_paper() && p.gap_corrections == 0, "{p:?}");
 }
+
+/// The `before_step` hook gets the world mutably: a wrench that cancels gravity, applied to
+/// every dynamic body before every step, keeps the falling bodies of `FALL` where they were
+/// dropped (the pentagon from its drop step on), and the hook sees every step.
+#[test]
+fn the_before_step_hook_applies_control_inputs() {
+    use signorini_math::Vec3;
+    use signorini_scene::StepState;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let scene = load_str(Path::new("fall.toml"), FALL).unwrap();
+    let calls = Rc::new(Cell::new(0));
+    let seen = calls.clone();
+    let opts = RunOptions {
+        before_step: Some(Box::new(move |s, state| {
+            seen.set(seen.get() + 1);
+            assert_eq!(s, seen.get());
+            let StepState::Planar(world) = state else {
+                panic!("a 2D scene")
+            };
+            for id in 0..world.bodies.len() {
+                let b = &world.bodies[id];
+                if !b.is_static {
+                    let lift = -b.external_force;
+                    world.apply_wrench(id, lift).unwrap();
+                }
+            }
+            assert!(
+                world.apply_wrench(0, Vec3::x()).is_err(),
+                "the floor is static"
+            );
+        })),
+        ..Default::default()
+    };
+    let o = run(&scene, opts).unwrap();
+    assert_eq!(calls.get(), 50);
+    let w = o.world.planar().unwrap();
+    assert_eq!(w.bodies.len(), 3);
+    for (b, y) in w.bodies[1..].iter().zip([1.0, 2.0]) {
+        assert!(b.velocity.norm() < 1e-12, "{}", b.velocity);
+        assert!((b.position.y - y).abs() < 1e-12, "{}", b.position);
+    }
+}

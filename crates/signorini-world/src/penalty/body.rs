@@ -34,6 +34,19 @@ impl MeshBody {
         Ok(Self::with_state(state, centred))
     }
 
+    /// Builder: add the weight `m g` of the gravitational acceleration `g` (m/s², a vector:
+    /// `Vec3::new(0.0, 0.0, -9.81)` along −z) to the external force (no-op for static bodies).
+    pub fn with_gravity(mut self, g: Vec3) -> Self {
+        self.state = self.state.with_gravity(g);
+        self
+    }
+
+    /// Builder: set the pose (centre of mass, orientation).
+    pub fn with_pose(mut self, position: Vec3, orientation: Quat) -> Self {
+        self.state = self.state.with_pose(position, orientation);
+        self
+    }
+
     /// A static body whose mesh is given in the world frame.
     pub fn fixed(mesh: TriMesh) -> Self {
         Self::with_state(RigidBody3::fixed(), mesh)

@@ -97,6 +97,15 @@ impl Obstacle {
     }
 }
 
+/// A refused vertex control input.
+fn vertex_refused(index: usize, reason: &'static str) -> PenaltyError {
+    PenaltyError::Control {
+        what: "vertex",
+        index,
+        reason,
+    }
+}
+
 /// Deformable meshes, rigid meshes and static obstacles under penalty contact.
 #[derive(Clone, Debug)]
 pub struct DeformableWorld {
@@ -209,6 +218,102 @@ impl DeformableWorld {
     /// Parameters.
     pub fn params(&self) -> &PenaltyParams {
         &self.params
+    }
+
+    /// Control input: set the velocity (m/s) of vertex `vertex` of deformable `deformable`
+    /// before the next step.
+    ///
+    /// # Errors
+    /// [`PenaltyError::Control`] for no such deformable or vertex, a pinned vertex or a
+    /// non-finite velocity.
+    pub fn set_vertex_velocity(
+        &mut self,
+        deformable: usize,
+        vertex: usize,
+        v: Vec3,
+    ) -> Result<(), PenaltyError> {
+        if !v.iter().all(|x| x.is_finite()) {
+            return Err(vertex_refused(vertex, "non-finite velocity"));
+        }
+        let d = self.free_vertex(deformable, vertex)?;
+        d.v[vertex] = v;
+        Ok(())
+    }
+
+    /// Control input: apply the force `f` (N) to vertex `vertex` of deformable `deformable`
+    /// during the next step, on top of gravity and the internal forces. Applied now as the
+    /// impulse `h f`: `v ← v + h f / m`. Call it before every step the force should act.
+    ///
+    /// # Errors
+    /// [`PenaltyError::Control`] for no such deformable or vertex, a pinned vertex or a
+    /// non-finite force.
+    pub fn apply_vertex_force(
+        &mut self,
+        deformable: usize,
+        vertex: usize,
+        f: Vec3,
+    ) -> Result<(), PenaltyError> {
+        if !f.iter().all(|x| x.is_finite()) {
+            return Err(vertex_refused(vertex, "non-finite force"));
+        }
+        let h = self.params.h;
+        let d = self.free_vertex(deformable, vertex)?;
+        let w = d.inverse_masses()[vertex];
+        d.v[vertex] += f * (h * w);
+        Ok(())
+    }
+
+    /// Control input: set the linear and angular velocity of rigid body `id` (index in
+    /// [`DeformableWorld::rigid`]) before the next step.
+    ///
+    /// # Errors
+    /// [`PenaltyError::Control`] for no such body or a non-finite velocity.
+    pub fn set_rigid_velocity(
+        &mut self,
+        id: usize,
+        linear: Vec3,
+        angular: Vec3,
+    ) -> Result<(), PenaltyError> {
+        let b = super::dynamic_state(&mut self.rigid, "rigid body", id)?;
+        super::set_rigid_velocity(b, "rigid body", id, linear, angular)
+    }
+
+    /// Control input: apply `force` and `torque` to rigid body `id` during the next step, as
+    /// [`super::PenaltyWorld::apply_wrench`].
+    ///
+    /// # Errors
+    /// [`PenaltyError::Control`] for no such body or a non-finite wrench.
+    pub fn apply_rigid_wrench(
+        &mut self,
+        id: usize,
+        force: Vec3,
+        torque: Vec3,
+    ) -> Result<(), PenaltyError> {
+        let h = self.params.h;
+        let b = super::dynamic_state(&mut self.rigid, "rigid body", id)?;
+        super::push_rigid(b, "rigid body", id, force, torque, h)
+    }
+
+    /// Deformable `deformable` if vertex `vertex` exists there and is not pinned.
+    fn free_vertex(
+        &mut self,
+        deformable: usize,
+        vertex: usize,
+    ) -> Result<&mut Deformable, PenaltyError> {
+        let Some(d) = self.deformables.get_mut(deformable) else {
+            return Err(PenaltyError::Control {
+                what: "deformable",
+                index: deformable,
+                reason: "no such deformable",
+            });
+        };
+        if vertex >= d.x.len() {
+            return Err(vertex_refused(vertex, "no such vertex"));
+        }
+        if d.is_pinned(vertex) {
+            return Err(vertex_refused(vertex, "pinned vertex"));
+        }
+        Ok(d)
     }
 
     /// The pairs tracked into the next step (diagnostics).

@@ -36,6 +36,7 @@ pub use body::MeshBody;
 pub use deformable::{DeformableWorld, Obstacle};
 
 use collide::Object;
+use signorini_contact::DofBody;
 use signorini_dynamics::{BodyError, RigidBody3};
 use signorini_geometry::mesh::{MeshError, mass::MassError, query};
 use signorini_math::{Real, Vec3, Vec6};
@@ -66,6 +67,17 @@ pub enum PenaltyError {
         /// What is required.
         reason: &'static str,
     },
+    /// A control input (`set_velocity`, `apply_wrench`, `set_vertex_velocity`,
+    /// `apply_vertex_force`) was refused.
+    #[error("control of {what} {index}: {reason}")]
+    Control {
+        /// `body`, `rigid body`, `deformable` or `vertex`.
+        what: &'static str,
+        /// Its index.
+        index: usize,
+        /// Why: no such object, static or pinned, or a non-finite value.
+        reason: &'static str,
+    },
     /// A rigid body given to `DeformableWorld::with_rigid` is not usable there.
     #[error("rigid body {index}: {reason}")]
     Rigid {
@@ -74,6 +86,66 @@ pub enum PenaltyError {
         /// Why.
         reason: &'static str,
     },
+}
+
+/// The state of dynamic body `id` of `bodies` (`what` names it in errors).
+fn dynamic_state<'a>(
+    bodies: &'a mut [MeshBody],
+    what: &'static str,
+    index: usize,
+) -> Result<&'a mut RigidBody3, PenaltyError> {
+    let refuse = |reason| PenaltyError::Control {
+        what,
+        index,
+        reason,
+    };
+    match bodies.get_mut(index) {
+        None => Err(refuse("no such body")),
+        Some(b) if b.state.is_static => Err(refuse("static body")),
+        Some(b) => Ok(&mut b.state),
+    }
+}
+
+/// Set a dynamic rigid body's velocity if finite.
+fn set_rigid_velocity(
+    s: &mut RigidBody3,
+    what: &'static str,
+    index: usize,
+    linear: Vec3,
+    angular: Vec3,
+) -> Result<(), PenaltyError> {
+    if !linear.iter().chain(angular.iter()).all(|x| x.is_finite()) {
+        return Err(PenaltyError::Control {
+            what,
+            index,
+            reason: "non-finite velocity",
+        });
+    }
+    s.linear_velocity = linear;
+    s.angular_velocity = angular;
+    Ok(())
+}
+
+/// `ν ← ν + h M⁻¹ (f, τ)` of a dynamic rigid body, if the wrench is finite.
+fn push_rigid(
+    s: &mut RigidBody3,
+    what: &'static str,
+    index: usize,
+    force: Vec3,
+    torque: Vec3,
+    h: Real,
+) -> Result<(), PenaltyError> {
+    if !force.iter().chain(torque.iter()).all(|x| x.is_finite()) {
+        return Err(PenaltyError::Control {
+            what,
+            index,
+            reason: "non-finite wrench",
+        });
+    }
+    let w = Vec6::new(force.x, force.y, force.z, torque.x, torque.y, torque.z);
+    let v = s.velocity() + s.inverse_mass_block().mul(&w) * h;
+    s.set_velocity(&v);
+    Ok(())
 }
 
 /// Parameters of the penalty step.
@@ -245,6 +317,40 @@ impl PenaltyWorld {
     /// Simulated time (s).
     pub fn time(&self) -> Real {
         self.time
+    }
+
+    /// Control input: set the linear and angular (world-frame) velocity of dynamic body `id`
+    /// before the next step.
+    ///
+    /// # Errors
+    /// [`PenaltyError::Control`] for no such body, a static body or a non-finite velocity.
+    pub fn set_velocity(
+        &mut self,
+        id: usize,
+        linear: Vec3,
+        angular: Vec3,
+    ) -> Result<(), PenaltyError> {
+        let b = dynamic_state(&mut self.bodies, "body", id)?;
+        set_rigid_velocity(b, "body", id, linear, angular)
+    }
+
+    /// Control input: apply `force` (N, through the centre of mass) and `torque` (N·m, world
+    /// frame) to dynamic body `id` during the next step, on top of its constant external force.
+    /// Applied now as the impulse `h (f, τ)`: `ν ← ν + h M⁻¹ (f, τ)`, what the next step's
+    /// prediction `ν + h M⁻¹ (F_ext + (f, τ))` would add (up to rounding). Call it before every
+    /// step the wrench should act.
+    ///
+    /// # Errors
+    /// [`PenaltyError::Control`] for no such body, a static body or a non-finite wrench.
+    pub fn apply_wrench(
+        &mut self,
+        id: usize,
+        force: Vec3,
+        torque: Vec3,
+    ) -> Result<(), PenaltyError> {
+        let h = self.params.h;
+        let b = dynamic_state(&mut self.bodies, "body", id)?;
+        push_rigid(b, "body", id, force, torque, h)
     }
 
     /// Number of tracked (colliding) pairs.

@@ -23,7 +23,7 @@ fn world(reuse: bool) -> World3 {
         let body = PolyBody::dynamic(cube, 1.0, Mat3::identity() * (0.04 / 6.0))
             .unwrap()
             .with_pose(Vec3::new(0.02 * k, 0.01 * k, 0.12 + 0.22 * k), tilt)
-            .with_gravity(9.81);
+            .with_gravity(Vec3::new(0.0, 0.0, -9.81));
         w.add_body(body).unwrap();
     }
     w
@@ -78,7 +78,7 @@ fn a_resting_body_reuses_the_last_steps_basis() {
     let body = PolyBody::dynamic(cube, 1.0, Mat3::identity() * (0.04 / 6.0))
         .unwrap()
         .with_pose(Vec3::new(0.0, 0.0, 0.1), Quat::identity())
-        .with_gravity(9.81);
+        .with_gravity(Vec3::new(0.0, 0.0, -9.81));
     w.add_body(body).unwrap();
     let mut first_reused = 0;
     for k in 0..20 {

@@ -25,7 +25,7 @@ fn stack(x: Real) -> Vec<PolyBody> {
             PolyBody::dynamic(shape, 1.0, Mat3::identity() * (0.04 / 6.0))
                 .unwrap()
                 .with_pose(Vec3::new(x + 0.02 * k, 0.01 * k, 0.12 + 0.22 * k), tilt)
-                .with_gravity(9.81)
+                .with_gravity(Vec3::new(0.0, 0.0, -9.81))
         })
         .collect()
 }
@@ -153,7 +153,7 @@ fn resting_stack_pivots(warm: bool) -> (usize, Vec<[Real; 7]>) {
         let cube = PolyBody::dynamic(shape, 1.0, Mat3::identity() * (0.04 / 6.0))
             .unwrap()
             .with_pose(Vec3::new(0.0, 0.0, 0.1 + 0.2 * k as Real), Quat::identity())
-            .with_gravity(9.81);
+            .with_gravity(Vec3::new(0.0, 0.0, -9.81));
         w.add_body(cube).unwrap();
     }
     for _ in 0..5 {

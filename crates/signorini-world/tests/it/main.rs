@@ -1,5 +1,6 @@
 //! Integration tests of the stepper: analytic free fall and resting contact, corners, friction.
 
+mod control;
 mod deformable;
 mod penalty;
 
@@ -36,7 +37,7 @@ fn free_fall_matches_the_discrete_analytic_solution() {
         let b = RigidBody2::dynamic(square(0.1), 2.0, 0.01)
             .unwrap()
             .with_pose(Vec2::new(0.0, 10.0), 0.3)
-            .with_gravity(9.8);
+            .with_gravity(Vec2::new(0.0, -9.8));
         w.add_body(b.with_velocity(Vec3::new(1.0, 2.0, 0.5)))
             .unwrap();
         for _ in 0..50 {
@@ -66,7 +67,7 @@ fn resting_polygon_normal_impulse_equals_m_g_h() {
         let b = RigidBody2::dynamic(square(0.1), m, 0.002)
             .unwrap()
             .with_pose(Vec2::new(0.0, 0.1), 0.0)
-            .with_gravity(9.8);
+            .with_gravity(Vec2::new(0.0, -9.8));
         w.add_body(b).unwrap();
         for _ in 0..40 {
             let r = w.step();
@@ -97,7 +98,7 @@ fn slide_past_corner(model: ContactModel) -> (World, usize) {
         .unwrap()
         .with_pose(Vec2::new(-0.3, 0.05), 0.0)
         .with_velocity(Vec3::new(1.0, 0.0, 0.0))
-        .with_gravity(9.8);
+        .with_gravity(Vec2::new(0.0, -9.8));
     let i = w.add_body(b).unwrap();
     (w, i)
 }
@@ -139,7 +140,7 @@ fn incline_slides(mu: f64, slope: f64) -> f64 {
     let b = RigidBody2::dynamic(square(0.1), 1.0, 1.0 / 150.0)
         .unwrap()
         .with_pose(start, slope)
-        .with_gravity(9.8);
+        .with_gravity(Vec2::new(0.0, -9.8));
     let i = w.add_body(b).unwrap();
     for _ in 0..100 {
         assert!(!w.step().failed);
@@ -198,7 +199,7 @@ fn split_impulse_removes_a_start_penetration_without_keeping_its_velocity() {
         let b = RigidBody2::dynamic(square(0.1), 1.0, 0.01)
             .unwrap()
             .with_pose(Vec2::new(0.0, 0.05), 0.0)
-            .with_gravity(9.8);
+            .with_gravity(Vec2::new(0.0, -9.8));
         w.add_body(b).unwrap();
         let r = w.step();
         assert!(!r.failed, "{:?}", r.failure);

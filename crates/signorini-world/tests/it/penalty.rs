@@ -100,7 +100,7 @@ fn body_penetrating_at_start_is_pushed_out() {
 #[test]
 fn dropped_cube_comes_to_rest_under_cpf() {
     let mut c = cube(0.1, Vec3::new(0.0, 0.0, 0.15));
-    c.state = c.state.clone().with_gravity(9.81);
+    c.state = c.state.clone().with_gravity(Vec3::new(0.0, 0.0, -9.81));
     let mut params = PenaltyParams::new(ForceModel::Cpf, 1e-3, 1e5);
     params.friction = Friction {
         mu: 0.5,
@@ -185,7 +185,7 @@ fn torus_dropped_on_a_torus_stays_bounded() {
 #[test]
 fn set_stiffness_checks_its_value_and_keeps_the_tracked_pairs() {
     let mut c = cube(0.1, Vec3::new(0.0, 0.0, 0.1));
-    c.state = c.state.clone().with_gravity(9.81);
+    c.state = c.state.clone().with_gravity(Vec3::new(0.0, 0.0, -9.81));
     let params = PenaltyParams::new(ForceModel::Cpf, 1e-3, 1e5);
     let mut w = PenaltyWorld::new(vec![ground(), c], params).unwrap();
     for _ in 0..50 {

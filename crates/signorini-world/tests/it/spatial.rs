@@ -54,7 +54,7 @@ fn free_fall_and_spin_about_a_principal_axis_match_the_analytic_solution() {
             body.clone()
                 .with_pose(Vec3::new(0.0, 0.0, 10.0), q0)
                 .with_velocity(Vec3::new(1.0, -0.5, 2.0), omega)
-                .with_gravity(9.81),
+                .with_gravity(Vec3::new(0.0, 0.0, -9.81)),
         )
         .unwrap();
         let l0 = angular_momentum(&w.bodies[0]);
@@ -113,7 +113,7 @@ fn resting_cube_normal_impulses_sum_to_m_g_h_without_drift() {
         let cube = PolyBody::dynamic(cube(0.1), m, Mat3::identity() * (m * 0.04 / 6.0))
             .unwrap()
             .with_pose(Vec3::new(0.3, -0.2, 0.1), Quat::identity())
-            .with_gravity(9.81);
+            .with_gravity(Vec3::new(0.0, 0.0, -9.81));
         let i = w.add_body(cube).unwrap();
         for _ in 0..60 {
             let r = w.step();
@@ -152,7 +152,7 @@ fn incline_slides(mu: Real, slope: Real, steps: usize) -> Real {
     let cube = PolyBody::dynamic(cube(0.1), 1.0, Mat3::identity() * (0.04 / 6.0))
         .unwrap()
         .with_pose(start, tilt)
-        .with_gravity(9.81);
+        .with_gravity(Vec3::new(0.0, 0.0, -9.81));
     let i = w.add_body(cube).unwrap();
     for _ in 0..steps {
         let r = w.step();
@@ -197,7 +197,7 @@ fn pile(model: ContactModel) -> Vec<(Vec3, Quat)> {
             Vec3::new(0.3 * k as Real, 0.1 * k as Real, 0.6 + 1.1 * k as Real),
             Quat::from_axis_angle(&Vec3::x_axis(), 0.2 * k as Real),
         )
-        .with_gravity(9.81);
+        .with_gravity(Vec3::new(0.0, 0.0, -9.81));
         w.add_body(ico).unwrap();
     }
     for _ in 0..60 {
