@@ -24,15 +24,15 @@ use crate::basis_reuse::LemkeFactor;
 use crate::fischer_burmeister::{fb_newton, start_point};
 use crate::lemke::{Covering, lemke_mcp};
 use crate::polish::polish_if_better;
-use crate::solve::{Attempt, SolveError, SolveParams, SolverKind, rows_within, work_estimate};
+use crate::solve::accept::rows_within;
+use crate::solve::types::{Attempt, SolveError, SolveParams, SolverKind, work_estimate};
 use std::sync::Arc;
 
 /// Marker in the reason of a [`SolveError::Infeasible`] from a solve whose
 /// `SolveParams::work_limit` was spent.
 pub const BUDGET_SPENT: &str = "work budget spent";
 
-/// Candidates of problems up to this size are polished even when within tolerance.
-pub const POLISH_ALWAYS_UP_TO: usize = 500;
+pub use crate::polish::POLISH_ALWAYS_UP_TO;
 
 /// FB-Newton iteration limit inside the chain.
 const FB_ITERATIONS: usize = 100;

@@ -22,7 +22,7 @@ use signorini_math::Real;
 
 use crate::Mcp;
 use crate::polish::polish_if_better;
-use crate::solve::{Attempt, SolveError, SolveParams, SolverKind};
+use crate::solve::types::{Attempt, SolveError, SolveParams, SolverKind};
 
 /// Penalty weight λ of φ_λ. DART's default is 0.5; 0.8 keeps more of FB's smooth descent
 /// while still keeping level sets bounded on monotone problems (CCK 2000 tried several).
@@ -62,7 +62,7 @@ pub(crate) fn solve_fb(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<Att
             fallbacks: Vec::new(),
             basis: None,
             factor: None,
-            work: crate::solve::work_estimate(mcp.dim(), 0, out.iterations),
+            work: crate::solve::types::work_estimate(mcp.dim(), 0, out.iterations),
         });
     }
     if out.iterations >= max_iter {

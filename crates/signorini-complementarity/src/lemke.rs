@@ -23,7 +23,7 @@ use signorini_math::tolerance::LCP_TIE_TOL;
 use crate::Mcp;
 use crate::basis_reuse::LemkeFactor;
 use crate::reduce::{FreeHandling, Reduction};
-use crate::solve::SolveError;
+use crate::solve::types::SolveError;
 
 use signorini_math::tolerance::LCP_PIVOT_TOL as PIVOT_TOL;
 
@@ -33,7 +33,7 @@ use signorini_math::tolerance::LCP_PIVOT_TOL as PIVOT_TOL;
 /// scales the whole problem by one number, so a row of magnitude 1e-150 beside one of 1e150
 /// loses its information to rounding; checking each row against its own terms catches the
 /// wrong component that would otherwise pass a tolerance scaled by max |q|.
-const ROW_TOL: Real = crate::solve::ROW_TOL;
+const ROW_TOL: Real = signorini_math::tolerance::LCP_ROW_TOL;
 
 /// A drift check (‖B x_B − q‖∞) runs every this many pivots (costs one O(n²) product).
 const DRIFT_CHECK_EVERY: usize = 32;

@@ -57,7 +57,8 @@ use crate::CscMatrix;
 use crate::fischer_burmeister::{
     BACKTRACK, MAX_BACKTRACKS, NONMONOTONE_MEMORY, P_EXP, RHO, SIGMA, row_map,
 };
-use crate::solve::{Attempt, SolveError, SolveInfo, SolveParams, SolverKind, check_tolerance};
+use crate::solve::accept::check_tolerance;
+use crate::solve::types::{Attempt, SolveError, SolveInfo, SolveParams, SolverKind};
 use crate::sparse_problem::{SparseMcp, natural_residual};
 
 /// Newton iteration limit when `SolveParams::max_iterations` is `None`.

@@ -14,7 +14,7 @@ use signorini_math::Real;
 
 use crate::Mcp;
 use crate::fischer_burmeister::start_point;
-use crate::solve::{Attempt, SolveError, SolveParams, SolverKind};
+use crate::solve::types::{Attempt, SolveError, SolveParams, SolverKind};
 
 /// Default sweep limit (each sweep costs n² flops).
 const DEFAULT_SWEEPS: usize = 5000;
@@ -63,7 +63,7 @@ pub(crate) fn solve_pgs(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
                     basis: None,
                     // A sweep costs about one n² matrix–vector product.
                     factor: None,
-                    work: crate::solve::work_estimate(mcp.dim(), sweep, 0),
+                    work: crate::solve::types::work_estimate(mcp.dim(), sweep, 0),
                 });
             }
             if !r.is_finite() {

@@ -13,6 +13,9 @@ use signorini_math::Real;
 
 use crate::Mcp;
 
+/// Candidates of problems up to this size are polished even when within tolerance.
+pub const POLISH_ALWAYS_UP_TO: usize = 500;
+
 /// The polished iterate, or None if the reduced system is singular or gives a non-finite z.
 pub(crate) fn polish(mcp: &Mcp, z: &DVector<Real>) -> Option<DVector<Real>> {
     let n = mcp.dim();
@@ -64,7 +67,7 @@ pub(crate) fn polish_if_better(mcp: &Mcp, z: DVector<Real>) -> (DVector<Real>, R
 /// they are): what `auto` does to every small candidate, for answers that come from elsewhere
 /// (e.g. [`crate::LemkeFactor::resolve`]). Returns the kept z and its residual.
 pub fn polish_small_lcp(lcp: &crate::Lcp, z: DVector<Real>) -> (DVector<Real>, Real) {
-    if lcp.dim() > crate::auto::POLISH_ALWAYS_UP_TO {
+    if lcp.dim() > POLISH_ALWAYS_UP_TO {
         let r = lcp.residual(&z);
         return (z, r);
     }

@@ -27,6 +27,7 @@ pub mod cloth_tori;
 pub mod deform_experiment;
 pub mod experiment;
 pub mod particle1d;
+pub mod pile_config;
 pub mod pile_out;
 pub mod pile_run;
 pub mod pour2d;

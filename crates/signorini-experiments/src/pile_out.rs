@@ -8,7 +8,7 @@
 
 use crate::ExperimentError;
 use crate::checks::{fmt_fixed, fmt_sci};
-use crate::pile_run::PileConfig;
+use crate::pile_config::PileConfig;
 use signorini_harness::pile::{Dim, Layout};
 use signorini_harness::stats::summarize;
 use signorini_harness::svg::{Plot, Series};

@@ -21,34 +21,9 @@ use signorini_harness::polyhedra::Bodies;
 use signorini_harness::presets::step_count;
 use signorini_math::{Real, Vec2, Vec3};
 use signorini_world::{ContactModel, StepReport};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// What to run.
-#[derive(Debug, Clone)]
-pub struct PileConfig {
-    /// 2 or 3.
-    pub dim: Dim,
-    /// Body counts (run in increasing order, duplicates once).
-    pub sizes: Vec<usize>,
-    /// Bodies (2D: only `Random`, the shared sets).
-    pub shape: Shape,
-    /// Coulomb friction μ.
-    pub mu: Real,
-    /// Step size (s).
-    pub h: Real,
-    /// Simulated time (s; the pour layout extends it).
-    pub duration: Real,
-    /// Contact models.
-    pub models: Vec<ContactModel>,
-    /// Lattice or pour.
-    pub layout: Layout,
-    /// Output directory.
-    pub out: PathBuf,
-    /// Shared data root (`data/`: `peg3d/random_polyhedra.json`, `peg2d/body_sets/`).
-    pub data: PathBuf,
-    /// Also write `trajectories/<stem>.csv` (scene-file round trips).
-    pub trajectories: bool,
-}
+pub use crate::pile_config::PileConfig;
 
 /// The bodies a sweep draws from, loaded once.
 #[derive(Debug, Clone)]

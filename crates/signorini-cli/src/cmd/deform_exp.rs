@@ -144,7 +144,7 @@ fn drive<P: DeformParams>(
         (true, true) => Mode::Compare,
         (true, false) => Mode::Sweep(a.stiffness_factors.clone()),
     };
-    super::experiment::finish(&DeformExperiment {
+    super::finish::finish(&DeformExperiment {
         params,
         mode,
         out: a.out,

@@ -7,14 +7,15 @@
 //! `signorini_harness::data`), runs the experiment in `signorini-experiments`, prints its
 //! comparison report to stdout. Exit code 1 if a check of the report failed, 2 on bad input.
 
+use super::finish::finish;
 use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 use signorini_experiments::timing::TimingSpec;
-use signorini_experiments::{Experiment, pour2d, pour3d, triangle_drop};
+use signorini_experiments::{pour2d, pour3d, triangle_drop};
 use signorini_harness::{bodyset, data};
 use signorini_world::ContactModel;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// `signorini experiment [--quiet] <name> …`.
@@ -326,22 +327,5 @@ pub fn default_job() -> Result<Outcome, BadInput> {
             gap_corrections: 8,
             paper: false,
         },
-    })
-}
-
-fn display(p: &Path) -> String {
-    p.display().to_string()
-}
-
-/// Run an experiment whose parameters are filled in, print its report and where its outputs
-/// are, and turn its verdict into the exit code (1 if a check failed).
-pub fn finish(e: &dyn Experiment) -> Result<Outcome, BadInput> {
-    crate::signals::note_output(e.out());
-    let r = e.run().map_err(anyhow::Error::from)?;
-    out!("{}", r.text);
-    outln!("outputs in {}", display(e.out()));
-    Ok(match r.passed {
-        Some(false) => Outcome::Failed,
-        _ => Outcome::Success,
     })
 }

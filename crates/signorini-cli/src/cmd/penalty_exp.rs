@@ -63,7 +63,7 @@ pub fn particle1d(a: Particle1dArgs) -> Result<Outcome, BadInput> {
         hz: a.perturbation_hz,
         ..Default::default()
     };
-    super::experiment::finish(&InFolder {
+    super::finish::finish(&InFolder {
         params: c,
         out: a.out,
     })
@@ -84,7 +84,7 @@ pub fn box_on_plane(a: BoxArgs) -> Result<Outcome, BadInput> {
         duration: a.duration,
         ..Default::default()
     };
-    super::experiment::finish(&InFolder {
+    super::finish::finish(&InFolder {
         params: c,
         out: a.out,
     })
@@ -99,7 +99,7 @@ pub fn stick(a: StickArgs) -> Result<Outcome, BadInput> {
         speed: a.speed,
         ..Default::default()
     };
-    super::experiment::finish(&InFolder {
+    super::finish::finish(&InFolder {
         params: c,
         out: a.out,
     })

@@ -223,7 +223,7 @@ const BOX_PARTS: u64 = 5;
 pub fn pile(a: PileArgs) -> Result<Outcome, BadInput> {
     let cfg = pile_config(&a)?;
     pile_memory(&cfg, memory_limit(a.memory_limit.as_deref())?)?;
-    super::experiment::finish(&cfg)
+    super::finish::finish(&cfg)
 }
 
 /// Run `experiment tower`.
@@ -246,5 +246,5 @@ pub fn tower(a: TowerArgs) -> Result<Outcome, BadInput> {
         duration: a.duration,
         out: a.out.clone(),
     };
-    super::experiment::finish(&cfg)
+    super::finish::finish(&cfg)
 }

@@ -5,14 +5,13 @@
 //! Does not own any algorithm: those live in `lemke.rs`, `fischer_burmeister.rs`, `pgs.rs`,
 //! `newton_sparse.rs` and the fallback chain in `auto.rs`.
 
-use nalgebra::DVector;
-use signorini_math::Real;
 use std::time::Instant;
 
 use crate::{Lcp, Mcp};
 
-mod types;
-pub(crate) use types::Attempt;
+pub(crate) mod accept;
+pub(crate) mod types;
+use accept::{check_tolerance, rows_within, scaled_tolerance};
 pub use types::{SolveError, SolveInfo, SolveParams, SolverKind, work_estimate};
 
 /// Solve LCP(M, q) (0 ≤ z ⟂ M z + q ≥ 0) with the solver chosen in `params`.
@@ -79,46 +78,4 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
         factor: attempt.factor,
         work: attempt.work,
     })
-}
-
-/// `tolerance · max(1, ‖q‖∞)`.
-/// The tolerance must be positive and finite (every entry point checks it).
-pub(crate) fn check_tolerance(params: &SolveParams) -> Result<(), SolveError> {
-    if params.tolerance.is_finite() && params.tolerance > 0.0 {
-        Ok(())
-    } else {
-        Err(SolveError::InvalidInput(format!(
-            "tolerance must be positive and finite, got {}",
-            params.tolerance
-        )))
-    }
-}
-
-pub(crate) use signorini_math::tolerance::LCP_ROW_TOL as ROW_TOL;
-
-/// Whether every row's natural-map residual |z_i − mid(l_i, u_i, z_i − w_i)| is within
-/// [`ROW_TOL`] of that row's own magnitude max(|q_i|, ‖M_i·‖∞ ‖z‖∞), the largest term of
-/// w_i = (M z + q)_i. Checked with the tolerance scaled by max(1, ‖q‖∞): that one alone let a
-/// problem whose rows differ by 1e300 in scale (diagonal 1e150 and 1e-150) pass with a wrong
-/// component, since the small row's whole value was below 1e-8 · max |q|.
-pub(crate) fn rows_within(mcp: &Mcp, z: &DVector<Real>) -> bool {
-    let zmax = z.amax();
-    let w = mcp.w(z);
-    // Row maxima |M_i·|∞ in one pass down the (column-major) storage: a strided walk along
-    // each row costs a cache miss per entry on large problems.
-    let mut row_max = vec![0.0; z.len()];
-    for col in mcp.m.column_iter() {
-        for (r, x) in row_max.iter_mut().zip(col.iter()) {
-            *r = x.abs().max(*r);
-        }
-    }
-    (0..z.len()).all(|i| {
-        let p = (z[i] - w[i]).clamp(mcp.lower[i], mcp.upper[i]);
-        let r = (z[i] - p).abs();
-        r <= ROW_TOL * mcp.q[i].abs().max(row_max[i] * zmax)
-    })
-}
-
-pub(crate) fn scaled_tolerance(mcp: &Mcp, tolerance: Real) -> Real {
-    tolerance * mcp.q.amax().max(1.0)
 }

@@ -1,0 +1,34 @@
+//! The parameters of the pile scaling experiment (`signorini experiment pile`), shared by the
+//! runs ([`crate::pile_run`]) and the outputs ([`crate::pile_out`]).
+
+use signorini_harness::pile::{Dim, Layout, Shape};
+use signorini_math::Real;
+use signorini_world::ContactModel;
+use std::path::PathBuf;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct PileConfig {
+    /// 2 or 3.
+    pub dim: Dim,
+    /// Body counts (run in increasing order, duplicates once).
+    pub sizes: Vec<usize>,
+    /// Bodies (2D: only `Random`, the shared sets).
+    pub shape: Shape,
+    /// Coulomb friction μ.
+    pub mu: Real,
+    /// Step size (s).
+    pub h: Real,
+    /// Simulated time (s; the pour layout extends it).
+    pub duration: Real,
+    /// Contact models.
+    pub models: Vec<ContactModel>,
+    /// Lattice or pour.
+    pub layout: Layout,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Shared data root (`data/`: `peg3d/random_polyhedra.json`, `peg2d/body_sets/`).
+    pub data: PathBuf,
+    /// Also write `trajectories/<stem>.csv` (scene-file round trips).
+    pub trajectories: bool,
+}
