@@ -241,7 +241,7 @@ impl WorldParams {
     }
 
     /// The project's defaults, what `signorini run` and every experiment use (the preset
-    /// `signorini_experiments::pour2d::experiment_params` calls): [`WorldParams::new`] plus,
+    /// `signorini_harness::presets::experiment_params` calls): [`WorldParams::new`] plus,
     /// for PEG, [`DEFAULT_GAP_CORRECTIONS`] gap corrections, the split impulse and position
     /// projection, and the solve budget [`PEG_SOLVE_WORK_LIMIT`]; for the baselines (standard,
     /// corrective) the paper's solve without the mixed-form retry (it has the same solutions
