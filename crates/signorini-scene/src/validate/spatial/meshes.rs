@@ -1,33 +1,7 @@
-//! 3D scenes: rigid convex polyhedra for `World3` (PEG / standard / corrective) and rigid
-//! triangle meshes for `PenaltyWorld` (CPF / DPF / DPF-CCD). A child module of `validate`, so
-//! it shares its located-error context and the 2D rules for names, materials and drops.
+//! Rigid triangle meshes for `PenaltyWorld` (CPF / DPF / DPF-CCD): the penalty contact
+//! settings, stiffness, mesh shapes (OBJ/STL files, procedural primitives) and mesh bodies.
 
-use super::planar::drops;
-use super::{Ctx, Drop, Model, Res, compound, lattice};
-use crate::error::FieldPath;
-use crate::limits;
-use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
-use signorini_geometry::dim3::ConvexPolyhedron;
-use signorini_geometry::mesh::{TriMesh, io as mesh_io, mass::mass_properties, shapes};
-use signorini_harness::polyhedra::{Bodies, hull_body};
-use signorini_math::nalgebra::Unit;
-use signorini_math::{Mat3, Quat, Real, Vec3};
-use signorini_world::PolyBody;
-use signorini_world::penalty::{MeshBody, PenaltyError};
-use std::collections::BTreeMap;
-
-/// A validated 3D rigid polyhedron.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SceneBody3 {
-    /// Name (parts of a compound get `name.k`, copies `name.k`).
-    pub name: String,
-    /// The body, posed, with gravity in its external force.
-    pub body: PolyBody,
-    /// When it enters the world.
-    pub drop: Drop,
-    /// Display colour.
-    pub color: Option<String>,
-}
+use super::*;
 
 /// A validated rigid triangle-mesh body (penalty scenes). [`SceneMesh::build`] makes the
 /// `MeshBody`.
@@ -81,65 +55,12 @@ impl SceneMesh {
     }
 }
 
-/// `f += m·g` component-wise (the same arithmetic as `RigidBody3::with_gravity`).
-fn add_gravity3(f: &mut Vec3, mass: Real, g: Vec3) {
-    f.x += mass * g.x;
-    f.y += mass * g.y;
-    f.z += mass * g.z;
-}
-
-impl Ctx<'_, '_> {
-    pub(super) fn vec3(&self, p: &FieldPath, v: &[Real]) -> Res<Vec3> {
-        let v = self.vector(p, v, 3)?;
-        Ok(Vec3::new(v[0], v[1], v[2]))
-    }
-
-    fn points3(&self, p: &FieldPath, pts: &[Vec<Real>]) -> Res<Vec<Vec3>> {
-        pts.iter()
-            .enumerate()
-            .map(|(k, v)| self.vec3(&p.index(k), v))
-            .collect()
-    }
-
-    pub(super) fn rotation(&self, p: &FieldPath, r: &RawRotation) -> Res<Quat> {
-        match r {
-            RawRotation::Vector(v) => {
-                let v = self.vec3(p, v)?;
-                let angle = v.norm();
-                Ok(if angle == 0.0 {
-                    Quat::identity()
-                } else {
-                    Quat::from_axis_angle(&Unit::new_normalize(v), angle)
-                })
-            }
-            RawRotation::AxisAngle { axis, angle } => {
-                let a = self.vec3(&p.key("axis"), axis)?;
-                if a.norm() == 0.0 {
-                    return Err(self.bad(&p.key("axis"), "must not be zero"));
-                }
-                if !angle.is_finite() {
-                    return Err(self.bad(&p.key("angle"), "must be finite"));
-                }
-                Ok(Quat::from_axis_angle(&Unit::new_normalize(a), *angle))
-            }
-            RawRotation::Euler { euler } => {
-                let e = self.vec3(&p.key("euler"), euler)?;
-                Ok(Quat::from_euler_angles(e.x, e.y, e.z))
-            }
-        }
-    }
-
-    pub(super) fn opt_vec3(&self, p: &FieldPath, v: &Option<Vec<Real>>) -> Res<Vec3> {
-        v.as_ref().map_or(Ok(Vec3::zeros()), |v| self.vec3(p, v))
-    }
-}
-
 /// `[contact]` of a penalty scene.
-pub(super) fn penalty_contact(
+pub(crate) fn penalty_contact(
     cx: &Ctx,
     c: &RawContact,
     model: Model,
-) -> Res<super::ContactSettings> {
+) -> Res<crate::validate::ContactSettings> {
     let p = FieldPath::default().key("contact");
     // A nonsense distance (negative, zero, NaN) is named as such before the model rule.
     for (name, v) in [
@@ -196,7 +117,7 @@ pub(super) fn penalty_contact(
             Some((a, cx.non_negative(&q.key("frequency"), r.frequency)?))
         }
     };
-    Ok(super::ContactSettings {
+    Ok(crate::validate::ContactSettings {
         model,
         friction: c.friction.unwrap_or(0.0),
         solver: signorini_complementarity::SolverKind::Auto,
@@ -214,10 +135,10 @@ pub(super) fn penalty_contact(
 
 /// The penalty stiffness: `contact.stiffness`, else the one value all used materials agree on;
 /// required for penalty models.
-pub(super) fn stiffness(
+pub(crate) fn stiffness(
     cx: &Ctx,
     raw: &RawScene,
-    c: &super::ContactSettings,
+    c: &crate::validate::ContactSettings,
     materials: &BTreeMap<String, RawMaterial>,
 ) -> Res<Option<Real>> {
     let root = FieldPath::default();
@@ -255,384 +176,8 @@ pub(super) fn stiffness(
     Ok(seen)
 }
 
-/// Fields of 2D bodies that a 3D body must not have.
-fn no_2d_fields(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
-    if b.angle.is_some() {
-        return Err(cx.bad(
-            &p.key("angle"),
-            "2D only; in 3D use `rotation` (vector, {axis, angle} or {euler})",
-        ));
-    }
-    Ok(())
-}
-
-/// What every 3D `[[body]]` reads first: its name (default `body<k>`), its material (after
-/// rejecting the 2D-only fields) and its report colour (the body's, else the material's).
-fn header<'m>(
-    cx: &Ctx,
-    p: &FieldPath,
-    k: usize,
-    b: &RawBody,
-    materials: &'m BTreeMap<String, RawMaterial>,
-) -> Res<(String, Option<&'m RawMaterial>, Option<String>)> {
-    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
-    let material = material(cx, p, b, materials)?;
-    no_2d_fields(cx, p, b)?;
-    let color = b
-        .color
-        .clone()
-        .or_else(|| material.and_then(|m| m.color.clone()));
-    Ok((name, material, color))
-}
-
-fn material<'m>(
-    cx: &Ctx,
-    p: &FieldPath,
-    b: &RawBody,
-    materials: &'m BTreeMap<String, RawMaterial>,
-) -> Res<Option<&'m RawMaterial>> {
-    match &b.material {
-        None => Ok(None),
-        Some(m) => materials.get(m).map(Some).ok_or_else(|| {
-            let known: Vec<&str> = materials.keys().map(String::as_str).collect();
-            cx.bad(
-                &p.key("material"),
-                if known.is_empty() {
-                    format!(
-                        "unknown material `{m}` (the scene defines no [materials.<name>] table)"
-                    )
-                } else {
-                    format!("unknown material `{m}` (defined: {})", known.join(", "))
-                },
-            )
-        }),
-    }
-}
-
-fn static_has_none(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
-    for (field, given) in [
-        ("mass", b.mass.is_some()),
-        ("inertia", b.inertia.is_some()),
-        ("density", b.density.is_some()),
-        ("velocity", b.velocity.is_some()),
-        ("angular_velocity", b.angular_velocity.is_some()),
-        ("external_force", b.external_force.is_some()),
-    ] {
-        if given {
-            return Err(cx.bad(&p.key(field), "a static body has none (it never moves)"));
-        }
-    }
-    Ok(())
-}
-
-fn named(name: &str, n: usize, i: usize) -> String {
-    if n == 1 {
-        name.to_string()
-    } else {
-        format!("{name}.{i}")
-    }
-}
-
-/// The convex parts of a 3D polyhedral shape.
-fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPolyhedron>> {
-    let geo = |at: &FieldPath, e: signorini_geometry::dim3::PolyhedronError| {
-        cx.bad(at, format!("degenerate polyhedron: {e}"))
-    };
-    match s {
-        RawShape::Box { size, center } => {
-            let v = cx.vec3(&p.key("size"), size)?;
-            for k in 0..3 {
-                cx.positive(&p.key("size").index(k), v[k], "m")?;
-            }
-            let c = ConvexPolyhedron::cuboid(v / 2.0).map_err(|e| geo(p, e))?;
-            match center {
-                Some(o) => Ok(vec![c.translated(&cx.vec3(&p.key("center"), o)?)]),
-                None => Ok(vec![c]),
-            }
-        }
-        RawShape::Polyhedron { vertices } => {
-            let at = p.key("vertices");
-            let pts = cx.points3(&at, vertices)?;
-            for (j, q) in pts.iter().enumerate() {
-                if let Some(k) = pts[..j].iter().position(|r| r == q) {
-                    return Err(cx.bad(
-                        &at.index(j),
-                        format!("duplicate points {k} and {j}: list each corner once"),
-                    ));
-                }
-            }
-            let hull = ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?;
-            if let Some(k) = pts.iter().position(|q| !hull.vertices().contains(q)) {
-                return Err(cx.bad(
-                    &at.index(k),
-                    format!(
-                        "not convex: vertex {k} is not a corner of the convex hull of the vertices \
-                         (inside it, or on a face or edge); list only corners, or use \
-                         `type = \"convex_hull\"` with `points`"
-                    ),
-                ));
-            }
-            Ok(vec![hull])
-        }
-        RawShape::ConvexHull { points } => {
-            let at = p.key("points");
-            let mut pts = cx.points3(&at, points)?;
-            // A repeated point adds nothing to a hull (the first of each is kept).
-            let mut k = 0;
-            while k < pts.len() {
-                if pts[..k].contains(&pts[k]) {
-                    pts.remove(k);
-                } else {
-                    k += 1;
-                }
-            }
-            Ok(vec![
-                ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?,
-            ])
-        }
-        RawShape::Compound { parts } => compound(cx, p, parts, top, shape3),
-        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(cx.bad(
-            &p.key("type"),
-            "triangle meshes need a penalty model (`contact.model` = cpf, dpf or dpf-ccd); \
-             PEG/standard/corrective act on convex polyhedra",
-        )),
-        RawShape::Polygon { .. } | RawShape::Rectangle { .. } | RawShape::RegularPolygon { .. } => {
-            Err(cx.bad(
-                &p.key("type"),
-                "a 2D shape in a 3D scene (use box, polyhedron, convex_hull or compound)",
-            ))
-        }
-        RawShape::Grid { .. } => Err(grid_not_here(cx, p)),
-    }
-}
-
-/// One `[[body]]` of a polyhedra scene (a compound gives one static body per part; `copies`
-/// give one body per copy).
-pub(super) fn body3(
-    cx: &Ctx,
-    p: &FieldPath,
-    k: usize,
-    b: &RawBody,
-    materials: &BTreeMap<String, RawMaterial>,
-    gravity: Vec3,
-) -> Res<Vec<SceneBody3>> {
-    let (name, material, color) = header(cx, p, k, b, materials)?;
-    let is_static = b.is_static.unwrap_or(false);
-    let parts = shape3(cx, &p.key("shape"), &b.shape, true)?;
-    let position = cx.opt_vec3(&p.key("position"), &b.position)?;
-    let orientation = b
-        .rotation
-        .as_ref()
-        .map(|r| cx.rotation(&p.key("rotation"), r))
-        .transpose()?
-        .unwrap_or_else(Quat::identity);
-    let drops = drops(cx, p, b)?;
-    if is_static {
-        static_has_none(cx, p, b)?;
-        if drops.len() > 1 {
-            return Err(cx.bad(&p.key("copies"), "a static body is added once"));
-        }
-        let n = parts.len();
-        return Ok(parts
-            .into_iter()
-            .enumerate()
-            .map(|(i, part)| SceneBody3 {
-                name: named(&name, n, i),
-                body: PolyBody::fixed(part).with_pose(position, orientation),
-                drop: drops[0],
-                color: color.clone(),
-            })
-            .collect());
-    }
-    if parts.len() > 1 {
-        return Err(cx.bad(
-            &p.key("shape"),
-            "a compound must be static (dynamic bodies are one convex polyhedron)",
-        ));
-    }
-    let shape = parts.into_iter().next().expect("one part");
-    let mut body = dynamic3(cx, p, b, material, shape)?.with_pose(position, orientation);
-    let v = cx.opt_vec3(&p.key("velocity"), &b.velocity)?;
-    let w = cx.opt_vec3(&p.key("angular_velocity"), &b.angular_velocity)?;
-    body = body.with_velocity(v, w);
-    body.state.external_force = cx.opt_vec3(&p.key("external_force"), &b.external_force)?;
-    add_gravity3(&mut body.state.external_force, body.state.mass, gravity);
-    let n = drops.len();
-    Ok(drops
-        .into_iter()
-        .enumerate()
-        .map(|(i, drop)| SceneBody3 {
-            name: named(&name, n, i),
-            body: body.clone(),
-            drop,
-            color: color.clone(),
-        })
-        .collect())
-}
-
-/// Mass properties of a 3D body: `mass` + `inertia` (shape kept as given: its origin must be
-/// the centre of mass), or a density / `mass` alone (shape re-centred on its centroid).
-fn dynamic3(
-    cx: &Ctx,
-    p: &FieldPath,
-    b: &RawBody,
-    material: Option<&RawMaterial>,
-    shape: ConvexPolyhedron,
-) -> Res<PolyBody> {
-    let inertia = match &b.inertia {
-        None => None,
-        Some(RawInertia::Scalar(_)) => {
-            return Err(cx.bad(
-                &p.key("inertia"),
-                "a 3D inertia is a diagonal [Ixx, Iyy, Izz] or a 3×3 matrix (kg m²)",
-            ));
-        }
-        Some(RawInertia::Diagonal(d)) => {
-            let d = cx.vec3(&p.key("inertia"), d)?;
-            for k in 0..3 {
-                cx.positive(&p.key("inertia").index(k), d[k], "kg m²")?;
-            }
-            Some(Mat3::from_diagonal(&d))
-        }
-        Some(RawInertia::Matrix(m)) => {
-            if m.len() != 3 {
-                return Err(cx.bad(&p.key("inertia"), "expected 3 rows"));
-            }
-            let mut j = Mat3::zeros();
-            for (r, row) in m.iter().enumerate() {
-                let row = cx.vec3(&p.key("inertia").index(r), row)?;
-                j.set_row(r, &row.transpose());
-            }
-            Some(j)
-        }
-    };
-    let density = b.density.or_else(|| material.and_then(|m| m.density));
-    let body_err = |at: &FieldPath, e: &dyn std::fmt::Display| cx.bad(at, e.to_string());
-    match (b.mass, inertia, density) {
-        (Some(_), _, Some(_)) if b.density.is_some() => Err(cx.bad(
-            &p.key("density"),
-            "give `mass` (and `inertia`) or `density`, not both",
-        )),
-        (Some(m), Some(j), _) => {
-            let m = cx.positive(&p.key("mass"), m, "kg")?;
-            PolyBody::dynamic(shape, m, j).map_err(|e| body_err(&p.key("inertia"), &e))
-        }
-        (None, Some(_), _) => Err(cx.bad(&p.key("inertia"), "needs `mass` too")),
-        (Some(m), None, _) => {
-            let m = cx.positive(&p.key("mass"), m, "kg")?;
-            PolyBody::from_density(&shape, m / shape.volume())
-                .map_err(|e| body_err(&p.key("mass"), &e))
-        }
-        (None, None, Some(d)) => {
-            let at = if b.density.is_some() {
-                p.key("density")
-            } else {
-                p.key("material")
-            };
-            let d = cx.positive(&at, d, "kg/m³")?;
-            PolyBody::from_density(&shape, d).map_err(|e| body_err(&at, &e))
-        }
-        (None, None, None) => Err(cx.bad(
-            p,
-            "a dynamic body needs `mass` (and optionally `inertia`) or `density` (here or in its material)",
-        )),
-    }
-}
-
-/// `[[body_set]]` in a polyhedra scene: point sets in the format of
-/// `data/peg3d/random_polyhedra.json`, each body the hull of one set (as pour3d's
-/// random bodies: `hull_body`), dropped in order with one pose and velocity.
-pub(super) fn body_sets3(cx: &Ctx, raw: &RawScene, gravity: Vec3) -> Res<Vec<SceneBody3>> {
-    let mut out = Vec::new();
-    for (i, s) in raw.body_set.iter().enumerate() {
-        let p = FieldPath::default().key("body_set").index(i);
-        if s.add_gravity.is_some() {
-            return Err(cx.bad(
-                &p.key("add_gravity"),
-                "3D point sets carry no forces: the scene's gravity is always added",
-            ));
-        }
-        let path = cx.dir.join(&s.file);
-        let label = path
-            .file_stem()
-            .map(|x| x.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let points = match Bodies::read(&label, &path) {
-            Ok(Bodies::Random { points, .. }) => points,
-            Ok(Bodies::Icosahedra) => unreachable!("read gives point sets"),
-            Err(e) => return Err(cx.bad(&p.key("file"), e.to_string())),
-        };
-        let first = s.first.unwrap_or(0);
-        if first >= points.len() {
-            return Err(cx.bad(
-                &p.key("first"),
-                format!("the file has {} point sets", points.len()),
-            ));
-        }
-        let n = match s.count {
-            Some(0) => return Err(cx.bad(&p.key("count"), "must be >= 1")),
-            Some(c) if first + c > points.len() => {
-                return Err(cx.bad(
-                    &p.key("count"),
-                    format!(
-                        "sets {first}..{} asked for, the file has {}",
-                        first + c - 1,
-                        points.len()
-                    ),
-                ));
-            }
-            Some(c) => c,
-            None => points.len() - first,
-        };
-        let radius = cx.positive(
-            &p.key("circumradius"),
-            s.circumradius.ok_or_else(|| {
-                cx.bad(&p, "a 3D body set needs `circumradius` (m) and `mass` (kg)")
-            })?,
-            "m",
-        )?;
-        let mass = cx.positive(
-            &p.key("mass"),
-            s.mass
-                .ok_or_else(|| cx.bad(&p, "a 3D body set needs `mass` (kg)"))?,
-            "kg",
-        )?;
-        let start = cx.non_negative(&p.key("start"), s.start.unwrap_or(0.0))?;
-        let interval = cx.positive(&p.key("interval"), s.interval.unwrap_or(0.25), "s")?;
-        let position = cx.opt_vec3(&p.key("position"), &s.position)?;
-        let orientation = s
-            .rotation
-            .as_ref()
-            .map(|r| cx.rotation(&p.key("rotation"), r))
-            .transpose()?
-            .unwrap_or_else(Quat::identity);
-        let v = cx.opt_vec3(&p.key("velocity"), &s.velocity)?;
-        let w = cx.opt_vec3(&p.key("angular_velocity"), &s.angular_velocity)?;
-        let lat = lattice::lattice(cx, &p, s)?;
-        for k in 0..n {
-            let idx = first + k;
-            let body = hull_body(&points[idx], radius, mass).map_err(|e| {
-                cx.bad(
-                    &p.key("file"),
-                    format!("point set {idx}: degenerate polyhedron: {e}"),
-                )
-            })?;
-            let at = lat.as_ref().map_or(position, |l| l.site3(k));
-            let mut body = body.with_pose(at, orientation).with_velocity(v, w);
-            add_gravity3(&mut body.state.external_force, body.state.mass, gravity);
-            out.push(SceneBody3 {
-                name: format!("{label}.{idx}"),
-                body,
-                drop: lattice::drop_of(lat.as_ref(), start, interval, k),
-                color: s.color.clone(),
-            });
-        }
-    }
-    Ok(out)
-}
-
 /// A triangle mesh from a shape (penalty scenes), in the body frame.
-pub(super) fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<TriMesh>> {
+pub(crate) fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<TriMesh>> {
     let bad_mesh = |at: &FieldPath, e: &dyn std::fmt::Display| cx.bad(at, format!("mesh: {e}"));
     match s {
         RawShape::Box { size, center } => {
@@ -696,7 +241,7 @@ pub(super) fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Re
 }
 
 /// A `grid` outside `[[deformable]]`.
-pub(super) fn grid_not_here(cx: &Ctx, p: &FieldPath) -> crate::error::SceneError {
+pub(crate) fn grid_not_here(cx: &Ctx, p: &FieldPath) -> crate::error::SceneError {
     cx.bad(
         &p.key("type"),
         "a grid is a cloth: only for `[[deformable]]` bodies",
@@ -903,7 +448,7 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
 }
 
 /// One `[[body]]` of a penalty scene (a compound gives one static mesh per part).
-pub(super) fn mesh_body(
+pub(crate) fn mesh_body(
     cx: &Ctx,
     p: &FieldPath,
     k: usize,
@@ -1028,12 +573,12 @@ pub(super) fn mesh_body(
 /// The meshes of a rigid penalty scene where they enter the world (dynamic bodies posed as
 /// `MeshBody` places them), for the initial-overlap check. `origin[k]`: the entry mesh k came
 /// from.
-pub(super) fn mesh_entries(
+pub(crate) fn mesh_entries(
     cx: &Ctx,
     meshes: &[SceneMesh],
     origin: &[FieldPath],
     h: Real,
-) -> Res<Vec<super::overlap::MeshEntry>> {
+) -> Res<Vec<crate::validate::overlap::MeshEntry>> {
     meshes
         .iter()
         .zip(origin)
@@ -1041,7 +586,7 @@ pub(super) fn mesh_entries(
             let body = m
                 .build()
                 .map_err(|e| cx.bad(&at.key("shape"), e.to_string()))?;
-            Ok(super::overlap::MeshEntry {
+            Ok(crate::validate::overlap::MeshEntry {
                 name: m.name.clone(),
                 mesh: posed(cx, at, &body)?,
                 is_static: m.is_static,
@@ -1053,7 +598,7 @@ pub(super) fn mesh_entries(
 }
 
 /// A mesh body's mesh in the world frame.
-pub(super) fn posed(cx: &Ctx, at: &FieldPath, b: &MeshBody) -> Res<TriMesh> {
+pub(crate) fn posed(cx: &Ctx, at: &FieldPath, b: &MeshBody) -> Res<TriMesh> {
     TriMesh::new(b.world_vertices(), b.mesh().triangles().to_vec())
         .map_err(|e| cx.bad(&at.key("shape"), format!("mesh: {e}")))
 }

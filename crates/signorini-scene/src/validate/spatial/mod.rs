@@ -1,0 +1,158 @@
+//! 3D scenes: rigid convex polyhedra for `World3` ([`polyhedra`]) and rigid triangle meshes for
+//! `PenaltyWorld` ([`meshes`]), with the rules both use here (3D vectors and rotations in the
+//! located-error context, gravity, names, materials, fields only 2D takes). A child module of
+//! `validate`, so it shares its context and the 2D rules for names, materials and drops.
+
+use super::planar::drops;
+use super::{Ctx, Drop, Model, Res, compound, lattice};
+use crate::error::FieldPath;
+use crate::limits;
+use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
+use signorini_geometry::dim3::ConvexPolyhedron;
+use signorini_geometry::mesh::{TriMesh, io as mesh_io, mass::mass_properties, shapes};
+use signorini_harness::polyhedra::{Bodies, hull_body};
+use signorini_math::nalgebra::Unit;
+use signorini_math::{Mat3, Quat, Real, Vec3};
+use signorini_world::PolyBody;
+use signorini_world::penalty::{MeshBody, PenaltyError};
+use std::collections::BTreeMap;
+
+mod meshes;
+mod polyhedra;
+pub use meshes::SceneMesh;
+pub(crate) use meshes::{
+    grid_not_here, mesh_body, mesh_entries, mesh_shape, penalty_contact, posed, stiffness,
+};
+pub use polyhedra::SceneBody3;
+pub(crate) use polyhedra::{body_sets3, body3};
+
+/// `f += m·g` component-wise (the same arithmetic as `RigidBody3::with_gravity`).
+fn add_gravity3(f: &mut Vec3, mass: Real, g: Vec3) {
+    f.x += mass * g.x;
+    f.y += mass * g.y;
+    f.z += mass * g.z;
+}
+
+impl Ctx<'_, '_> {
+    pub(super) fn vec3(&self, p: &FieldPath, v: &[Real]) -> Res<Vec3> {
+        let v = self.vector(p, v, 3)?;
+        Ok(Vec3::new(v[0], v[1], v[2]))
+    }
+
+    fn points3(&self, p: &FieldPath, pts: &[Vec<Real>]) -> Res<Vec<Vec3>> {
+        pts.iter()
+            .enumerate()
+            .map(|(k, v)| self.vec3(&p.index(k), v))
+            .collect()
+    }
+
+    pub(super) fn rotation(&self, p: &FieldPath, r: &RawRotation) -> Res<Quat> {
+        match r {
+            RawRotation::Vector(v) => {
+                let v = self.vec3(p, v)?;
+                let angle = v.norm();
+                Ok(if angle == 0.0 {
+                    Quat::identity()
+                } else {
+                    Quat::from_axis_angle(&Unit::new_normalize(v), angle)
+                })
+            }
+            RawRotation::AxisAngle { axis, angle } => {
+                let a = self.vec3(&p.key("axis"), axis)?;
+                if a.norm() == 0.0 {
+                    return Err(self.bad(&p.key("axis"), "must not be zero"));
+                }
+                if !angle.is_finite() {
+                    return Err(self.bad(&p.key("angle"), "must be finite"));
+                }
+                Ok(Quat::from_axis_angle(&Unit::new_normalize(a), *angle))
+            }
+            RawRotation::Euler { euler } => {
+                let e = self.vec3(&p.key("euler"), euler)?;
+                Ok(Quat::from_euler_angles(e.x, e.y, e.z))
+            }
+        }
+    }
+
+    pub(super) fn opt_vec3(&self, p: &FieldPath, v: &Option<Vec<Real>>) -> Res<Vec3> {
+        v.as_ref().map_or(Ok(Vec3::zeros()), |v| self.vec3(p, v))
+    }
+}
+
+/// Fields of 2D bodies that a 3D body must not have.
+fn no_2d_fields(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
+    if b.angle.is_some() {
+        return Err(cx.bad(
+            &p.key("angle"),
+            "2D only; in 3D use `rotation` (vector, {axis, angle} or {euler})",
+        ));
+    }
+    Ok(())
+}
+
+/// What every 3D `[[body]]` reads first: its name (default `body<k>`), its material (after
+/// rejecting the 2D-only fields) and its report colour (the body's, else the material's).
+fn header<'m>(
+    cx: &Ctx,
+    p: &FieldPath,
+    k: usize,
+    b: &RawBody,
+    materials: &'m BTreeMap<String, RawMaterial>,
+) -> Res<(String, Option<&'m RawMaterial>, Option<String>)> {
+    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
+    let material = material(cx, p, b, materials)?;
+    no_2d_fields(cx, p, b)?;
+    let color = b
+        .color
+        .clone()
+        .or_else(|| material.and_then(|m| m.color.clone()));
+    Ok((name, material, color))
+}
+
+fn material<'m>(
+    cx: &Ctx,
+    p: &FieldPath,
+    b: &RawBody,
+    materials: &'m BTreeMap<String, RawMaterial>,
+) -> Res<Option<&'m RawMaterial>> {
+    match &b.material {
+        None => Ok(None),
+        Some(m) => materials.get(m).map(Some).ok_or_else(|| {
+            let known: Vec<&str> = materials.keys().map(String::as_str).collect();
+            cx.bad(
+                &p.key("material"),
+                if known.is_empty() {
+                    format!(
+                        "unknown material `{m}` (the scene defines no [materials.<name>] table)"
+                    )
+                } else {
+                    format!("unknown material `{m}` (defined: {})", known.join(", "))
+                },
+            )
+        }),
+    }
+}
+
+fn static_has_none(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
+    for (field, given) in [
+        ("mass", b.mass.is_some()),
+        ("inertia", b.inertia.is_some()),
+        ("density", b.density.is_some()),
+        ("velocity", b.velocity.is_some()),
+        ("angular_velocity", b.angular_velocity.is_some()),
+        ("external_force", b.external_force.is_some()),
+    ] {
+        if given {
+            return Err(cx.bad(&p.key(field), "a static body has none (it never moves)"));
+        }
+    }
+    Ok(())
+}
+
+fn named(name: &str, n: usize, i: usize) -> String {
+    if n == 1 {
+        name.to_string()
+    } else {
+        format!("{name}.{i}")
+    }
+}
