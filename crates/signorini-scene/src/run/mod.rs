@@ -618,16 +618,18 @@ impl rigid::RigidScene for World {
         max_depth_planar(self)
     }
 
-    fn record(
-        &self,
-        w: &mut Writers,
-        present: &[(usize, usize)],
-        s: usize,
-        h: Real,
-        rep: &StepReport,
-        overlap: Real,
-    ) -> Result<(), SceneError> {
-        record_step(w, self, present, s, h, rep, overlap)
+    fn write_pose(&self, t: &mut Csv, s: usize, d: usize, wi: usize) -> Result<(), SceneError> {
+        Ok(t.pose(s, d, &self.bodies[wi])?)
+    }
+
+    fn write_contacts(&self, c: &mut Csv, s: usize) -> Result<(), SceneError> {
+        for k in draw_contacts(self) {
+            c.line(&format!(
+                "{s},{},{},{},{},{},{},{}",
+                k.a, k.b, k.point.x, k.point.y, k.normal.x, k.normal.y, k.gap
+            ))?;
+        }
+        Ok(())
     }
 
     fn counts(&self) -> (usize, usize) {
@@ -716,36 +718,6 @@ pub(crate) fn steps_line(
         rep.normal_impulse / h,
         kin + pot
     )
-}
-
-fn record_step(
-    w: &mut Writers,
-    world: &World,
-    present: &[(usize, usize)],
-    s: usize,
-    h: Real,
-    rep: &StepReport,
-    overlap: Real,
-) -> Result<(), SceneError> {
-    if let Some(t) = w.traj.as_mut() {
-        for &(d, wi) in present {
-            t.pose(s, d, &world.bodies[wi])?;
-        }
-    }
-    if let Some(f) = w.steps.as_mut() {
-        let (kin, pot) = energy(world);
-        let line = steps_line(s, h, world.bodies.len(), rep, overlap, (kin, pot));
-        f.line(&line)?;
-    }
-    if let Some(f) = w.contacts.as_mut() {
-        for c in draw_contacts(world) {
-            f.line(&format!(
-                "{s},{},{},{},{},{},{},{}",
-                c.a, c.b, c.point.x, c.point.y, c.normal.x, c.normal.y, c.gap
-            ))?;
-        }
-    }
-    Ok(())
 }
 
 /// Vertex–edge pairs within [`DRAW_CONTACT_DISTANCE`] (the standard detector, used here only

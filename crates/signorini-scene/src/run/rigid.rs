@@ -6,10 +6,11 @@
 
 use super::{
     Acc, FinalWorld, RunOptions, RunOutcome, Schedule, StepState, Writers, before, finish,
-    non_finite, open_writers, planned_steps, tick, world_params,
+    non_finite, open_writers, planned_steps, steps_line, tick, world_params,
 };
 use crate::error::SceneError;
 use crate::validate::{Drop, Model, Scene};
+use signorini_harness::Csv;
 use signorini_math::Real;
 use signorini_world::{StepReport, WorldParams};
 
@@ -35,17 +36,10 @@ pub(super) trait RigidScene: Sized {
     fn overlap(&self) -> Real;
     /// Deepest penetration (m).
     fn max_depth(&self) -> Real;
-    /// Write one recorded step (trajectory rows, `steps.csv`, contacts).
-    #[allow(clippy::too_many_arguments)]
-    fn record(
-        &self,
-        w: &mut Writers,
-        present: &[(usize, usize)],
-        s: usize,
-        h: Real,
-        rep: &StepReport,
-        overlap: Real,
-    ) -> Result<(), SceneError>;
+    /// Write body `wi`'s pose as row `d` of step `s` of `trajectories.csv`.
+    fn write_pose(&self, t: &mut Csv, s: usize, d: usize, wi: usize) -> Result<(), SceneError>;
+    /// Write step `s`'s touching points to `contacts.csv`.
+    fn write_contacts(&self, c: &mut Csv, s: usize) -> Result<(), SceneError>;
     /// Bodies in the world, and dynamic ones.
     fn counts(&self) -> (usize, usize);
     /// `bodies.json` (the replay's shapes and drop steps).
@@ -91,7 +85,7 @@ pub(super) fn run_rigid<W: RigidScene>(
             acc.max_depth = acc.max_depth.max(world.max_depth());
         }
         if s % scene.record.every == 0 || s == n {
-            world.record(&mut w, &sched.present, s, h, &rep, overlap)?;
+            record(&mut w, &world, &sched.present, (s, h), &rep, overlap)?;
         }
         if let Some(why) = tick(&mut opts, s, n) {
             interrupted = Some(why);
@@ -113,4 +107,28 @@ pub(super) fn run_rigid<W: RigidScene>(
         summary,
         world: world.into_final(),
     })
+}
+
+/// Write one recorded step: the present bodies' poses, the `steps.csv` line, the contacts.
+fn record<W: RigidScene>(
+    w: &mut Writers,
+    world: &W,
+    present: &[(usize, usize)],
+    (s, h): (usize, Real),
+    rep: &StepReport,
+    overlap: Real,
+) -> Result<(), SceneError> {
+    if let Some(t) = w.traj.as_mut() {
+        for &(d, wi) in present {
+            world.write_pose(t, s, d, wi)?;
+        }
+    }
+    if let Some(f) = w.steps.as_mut() {
+        let bodies = world.counts().0;
+        f.line(&steps_line(s, h, bodies, rep, overlap, world.energy()))?;
+    }
+    if let Some(c) = w.contacts.as_mut() {
+        world.write_contacts(c, s)?;
+    }
+    Ok(())
 }

@@ -13,7 +13,7 @@
 
 use super::{
     Acc, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome, Schedule,
-    Writers, finish, open_writers, planned_steps, steps_line, tick,
+    Writers, finish, open_writers, planned_steps, tick,
 };
 use crate::error::SceneError;
 use crate::validate::{Drop, Model, Scene};
@@ -22,7 +22,7 @@ use signorini_geometry::dim3::{Aabb3, penetration_depth, sweep_and_prune3};
 use signorini_geometry::mesh::query;
 use signorini_harness::overlap::total_overlap3;
 use signorini_harness::penalty_trace::{Trace, max_vertex_speed, write_trace};
-use signorini_harness::trajectory_header3;
+use signorini_harness::{Csv, trajectory_header3};
 use signorini_math::{Real, Vec3};
 use signorini_penalty::Friction;
 use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld};
@@ -50,14 +50,12 @@ struct Touch {
     gap: Real,
 }
 
-fn write_touches(w: &mut Writers, s: usize, t: &[Touch]) -> Result<(), SceneError> {
-    if let Some(f) = w.contacts.as_mut() {
-        for c in t {
-            f.line(&format!(
-                "{s},{},{},{},{},{},{},{},{},{}",
-                c.a, c.b, c.at.x, c.at.y, c.at.z, c.normal.x, c.normal.y, c.normal.z, c.gap
-            ))?;
-        }
+fn write_touches(f: &mut Csv, s: usize, t: &[Touch]) -> Result<(), SceneError> {
+    for c in t {
+        f.line(&format!(
+            "{s},{},{},{},{},{},{},{},{},{}",
+            c.a, c.b, c.at.x, c.at.y, c.at.z, c.normal.x, c.normal.y, c.normal.z, c.gap
+        ))?;
     }
     Ok(())
 }
@@ -209,16 +207,12 @@ impl super::rigid::RigidScene for World3 {
         max_depth_polyhedra(self)
     }
 
-    fn record(
-        &self,
-        w: &mut Writers,
-        present: &[(usize, usize)],
-        s: usize,
-        h: Real,
-        rep: &StepReport,
-        overlap: Real,
-    ) -> Result<(), SceneError> {
-        record3(w, self, present, s, h, rep, overlap)
+    fn write_pose(&self, t: &mut Csv, s: usize, d: usize, wi: usize) -> Result<(), SceneError> {
+        Ok(t.pose3(s, d, &self.bodies[wi].state)?)
+    }
+
+    fn write_contacts(&self, c: &mut Csv, s: usize) -> Result<(), SceneError> {
+        write_touches(c, s, &touches_polyhedra(self))
     }
 
     fn counts(&self) -> (usize, usize) {
@@ -254,30 +248,6 @@ impl super::rigid::RigidScene for World3 {
     fn into_final(self) -> FinalWorld {
         FinalWorld::Polyhedra(self)
     }
-}
-
-fn record3(
-    w: &mut Writers,
-    world: &World3,
-    present: &[(usize, usize)],
-    s: usize,
-    h: Real,
-    rep: &StepReport,
-    overlap: Real,
-) -> Result<(), SceneError> {
-    if let Some(t) = w.traj.as_mut() {
-        for &(d, wi) in present {
-            t.pose3(s, d, &world.bodies[wi].state)?;
-        }
-    }
-    if let Some(f) = w.steps.as_mut() {
-        let energy = energy3(world.bodies.iter().map(|b| &b.state));
-        f.line(&steps_line(s, h, world.bodies.len(), rep, overlap, energy))?;
-    }
-    if w.contacts.is_some() {
-        write_touches(w, s, &touches_polyhedra(world))?;
-    }
-    Ok(())
 }
 
 /// The penalty parameters of a mesh scene (penetration always measured: the trace needs it).
@@ -475,8 +445,8 @@ fn record_mesh(
             kin + pot
         ))?;
     }
-    if w.contacts.is_some() {
-        write_touches(w, s, &touches_meshes(world))?;
+    if let Some(c) = w.contacts.as_mut() {
+        write_touches(c, s, &touches_meshes(world))?;
     }
     Ok(())
 }
