@@ -37,6 +37,8 @@ pub mod presets;
 pub mod progress;
 pub mod stats;
 pub mod svg;
+#[cfg(feature = "test-support")]
+pub mod test_support;
 mod writer;
 
 pub use error::ExperimentError;
