@@ -119,11 +119,12 @@ fn admits(set: &ConstraintSet3, nu: &Vec6, h: Real) -> bool {
 
 /// Counts over the generated motions: (free, free admitted, penetrating, penetrating
 /// forbidden, configurations with a vertex–vertex X-constraint).
-fn census(vertex_vertex_cross: bool) -> [usize; 5] {
+fn census(vertex_vertex_cross: bool, cone: bool) -> [usize; 5] {
     let h = 0.01;
     let mut params = Peg3Params::for_step(h);
     params.sweep = false;
     params.vertex_vertex_cross = vertex_vertex_cross;
+    params.vertex_vertex_cone = cone;
     let gap = params.eps / 4.0;
     let mut rng = Rng(22);
     let mut n = [0; 5];
@@ -151,7 +152,7 @@ fn census(vertex_vertex_cross: bool) -> [usize; 5] {
 
 #[test]
 fn vertex_vertex_constraints_against_brute_force() {
-    let n = census(true);
+    let n = census(true, false);
     let (free, pen) = (n[0] as Real, n[2] as Real);
     println!(
         "vertex–vertex (Eq. 38 on): {} configurations with X; free motions admitted {}/{} ({:.4}), penetrating motions forbidden {}/{} ({:.4})",
@@ -163,7 +164,7 @@ fn vertex_vertex_constraints_against_brute_force() {
         n[2],
         n[3] as Real / pen
     );
-    let off = census(false);
+    let off = census(false, false);
     println!(
         "vertex–vertex (Eq. 38 off): free admitted {}/{}, penetrating forbidden {}/{}",
         off[1], off[0], off[3], off[2]
@@ -194,4 +195,22 @@ fn vertex_vertex_constraints_against_brute_force() {
     // reflected), and their conjunction forbids free motions. The exact condition is one
     // disjunction over that cone's facets. Until then, at least this much is admitted:
     assert!(n[1] as Real >= 0.5 * free, "free motions admitted: {n:?}");
+}
+
+#[test]
+fn vertex_vertex_cone_is_exact_against_brute_force() {
+    let n = census(true, true);
+    println!(
+        "vertex–vertex (cone form): {} configurations with X; free motions admitted {}/{}, penetrating motions forbidden {}/{}",
+        n[4], n[1], n[0], n[3], n[2]
+    );
+    assert!(
+        n[0] > 500 && n[2] > 500,
+        "too few classified motions: {n:?}"
+    );
+    assert_eq!(n[1], n[0], "the cone form forbade a free motion: {n:?}");
+    assert_eq!(
+        n[3], n[2],
+        "the cone form admitted a penetrating motion: {n:?}"
+    );
 }
