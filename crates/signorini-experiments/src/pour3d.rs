@@ -39,7 +39,7 @@ use signorini_harness::polyhedra::{Bodies, dropped};
 use signorini_harness::presets::{Stepper, step_count};
 use signorini_harness::{Csv, h_tag, trajectory_header3};
 use signorini_math::{Quat, Real, Vec3};
-use signorini_world::{ContactModel, World3};
+use signorini_world::{ContactModel, Gyroscopic, World3};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -71,6 +71,9 @@ pub struct RunSpec3 {
     pub stepper: Stepper,
     /// Time PEG vs standard-model steps on this PEG run's states (`timing.csv`).
     pub timing: Option<TimingSpec>,
+    /// The gyroscopic update of the free-flight velocity (`WorldParams::gyroscopic`; the
+    /// CLI's `--gyroscopic`, default the body-frame implicit midpoint rule).
+    pub gyroscopic: Gyroscopic,
 }
 
 impl RunSpec3 {
@@ -88,7 +91,9 @@ impl RunSpec3 {
 /// Run one 3D pouring simulation; writes `trajectories/<stem>.csv` under `out` if given.
 pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, ExperimentError> {
     let supply = spec.bodies.config(spec.config)?;
-    let mut world = World3::new(spec.stepper.params(spec.model, spec.h))?;
+    let mut params = spec.stepper.params(spec.model, spec.h);
+    params.gyroscopic = spec.gyroscopic;
+    let mut world = World3::new(params)?;
     let n_walls = world
         .add_static_compound(&open_box3(), Vec3::zeros(), Quat::identity())
         .len();
@@ -169,6 +174,8 @@ pub struct Pour3Config {
     pub stepper: Stepper,
     /// Time PEG vs standard-model steps during the PEG runs (`timing.csv`).
     pub timing: Option<TimingSpec>,
+    /// The gyroscopic update of every run ([`RunSpec3::gyroscopic`]).
+    pub gyroscopic: Gyroscopic,
 }
 
 /// Run every (model, configuration, h) in parallel, write the outputs, compare.
@@ -204,6 +211,7 @@ impl PourSweep for Pour3Config {
                         duration: self.duration,
                         stepper: self.stepper,
                         timing: self.timing,
+                        gyroscopic: self.gyroscopic,
                     });
                 }
             }
@@ -291,6 +299,14 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
             ""
         }
     );
+    if cfg.gyroscopic != Gyroscopic::default() {
+        let _ = writeln!(
+            s,
+            "gyroscopic update: {} (--gyroscopic; the default is {})",
+            cfg.gyroscopic.name(),
+            Gyroscopic::default().name()
+        );
+    }
     let _ = writeln!(
         s,
         "{:>6} {:>4} {:>6} {:>6} {}",

@@ -63,6 +63,7 @@ fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
         duration: 0.6,
         stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
+        gyroscopic: signorini_world::Gyroscopic::default(),
     }
 }
 
@@ -115,6 +116,7 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
             every: 5,
             repeats: 1,
         }),
+        gyroscopic: signorini_world::Gyroscopic::default(),
     };
     let r = pour3d::run_sweep3(&cfg).unwrap();
     assert_eq!(r.runs.len(), 2);

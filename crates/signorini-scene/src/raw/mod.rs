@@ -60,6 +60,9 @@ pub struct RawStep {
     pub duration: Option<f64>,
     /// Number of steps (instead of `duration`).
     pub steps: Option<usize>,
+    /// 3D only: the gyroscopic update of the free-flight velocity, `midpoint` (default),
+    /// `implicit` or `off` (`signorini_dynamics::Gyroscopic`).
+    pub gyroscopic: Option<String>,
 }
 
 /// `[contact]`.

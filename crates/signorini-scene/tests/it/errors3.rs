@@ -52,6 +52,12 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         )
     };
     vec![
+        case(
+            tetra("").replacen("steps = 10\n", "steps = 10\ngyroscopic = \"explicit\"\n", 1),
+            "step.gyroscopic",
+            "unknown gyroscopic update `explicit` (midpoint, implicit, off)",
+            "gyroscopic =",
+        ),
         // Polyhedra.
         case(
             tetra("").replace("[0.0, 0.0, 1.0]]", "[0.0, 0.0, 1.0], [0.1, 0.1, 0.1]]"),
