@@ -239,10 +239,14 @@ pub enum RawShape {
         /// Points (m).
         points: Vec<Vec<f64>>,
     },
-    /// 3D convex polyhedron from its vertices (faces from the hull).
+    /// 3D convex polyhedron from its vertices (faces from the hull, or as given).
     Polyhedron {
         /// `[[x, y, z], …]` (m).
         vertices: Vec<Vec<f64>>,
+        /// Faces as 0-based vertex indices, counter-clockwise seen from outside (optional;
+        /// default: the hull's faces). With faces the vertex order and the faces are kept as
+        /// written (e.g. the PEG authors' icosahedron).
+        faces: Option<Vec<Vec<usize>>>,
     },
     /// Triangle mesh from an OBJ or STL file (path relative to the scene file).
     Mesh {

@@ -72,6 +72,18 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             "vertices =",
         ),
         case(
+            poly(&format!("shape = {{ type = \"polyhedron\", vertices = {TETRA}, faces = [[0, 1, 2], [0, 1, 3], [0, 3, 2], [1, 2, 3]] }}\nmass = 1.0")),
+            "body[1].shape.faces",
+            "degenerate polyhedron",
+            "vertices =",
+        ),
+        case(
+            poly(&format!("shape = {{ type = \"polyhedron\", vertices = {TETRA}, faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 9]] }}\nmass = 1.0")),
+            "body[1].shape.faces",
+            "degenerate polyhedron",
+            "vertices =",
+        ),
+        case(
             poly("shape = { type = \"convex_hull\", points = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] }\nmass = 1.0"),
             "body[1].shape.points",
             "at least 4",
