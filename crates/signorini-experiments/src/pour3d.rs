@@ -7,8 +7,10 @@
 //! (−5, 0, 0) m/s, ω = 0 and orientation a 0.2 rad rotation about (1, 2, 3)/|(1, 2, 3)|;
 //! gravity 9.81 m/s² along −z; `floor(duration/h)` steps (5 s); frictionless.
 //! Bodies:
-//! - `icosahedra` (the authors' stored scene): regular icosahedra of circumradius 0.5, mass 0.5,
-//!   inertia 0.5·(3 + √5)/20·I₃ = 0.1309·I₃; one configuration (0);
+//! - `icosahedra` (the authors' stored scene): the authors' regular icosahedron
+//!   (`data/peg3d/icosahedron.json`, vertex 0 on +z; `ConvexPolyhedron::authors_icosahedron`)
+//!   at circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃ = 0.1309·I₃; one
+//!   configuration (0);
 //! - `random` (the paper's variant) or any FILE in the format of
 //!   `data/peg3d/random_polyhedra.json`: each body the convex hull of one point set,
 //!   centred on its volume centroid, scaled to circumradius 0.5, mass 0.5 with the inertia of
@@ -138,6 +140,7 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
         r.failed_steps += rep.failed as usize;
         let c = rep.counts;
         r.inter_total += c.inter + c.cross;
+        r.trap_steps += (c.inter + c.cross > 0) as usize;
         r.unilateral_total += c.unilateral;
         r.contacts_total += c.contacts;
         r.overlap.push(total_overlap3(&world.bodies));
