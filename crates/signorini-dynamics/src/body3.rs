@@ -70,7 +70,7 @@ impl Gyroscopic {
 }
 
 /// Newton iterations of [`Gyroscopic::Midpoint`] before it falls back to the one-step implicit
-/// update. From ω′ = ω the iteration converges quadratically; at |hω| ≤ 1 it needs 3–5.
+/// update. Newton's iteration from ω′ = ω converges quadratically near the solution.
 pub const GYRO_MIDPOINT_ITERATIONS: usize = 30;
 
 /// The cross-product matrix `[a]×` (`[a]× b = a × b`).
