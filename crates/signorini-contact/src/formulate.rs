@@ -76,7 +76,8 @@ impl DofBody<6> for RigidBody3 {
     fn is_static(&self) -> bool {
         self.is_static
     }
-    /// `diag(m I₃, R J Rᵀ)` (docs/formulation-notes.md §2, no gyroscopic term).
+    /// `diag(m I₃, R J Rᵀ)` (docs/formulation-notes.md §2; the gyroscopic torque is in the
+    /// free-flight velocity ν*, `RigidBody3::free_velocity`, not in M).
     fn mass_block(&self) -> MassBlock<6> {
         let mut m = SMatrix::<Real, 6, 6>::zeros();
         if !self.is_static {

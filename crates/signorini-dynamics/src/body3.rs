@@ -4,8 +4,10 @@
 //! and the triangle-mesh (penalty, issue 6) contact models: pose (centre of mass, unit
 //! quaternion), generalized velocity ν = [v; ω] with ω in the world frame, mass and body-frame
 //! inertia about the centre of mass, a constant external wrench, and the free-flight update.
-//! The block mass matrix is `diag(m I₃, R J Rᵀ)` with no gyroscopic term, and the orientation
-//! update is the exact exponential map `q ← exp(h ω / 2) ⊗ q`, renormalised
+//! The block mass matrix is `diag(m I₃, R J Rᵀ)`; the gyroscopic torque −ω × Jω enters the
+//! free-flight velocity by the update [`Gyroscopic`] chooses (default: the implicit midpoint
+//! rule in the body frame, which keeps |L| and the kinetic energy of a free body), and the
+//! orientation update is the exact exponential map `q ← exp(h ω / 2) ⊗ q`, renormalised
 //! (docs/formulation-notes.md §2; the paper's Eq. 10 states the first-order update `q̇ = ½ ω ⊗ q`
 //! instead).
 //! Does not own: shapes (a body is paired with its polyhedron or mesh by the caller, so one
@@ -13,6 +15,108 @@
 
 use crate::BodyError;
 use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
+
+/// How the free-flight velocity treats the gyroscopic (velocity-product) torque −ω × Jω of
+/// the Newton–Euler equations, `J ω̇ + ω × J ω = τ` in the body frame.
+///
+/// The paper's Newton–Euler equation (Williams, Lu & Trinkle 2016, Eq. 7) counts the
+/// velocity-product forces among the generalized forces; the authors' MATLAB code and this
+/// project before issue 22 dropped them ([`Gyroscopic::Off`]), which conserves nothing for a
+/// body spinning about a non-principal axis and never shows the intermediate-axis flip.
+///
+/// Both updates solve the Euler equations in the body frame, where J is constant, and map the
+/// result back to the world frame with the orientation at the start of the step. The position
+/// update `q ← exp(hω⁺) q` then rotates the body about ω⁺ itself, so the body-frame angular
+/// velocity carried into the next step is exactly the one solved for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Gyroscopic {
+    /// No gyroscopic term: `ω* = ω + h J_w⁻¹ τ` (the behaviour before issue 22 and of the
+    /// authors' code). Wrong for any body spinning about a non-principal axis.
+    Off,
+    /// The implicit gyroscopic update of Catto ("Numerical Methods", GDC 2015; Bullet's
+    /// `BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY`): one Newton step from ω on the backward-Euler
+    /// residual `f(ω′) = J(ω′ − ω) + h ω′ × Jω′ = 0`. Unconditionally stable but dissipative:
+    /// with L′ = Jω′, `|L|² = |L′|² + h²|ω′ × L′|²`, so |L| and the energy shrink by O(h²)
+    /// per step (measured: docs/peg3d.md, "Gyroscopic dynamics").
+    Implicit,
+    /// **The default.** The implicit midpoint rule, `J(ω′ − ω) + h ω̄ × Jω̄ = 0` with
+    /// `ω̄ = (ω + ω′)/2`, solved by Newton's method to round-off (at most
+    /// [`GYRO_MIDPOINT_ITERATIONS`] iterations, each a 3 × 3 solve). Dotting the residual with
+    /// `Jω̄` and with `ω̄` shows that it keeps |Jω| and ωᵀJω exactly, so a free body keeps |L|
+    /// and its kinetic energy to round-off at any h. Should Newton not converge (|hω| of
+    /// order 10 and more), the step falls back to [`Gyroscopic::Implicit`], which is stable.
+    #[default]
+    Midpoint,
+}
+
+impl Gyroscopic {
+    /// Every variant, in the order of [`Gyroscopic::name`]'s table.
+    pub const ALL: [Gyroscopic; 3] = [Gyroscopic::Midpoint, Gyroscopic::Implicit, Gyroscopic::Off];
+
+    /// The name in scene files and on the command line: `midpoint`, `implicit`, `off`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Gyroscopic::Midpoint => "midpoint",
+            Gyroscopic::Implicit => "implicit",
+            Gyroscopic::Off => "off",
+        }
+    }
+
+    /// Parse [`Gyroscopic::name`] (case-insensitive, surrounding blanks ignored).
+    pub fn parse(s: &str) -> Option<Gyroscopic> {
+        let s = s.trim().to_ascii_lowercase();
+        Gyroscopic::ALL.into_iter().find(|g| g.name() == s)
+    }
+}
+
+/// Newton iterations of [`Gyroscopic::Midpoint`] before it falls back to the one-step implicit
+/// update. Newton's iteration from ω′ = ω converges quadratically near the solution.
+pub const GYRO_MIDPOINT_ITERATIONS: usize = 30;
+
+/// The cross-product matrix `[a]×` (`[a]× b = a × b`).
+fn skew(a: &Vec3) -> Mat3 {
+    Mat3::new(0.0, -a.z, a.y, a.z, 0.0, -a.x, -a.y, a.x, 0.0)
+}
+
+/// One Newton step of Catto's implicit gyroscopic update in the body frame: from ω′ = ω,
+/// `ω′ = ω − (J + h([ω]× J − [Jω]×))⁻¹ h (ω × Jω)`. Returns ω if the 3 × 3 system is singular.
+fn gyro_implicit(j: &Mat3, w: &Vec3, h: Real) -> Vec3 {
+    let jw = j * w;
+    let f = w.cross(&jw) * h;
+    let jac = j + (skew(w) * j - skew(&jw)) * h;
+    match jac.lu().solve(&f) {
+        Some(d) if d.iter().all(|x| x.is_finite()) => w - d,
+        _ => *w,
+    }
+}
+
+/// The implicit midpoint rule in the body frame, `J(ω′ − ω) + h ω̄ × Jω̄ = 0`, by Newton's
+/// method from ω′ = ω; `None` if it does not converge in [`GYRO_MIDPOINT_ITERATIONS`].
+fn gyro_midpoint(j: &Mat3, w: &Vec3, h: Real) -> Option<Vec3> {
+    let scale = w.amax();
+    let mut w1 = *w;
+    let mut last = Real::INFINITY;
+    for _ in 0..GYRO_MIDPOINT_ITERATIONS {
+        let m = (w + w1) * 0.5;
+        let jm = j * m;
+        let g = j * (w1 - w) + m.cross(&jm) * h;
+        // ∂g/∂ω′ = J + (h/2)([ω̄]× J − [Jω̄]×).
+        let jac = j + (skew(&m) * j - skew(&jm)) * (0.5 * h);
+        let d = jac.lu().solve(&g)?;
+        if !d.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        w1 -= d;
+        // Converged once the correction is at round-off level of the angular velocity, or
+        // once it is small and stops shrinking (round-off noise of the residual).
+        let size = d.amax();
+        if size <= 4.0 * Real::EPSILON * scale || (size <= 1e-10 * scale && size >= 0.5 * last) {
+            return Some(w1);
+        }
+        last = size;
+    }
+    None
+}
 
 /// A rigid body in space. The body frame origin is the centre of mass.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,15 +290,53 @@ impl RigidBody3 {
         self.apply_impulse(p, &angular);
     }
 
-    /// Free-flight velocity ν* = ν + h M⁻¹ F_ext (no gyroscopic term;
-    /// docs/formulation-notes.md §2).
-    pub fn free_velocity(&self, h: Real) -> Vec6 {
+    /// Free-flight velocity ν* = ν + h M⁻¹ (F_ext − [0; ω × J_w ω]): the angular velocity is
+    /// first advanced under the gyroscopic torque as `gyroscopic` says (in the body frame,
+    /// [`Gyroscopic`]), then the external torque's impulse `h J_w⁻¹ τ` is added.
+    /// [`Gyroscopic::Off`] gives the old `ν + h M⁻¹ F_ext` bit for bit, and so does any
+    /// update for a body whose body-frame inertia is exactly isotropic (`J = jI`, where
+    /// ω × Jω ≡ 0).
+    pub fn free_velocity(&self, h: Real, gyroscopic: Gyroscopic) -> Vec6 {
         if self.is_static {
             return Vec6::zeros();
         }
         let v = self.linear_velocity + self.external_force * (h / self.mass);
-        let w = self.angular_velocity + self.world_inverse_inertia() * self.external_torque * h;
+        let w0 = self.gyroscopic_velocity(h, gyroscopic);
+        let w = w0 + self.world_inverse_inertia() * self.external_torque * h;
         Vec6::new(v.x, v.y, v.z, w.x, w.y, w.z)
+    }
+
+    /// The world-frame angular velocity after a step h under the gyroscopic torque alone
+    /// (no external torque), by `gyroscopic`'s update ([`Gyroscopic`]).
+    pub fn gyroscopic_velocity(&self, h: Real, gyroscopic: Gyroscopic) -> Vec3 {
+        let w = self.angular_velocity;
+        let j = &self.inertia;
+        let isotropic = j[(0, 1)] == 0.0
+            && j[(0, 2)] == 0.0
+            && j[(1, 2)] == 0.0
+            && j[(1, 0)] == 0.0
+            && j[(2, 0)] == 0.0
+            && j[(2, 1)] == 0.0
+            && j[(0, 0)] == j[(1, 1)]
+            && j[(1, 1)] == j[(2, 2)];
+        if self.is_static || gyroscopic == Gyroscopic::Off || isotropic {
+            return w;
+        }
+        // Body frame: ω_b = Rᵀ ω; J is constant there.
+        let wb = self.orientation.inverse_transform_vector(&w);
+        let wb1 = match gyroscopic {
+            Gyroscopic::Off => wb,
+            Gyroscopic::Implicit => gyro_implicit(j, &wb, h),
+            Gyroscopic::Midpoint => {
+                gyro_midpoint(j, &wb, h).unwrap_or_else(|| gyro_implicit(j, &wb, h))
+            }
+        };
+        self.orientation.transform_vector(&wb1)
+    }
+
+    /// Angular momentum about the centre of mass in the world frame, `R J Rᵀ ω` (kg m²/s).
+    pub fn angular_momentum(&self) -> Vec3 {
+        self.world_inertia() * self.angular_velocity
     }
 
     /// Position update with the current velocity: `x ← x + h v`,

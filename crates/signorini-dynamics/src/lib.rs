@@ -13,4 +13,4 @@ mod body2;
 mod body3;
 
 pub use body2::{BodyError, RigidBody2, mass_properties_from_density};
-pub use body3::RigidBody3;
+pub use body3::{GYRO_MIDPOINT_ITERATIONS, Gyroscopic, RigidBody3};

@@ -14,7 +14,9 @@
 
 use crate::ExperimentError;
 use crate::checks::Checks;
-use crate::reference::{ReferenceOverlap, h_key, reference_mean_inter, reference_overlap};
+use crate::reference::{
+    ReferenceOverlap, h_key, reference_mean_inter, reference_overlap, reference_trap_fraction,
+};
 pub use crate::sweep::{Pooled, RunResult, SweepResult};
 use crate::sweep::{
     PourSweep, TimedRun, check_corrective_ratio, model_columns, model_columns_header,
@@ -124,6 +126,7 @@ pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, Experim
         r.failed_steps += rep.failed as usize;
         let c = rep.counts;
         r.inter_total += c.inter + c.cross;
+        r.trap_steps += (c.inter + c.cross > 0) as usize;
         r.unilateral_total += c.unilateral;
         r.contacts_total += c.contacts;
         let overlap = total_overlap(&world.bodies);
@@ -378,7 +381,75 @@ fn plot(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
             points: pts,
         });
     }
-    write(&cfg.out.join("fig22_traps.svg"), &fig22.to_svg())
+    write(&cfg.out.join("fig22_traps.svg"), &fig22.to_svg())?;
+    trap_fraction(cfg, pooled)
+}
+
+/// Paper Fig. 22's claim as the paper states it: the fraction of PEG steps with at least one
+/// I- or X-constraint (an SM trap PEG identified), per h, beside the authors' stored
+/// `fraction_of_steps_with_I`: `fig22_trap_fraction.csv` and `fig22_trap_fraction.svg`
+/// (the paper's text says about 25 %; docs/peg2d.md).
+fn trap_fraction(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(), ExperimentError> {
+    let refs = reference_trap_fraction(&cfg.data_dir.join("reference_constraint_counts.csv"))
+        .unwrap_or_default();
+    let peg: Vec<&Pooled> = pooled.iter().filter(|p| p.model == "peg").collect();
+    if peg.is_empty() {
+        return Ok(());
+    }
+    let mut csv = Csv::create(
+        &cfg.out.join("fig22_trap_fraction.csv"),
+        "h,runs,steps,peg_trap_step_fraction,authors_trials,authors_mean,authors_min,authors_max",
+    )?;
+    for p in &peg {
+        let r = refs.iter().find(|r| h_key(r.h) == h_key(p.h));
+        let num = |x: Option<f64>| x.map(|x| format!("{x:.4}")).unwrap_or_default();
+        csv.line(&format!(
+            "{},{},{},{:.4},{},{},{},{}",
+            p.h,
+            p.runs,
+            p.overlap.n,
+            p.trap_fraction,
+            r.map(|r| r.trials).unwrap_or(0),
+            num(r.map(|r| r.mean)),
+            num(r.map(|r| r.min)),
+            num(r.map(|r| r.max)),
+        ))?;
+    }
+    csv.finish()?;
+    let mut fig = Plot::new(
+        "Fraction of steps with an SM trap (>= 1 I- or X-constraint), cf. paper Fig. 22 (text: about 25 %)",
+        "h (ms)",
+        "fraction of steps",
+        false,
+    );
+    fig.add(Series {
+        name: "ours: PEG".into(),
+        color: "#1f77b4".into(),
+        dashed: false,
+        points: peg
+            .iter()
+            .map(|p| {
+                (
+                    p.h * 1000.0,
+                    p.trap_fraction,
+                    p.trap_fraction,
+                    p.trap_fraction,
+                )
+            })
+            .collect(),
+    });
+    if !refs.is_empty() {
+        fig.add(Series {
+            name: "authors: PEG (mean, min-max of stored trials)".into(),
+            color: "#ff7f0e".into(),
+            dashed: true,
+            points: refs
+                .iter()
+                .map(|r| (r.h * 1000.0, r.mean, r.min, r.max))
+                .collect(),
+        });
+    }
+    write(&cfg.out.join("fig22_trap_fraction.svg"), &fig.to_svg())
 }
 
 fn write(path: &Path, text: &str) -> Result<(), ExperimentError> {

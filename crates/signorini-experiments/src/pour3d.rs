@@ -7,8 +7,10 @@
 //! (−5, 0, 0) m/s, ω = 0 and orientation a 0.2 rad rotation about (1, 2, 3)/|(1, 2, 3)|;
 //! gravity 9.81 m/s² along −z; `floor(duration/h)` steps (5 s); frictionless.
 //! Bodies:
-//! - `icosahedra` (the authors' stored scene): regular icosahedra of circumradius 0.5, mass 0.5,
-//!   inertia 0.5·(3 + √5)/20·I₃ = 0.1309·I₃; one configuration (0);
+//! - `icosahedra` (the authors' stored scene): the authors' regular icosahedron
+//!   (`data/peg3d/icosahedron.json`, vertex 0 on +z; `ConvexPolyhedron::authors_icosahedron`)
+//!   at circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃ = 0.1309·I₃; one
+//!   configuration (0);
 //! - `random` (the paper's variant) or any FILE in the format of
 //!   `data/peg3d/random_polyhedra.json`: each body the convex hull of one point set,
 //!   centred on its volume centroid, scaled to circumradius 0.5, mass 0.5 with the inertia of
@@ -39,7 +41,7 @@ use signorini_harness::polyhedra::{Bodies, dropped};
 use signorini_harness::presets::{Stepper, step_count};
 use signorini_harness::{Csv, h_tag, trajectory_header3};
 use signorini_math::{Quat, Real, Vec3};
-use signorini_world::{ContactModel, World3};
+use signorini_world::{ContactModel, Gyroscopic, World3};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -71,6 +73,9 @@ pub struct RunSpec3 {
     pub stepper: Stepper,
     /// Time PEG vs standard-model steps on this PEG run's states (`timing.csv`).
     pub timing: Option<TimingSpec>,
+    /// The gyroscopic update of the free-flight velocity (`WorldParams::gyroscopic`; the
+    /// CLI's `--gyroscopic`, default the body-frame implicit midpoint rule).
+    pub gyroscopic: Gyroscopic,
 }
 
 impl RunSpec3 {
@@ -88,7 +93,9 @@ impl RunSpec3 {
 /// Run one 3D pouring simulation; writes `trajectories/<stem>.csv` under `out` if given.
 pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, ExperimentError> {
     let supply = spec.bodies.config(spec.config)?;
-    let mut world = World3::new(spec.stepper.params(spec.model, spec.h))?;
+    let mut params = spec.stepper.params(spec.model, spec.h);
+    params.gyroscopic = spec.gyroscopic;
+    let mut world = World3::new(params)?;
     let n_walls = world
         .add_static_compound(&open_box3(), Vec3::zeros(), Quat::identity())
         .len();
@@ -133,6 +140,7 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
         r.failed_steps += rep.failed as usize;
         let c = rep.counts;
         r.inter_total += c.inter + c.cross;
+        r.trap_steps += (c.inter + c.cross > 0) as usize;
         r.unilateral_total += c.unilateral;
         r.contacts_total += c.contacts;
         r.overlap.push(total_overlap3(&world.bodies));
@@ -169,6 +177,8 @@ pub struct Pour3Config {
     pub stepper: Stepper,
     /// Time PEG vs standard-model steps during the PEG runs (`timing.csv`).
     pub timing: Option<TimingSpec>,
+    /// The gyroscopic update of every run ([`RunSpec3::gyroscopic`]).
+    pub gyroscopic: Gyroscopic,
 }
 
 /// Run every (model, configuration, h) in parallel, write the outputs, compare.
@@ -204,6 +214,7 @@ impl PourSweep for Pour3Config {
                         duration: self.duration,
                         stepper: self.stepper,
                         timing: self.timing,
+                        gyroscopic: self.gyroscopic,
                     });
                 }
             }
@@ -291,6 +302,14 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
             ""
         }
     );
+    if cfg.gyroscopic != Gyroscopic::default() {
+        let _ = writeln!(
+            s,
+            "gyroscopic update: {} (--gyroscopic; the default is {})",
+            cfg.gyroscopic.name(),
+            Gyroscopic::default().name()
+        );
+    }
     let _ = writeln!(
         s,
         "{:>6} {:>4} {:>6} {:>6} {}",

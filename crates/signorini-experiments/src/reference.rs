@@ -137,6 +137,45 @@ pub fn reference_mean_inter(path: &Path) -> Result<Vec<(f64, f64)>, ExperimentEr
         .collect())
 }
 
+/// The authors' fraction of steps with at least one I-constraint (X's converted to I's
+/// included; `fraction_of_steps_with_I` of `reference_constraint_counts.csv`,
+/// docs/formulation-notes.md §8) at one h, over the stored trials.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReferenceTrapFraction {
+    /// Step size (s).
+    pub h: f64,
+    /// Stored trials (body sets) at this h.
+    pub trials: usize,
+    /// Mean over the trials.
+    pub mean: f64,
+    /// Smallest trial's fraction.
+    pub min: f64,
+    /// Largest trial's fraction.
+    pub max: f64,
+}
+
+/// Read the authors' per-trial `fraction_of_steps_with_I`, aggregated per h.
+pub fn reference_trap_fraction(path: &Path) -> Result<Vec<ReferenceTrapFraction>, ExperimentError> {
+    let t = Table::read(path)?;
+    let (hs, f) = (t.numbers("h"), t.numbers("fraction_of_steps_with_I"));
+    let mut by_h: BTreeMap<i64, Vec<f64>> = BTreeMap::new();
+    for (h, v) in hs.iter().zip(&f) {
+        if h.is_finite() && v.is_finite() {
+            by_h.entry(h_key(*h)).or_default().push(*v);
+        }
+    }
+    Ok(by_h
+        .into_iter()
+        .map(|(k, v)| ReferenceTrapFraction {
+            h: k as f64 * 1e-6,
+            trials: v.len(),
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+            min: v.iter().copied().fold(f64::INFINITY, f64::min),
+            max: v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        })
+        .collect())
+}
+
 /// One row of the triangle-drop reference: model (`PEG`, `ST`, `pen`, `peg_ground_truth`), h,
 /// steps, final x, y, θ.
 #[derive(Debug, Clone, PartialEq)]

@@ -42,6 +42,9 @@ pub struct RunResult {
     pub overlap: Vec<f64>,
     /// Sum over steps of I + X constraints (the authors' `Icount`, docs/formulation-notes.md §8).
     pub inter_total: usize,
+    /// Steps with at least one I- or X-constraint: steps where PEG identified an SM trap (the
+    /// paper's Fig. 22 claim; the authors' `fraction_of_steps_with_I`).
+    pub trap_steps: usize,
     /// Sum over steps of U-constraints.
     pub unilateral_total: usize,
     /// Sum over steps of contacts.
@@ -93,6 +96,8 @@ pub struct Pooled {
     pub max_run_max: f64,
     /// Mean I + X constraints per step.
     pub mean_inter: f64,
+    /// Fraction of steps with at least one I- or X-constraint (an SM trap; paper Fig. 22).
+    pub trap_fraction: f64,
     /// Mean stepper time per step (ms).
     pub ms_per_step: f64,
 }
@@ -212,6 +217,7 @@ pub(crate) fn pool(runs: &[RunResult]) -> Vec<Pooled> {
             let steps: usize = ok.iter().map(|r| r.n_steps).sum();
             let secs: f64 = ok.iter().map(|r| r.step_seconds).sum();
             let inter: usize = ok.iter().map(|r| r.inter_total).sum();
+            let traps: usize = ok.iter().map(|r| r.trap_steps).sum();
             Pooled {
                 model,
                 h: rs[0].h,
@@ -223,6 +229,11 @@ pub(crate) fn pool(runs: &[RunResult]) -> Vec<Pooled> {
                 max_run_max: all.iter().copied().fold(0.0, f64::max),
                 mean_inter: if steps > 0 {
                     inter as f64 / steps as f64
+                } else {
+                    f64::NAN
+                },
+                trap_fraction: if steps > 0 {
+                    traps as f64 / steps as f64
                 } else {
                     f64::NAN
                 },
@@ -240,12 +251,12 @@ pub(crate) fn pool(runs: &[RunResult]) -> Vec<Pooled> {
 pub(crate) fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), ExperimentError> {
     let mut f = Csv::create(
         &out.join("pooled.csv"),
-        "model,h,runs,failed_runs,runs_with_failed_steps,steps,median,q1,q3,max,mean,mean_inter_per_step,ms_per_step",
+        "model,h,runs,failed_runs,runs_with_failed_steps,steps,median,q1,q3,max,mean,mean_inter_per_step,ms_per_step,trap_step_fraction",
     )?;
     for p in pooled {
         let s = &p.overlap;
         f.line(&format!(
-            "{},{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.3},{:.4}",
+            "{},{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.3},{:.4},{:.4}",
             p.model,
             p.h,
             p.runs,
@@ -258,7 +269,8 @@ pub(crate) fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), Experime
             s.max,
             s.mean,
             p.mean_inter,
-            p.ms_per_step
+            p.ms_per_step,
+            p.trap_fraction
         ))?;
     }
     f.finish()

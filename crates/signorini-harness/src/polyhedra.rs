@@ -37,9 +37,11 @@ pub fn dropped(body: &PolyBody) -> PolyBody {
         .with_gravity(Vec3::new(0.0, 0.0, -GRAVITY))
 }
 
-/// The stored scene's icosahedron: circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃.
+/// The stored scene's icosahedron: the authors' solid (`data/peg3d/icosahedron.json`, vertex 0
+/// on +z, vertex order and faces as there; [`ConvexPolyhedron::authors_icosahedron`]) at
+/// circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃.
 pub fn icosahedron_body() -> PolyBody {
-    let shape = ConvexPolyhedron::icosahedron(CIRCUMRADIUS).expect("icosahedron is valid");
+    let shape = ConvexPolyhedron::authors_icosahedron(CIRCUMRADIUS).expect("icosahedron is valid");
     let j = 0.5 * (3.0 + 5f64.sqrt()) / 20.0;
     PolyBody::dynamic(shape, BODY_MASS, Mat3::identity() * j).expect("positive mass")
 }

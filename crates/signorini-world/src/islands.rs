@@ -141,7 +141,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         }
         for (g, b) in self.bodies.iter_mut().enumerate() {
             if !is_static[g] && !in_island[g] {
-                let free = S::free_velocity(b, h);
+                let free = S::free_velocity(b, h, &self.params);
                 S::integrate(b, &free, h);
             }
         }
@@ -243,7 +243,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         }
         for (g, b) in reached.iter_mut().enumerate() {
             if !b.is_static() && owner[g] == usize::MAX {
-                let free = S::free_velocity(b, h);
+                let free = S::free_velocity(b, h, &self.params);
                 S::integrate(b, &free, h);
             }
         }

@@ -65,7 +65,7 @@ impl Space<3> for Planar {
         body.velocity
     }
 
-    fn free_velocity(body: &RigidBody2, h: Real) -> Vec3 {
+    fn free_velocity(body: &RigidBody2, h: Real, _params: &WorldParams) -> Vec3 {
         body.free_velocity(h)
     }
 

@@ -7,10 +7,12 @@
 //! detectors of `signorini-contact`), gap re-measurement and the 3D refresh of the gap
 //! correction, and the update `x ← x + h v`, `q ← exp(h ω / 2) ⊗ q` renormalised
 //! (docs/formulation-notes.md §2); and [`World3::add_static_compound`].
-//! The mass matrix is `diag(m I₃, R J Rᵀ)` with no gyroscopic term (docs/formulation-notes.md §2,
-//! as the reference code): in free flight ω is constant in the world frame, so angular momentum is
-//! conserved exactly for rotation about a principal axis or an isotropic inertia (a cube, an
-//! icosahedron) and only to first order otherwise.
+//! The mass matrix is `diag(m I₃, R J Rᵀ)`; the free-flight velocity carries the gyroscopic
+//! torque −ω × Jω by the update of `WorldParams::gyroscopic` (default the body-frame implicit
+//! midpoint rule, which keeps a free body's |L| and kinetic energy to round-off;
+//! `Gyroscopic::Off` is the reference code's and this project's behaviour before issue 22:
+//! ω constant in the world frame in free flight, which conserves angular momentum only for
+//! rotation about a principal axis or an isotropic inertia).
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
@@ -204,8 +206,8 @@ impl Space<6> for Spatial {
         body.state.velocity()
     }
 
-    fn free_velocity(body: &PolyBody, h: Real) -> Vec6 {
-        body.state.free_velocity(h)
+    fn free_velocity(body: &PolyBody, h: Real, params: &WorldParams) -> Vec6 {
+        body.state.free_velocity(h, params.gyroscopic)
     }
 
     fn geometry(bodies: &[PolyBody]) -> Geometry3 {

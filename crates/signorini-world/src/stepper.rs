@@ -30,7 +30,7 @@ use signorini_contact::{
     BlockGsParams, ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody,
     Formulation,
 };
-use signorini_dynamics::BodyError;
+use signorini_dynamics::{BodyError, Gyroscopic};
 use signorini_math::Real;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -165,6 +165,16 @@ pub struct WorldParams {
     /// deep-vertex U-constraint (`Peg3Params::crossing_net`, `Peg3Params::deep_vertices`).
     /// Default **false** (the additions on). Set by [`WorldParams::paper`].
     pub paper_detection: bool,
+    /// 3D only (2D has no gyroscopic torque): how the free-flight velocity carries the
+    /// gyroscopic torque −ω × Jω ([`Gyroscopic`]; scene files `[step] gyroscopic`, the CLI's
+    /// `--gyroscopic`). Default [`Gyroscopic::Midpoint`] (the body-frame implicit midpoint
+    /// rule: a free body keeps |L| and its kinetic energy to round-off);
+    /// [`Gyroscopic::Implicit`] is Catto's one-Newton-step implicit update (stable,
+    /// dissipative); [`Gyroscopic::Off`] drops the term (the authors' code, and this project
+    /// before issue 22). Every preset, [`WorldParams::paper`] included, uses the default: the
+    /// paper's Newton–Euler equation (Eq. 7) has the velocity-product forces, only the
+    /// authors' code drops them.
+    pub gyroscopic: Gyroscopic,
 }
 
 /// Gap-correction re-solves per PEG step in [`WorldParams::signorini`] (the CLI's default).
@@ -211,6 +221,7 @@ impl WorldParams {
             dense_limit: DEFAULT_DENSE_LIMIT,
             reuse_basis: true,
             paper_detection: false,
+            gyroscopic: Gyroscopic::default(),
         }
     }
 
@@ -305,8 +316,9 @@ pub trait Space<const D: usize>: Sized + Send + Sync {
     fn validate(body: &Self::Body) -> Result<(), BodyError>;
     /// Current generalized velocity ν.
     fn velocity(body: &Self::Body) -> SVector<Real, D>;
-    /// Free-flight velocity ν* = ν + h M⁻¹ F_ext of a dynamic body.
-    fn free_velocity(body: &Self::Body, h: Real) -> SVector<Real, D>;
+    /// Free-flight velocity ν* = ν + h M⁻¹ F_ext of a dynamic body (in 3D with the
+    /// gyroscopic update of [`WorldParams::gyroscopic`]).
+    fn free_velocity(body: &Self::Body, h: Real, params: &WorldParams) -> SVector<Real, D>;
     /// Geometry at the current configuration.
     fn geometry(bodies: &[Self::Body]) -> Self::Geometry;
     /// Geometry at the configuration reached with `velocities` after `h` (static bodies stay).
@@ -603,7 +615,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 if b.is_static() {
                     SVector::zeros()
                 } else {
-                    S::free_velocity(b, h)
+                    S::free_velocity(b, h, &self.params)
                 }
             })
             .collect();

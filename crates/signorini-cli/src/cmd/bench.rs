@@ -17,7 +17,7 @@
 //! Exit code 2 on bad input (unknown scene or model, a model of the wrong family, zero steps),
 //! else 0 (a bench has no checks; failed steps are reported per model).
 
-use crate::cmd::scene::{Format, resolve};
+use crate::cmd::scene::{Format, parse_gyroscopic, resolve};
 use crate::exit::{BadInput, Outcome};
 use anyhow::anyhow;
 use clap::Args;
@@ -25,7 +25,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use signorini_experiments::timing::median_step_us_with;
 use signorini_scene::{Model, RunOptions, Scene, SceneKind, StepState};
-use signorini_world::WorldParams;
+use signorini_world::{Gyroscopic, WorldParams};
 use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::rc::Rc;
@@ -62,6 +62,12 @@ pub struct BenchArgs {
     /// polyhedron scenes; docs/guide.md, "The paper's stepper").
     #[arg(long)]
     paper: bool,
+    /// 3D scenes: how the free-flight velocity carries the gyroscopic torque −ω × Jω:
+    /// `midpoint` (the default: body-frame implicit midpoint rule, keeps a free body's |L| and
+    /// energy), `implicit` (Catto's one-Newton-step implicit update) or `off` (no term, as
+    /// before issue 22); as `[step] gyroscopic` (docs/scene-format.md).
+    #[arg(long, value_parser = parse_gyroscopic, value_name = "UPDATE")]
+    gyroscopic: Option<Gyroscopic>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -152,6 +158,9 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
     let mut scene = resolve(&a.scene)?;
     if a.paper {
         scene.use_paper_stepper().map_err(|e| anyhow!(e))?;
+    }
+    if let Some(g) = a.gyroscopic {
+        scene.set_gyroscopic(g).map_err(|e| anyhow!(e))?;
     }
     let (models, base) = pick_models(&a, &scene)?;
     if a.steps == 0 {

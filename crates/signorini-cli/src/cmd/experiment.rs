@@ -139,6 +139,11 @@ pub struct Pour3Args {
     /// Repetitions per timed step and model (median kept).
     #[arg(long, value_name = "R", default_value_t = 3)]
     timing_repeats: usize,
+    /// How the free-flight velocity carries the gyroscopic torque −ω × Jω: `midpoint` (the
+    /// default: body-frame implicit midpoint rule), `implicit` (Catto's one-Newton-step
+    /// implicit update) or `off` (no term, as before issue 22 and the authors' code).
+    #[arg(long, value_parser = super::scene::parse_gyroscopic, value_name = "UPDATE", default_value = "midpoint")]
+    gyroscopic: signorini_world::Gyroscopic,
     #[command(flatten)]
     common: Common,
 }
@@ -291,6 +296,7 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
             every,
             repeats: a.timing_repeats,
         }),
+        gyroscopic: a.gyroscopic,
     };
     finish(&cfg)
 }

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use signorini_scene::{
     Model, RunOptions, RunSummary, Scene, SceneKind, builtin, load_scene, load_str, memory, out_dir,
 };
+use signorini_world::Gyroscopic;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -58,6 +59,12 @@ pub struct RunArgs {
     /// as `[contact] paper = true`; docs/guide.md, "The paper's stepper").
     #[arg(long)]
     paper: bool,
+    /// 3D scenes: how the free-flight velocity carries the gyroscopic torque −ω × Jω:
+    /// `midpoint` (the default: body-frame implicit midpoint rule, keeps a free body's |L| and
+    /// energy), `implicit` (Catto's one-Newton-step implicit update) or `off` (no term, as
+    /// before issue 22); as `[step] gyroscopic` (docs/scene-format.md).
+    #[arg(long, value_parser = parse_gyroscopic, value_name = "UPDATE")]
+    gyroscopic: Option<Gyroscopic>,
     /// No progress bar and no text summary.
     #[arg(long)]
     quiet: bool,
@@ -77,6 +84,12 @@ pub struct ValidateArgs {
     /// Call the scene invalid if a run's estimated memory is above SIZE (as for `run`).
     #[arg(long, value_name = "SIZE")]
     memory_limit: Option<String>,
+}
+
+/// `--gyroscopic`: `midpoint`, `implicit` or `off`.
+pub(crate) fn parse_gyroscopic(s: &str) -> Result<Gyroscopic, String> {
+    Gyroscopic::parse(s)
+        .ok_or_else(|| format!("unknown gyroscopic update `{s}` (midpoint, implicit, off)"))
 }
 
 /// `--steps`: a positive count.
@@ -134,6 +147,9 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
     let mut scene = resolve(&a.scene)?;
     if a.paper {
         scene.use_paper_stepper().map_err(|e| anyhow!(e))?;
+    }
+    if let Some(g) = a.gyroscopic {
+        scene.set_gyroscopic(g).map_err(|e| anyhow!(e))?;
     }
     let model = a
         .model

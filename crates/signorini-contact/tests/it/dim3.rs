@@ -835,7 +835,11 @@ fn one_peg_subproblem_stops_the_approach_in_every_configuration() {
                 }
             }
         }
-        let free: Vec<Vec6> = s.bodies.iter().map(|b| b.free_velocity(h)).collect();
+        let free: Vec<Vec6> = s
+            .bodies
+            .iter()
+            .map(|b| b.free_velocity(h, signorini_dynamics::Gyroscopic::default()))
+            .collect();
         let f = Formulation::<6>::build(&set, h, 0.0);
         let lcp = f.reduced_lcp(&s.bodies, &free).unwrap();
         let info = solve_lcp(&lcp, &SolveParams::default()).unwrap();

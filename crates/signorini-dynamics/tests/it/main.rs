@@ -57,8 +57,10 @@ fn free_flight_is_symplectic_euler() {
     assert_eq!(s.external_force, Vec3::zeros());
 }
 
+mod gyro;
+
 mod body3 {
-    use signorini_dynamics::{BodyError, RigidBody3};
+    use signorini_dynamics::{BodyError, Gyroscopic, RigidBody3};
     use signorini_math::{Mat3, Quat, Vec3};
 
     fn box_inertia(m: f64, a: f64, b: f64, c: f64) -> Mat3 {
@@ -74,7 +76,7 @@ mod body3 {
             .with_velocity(Vec3::new(1.0, 0.0, 0.0), Vec3::zeros())
             .with_gravity(Vec3::new(0.0, 0.0, -g));
         for _ in 0..n {
-            let nu = b.free_velocity(h);
+            let nu = b.free_velocity(h, Gyroscopic::default());
             b.set_velocity(&nu);
             b.integrate_position(h);
         }
@@ -96,7 +98,7 @@ mod body3 {
         let e0 = b.kinetic_energy();
         let (h, n) = (0.013, 500);
         for _ in 0..n {
-            let nu = b.free_velocity(h);
+            let nu = b.free_velocity(h, Gyroscopic::default());
             b.set_velocity(&nu);
             b.integrate_position(h);
         }
@@ -136,7 +138,10 @@ mod body3 {
         let mut s = RigidBody3::fixed().with_gravity(Vec3::new(0.0, 0.0, -9.81));
         s.apply_impulse_at(&p, &at);
         assert_eq!(s.velocity(), signorini_math::Vec6::zeros());
-        assert_eq!(s.free_velocity(0.1), signorini_math::Vec6::zeros());
+        assert_eq!(
+            s.free_velocity(0.1, Gyroscopic::default()),
+            signorini_math::Vec6::zeros()
+        );
     }
 
     #[test]

@@ -245,3 +245,57 @@ fn the_paper_stepper_of_the_experiments_turns_every_addition_off() {
     let p = Stepper::DEFAULT.params(ContactModel::Peg, 0.01);
     assert!(p.gap_corrections == 8 && p.split_penetration && p.keep_best_on_failure);
 }
+
+#[test]
+fn fig22_trap_fractions_are_written_beside_the_authors() {
+    // The authors' fraction of steps with an I-constraint, per h, from their stored counts.
+    let refs = reference::reference_trap_fraction(&data().join("reference_constraint_counts.csv"))
+        .unwrap();
+    assert_eq!(refs.len(), 10, "stored for h = 1 … 10 ms");
+    let r10 = refs.iter().find(|r| (r.h - 0.010).abs() < 1e-9).unwrap();
+    assert_eq!(r10.trials, 5);
+    assert!(r10.min <= r10.mean && r10.mean <= r10.max && r10.max <= 1.0);
+    // A short PEG sweep writes ours beside theirs.
+    let out = tmp("fig22");
+    let (label, path) = bodyset::resolve_set("a", &data());
+    let set = Arc::new(bodyset::load_body_set(&label, &path).unwrap());
+    let cfg = pour2d::PourConfig {
+        sets: vec![set],
+        hs: vec![0.01],
+        models: vec![ContactModel::Peg],
+        duration: 1.0,
+        out: out.to_path_buf(),
+        data_dir: data(),
+        stepper: signorini_harness::presets::Stepper::DEFAULT,
+        timing: None,
+    };
+    let r = pour2d::run_sweep(&cfg).unwrap();
+    let run = &r.runs[0];
+    assert!(run.trap_steps <= run.n_steps);
+    let csv = std::fs::read_to_string(out.join("fig22_trap_fraction.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "h,runs,steps,peg_trap_step_fraction,authors_trials,authors_mean,authors_min,authors_max"
+        )
+    );
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(row[0], "0.01");
+    let ours: f64 = row[3].parse().unwrap();
+    assert!(
+        (ours - run.trap_steps as f64 / run.n_steps as f64).abs() < 1e-4,
+        "{ours}"
+    );
+    assert_eq!(row[4], "5");
+    assert_eq!(row[5], format!("{:.4}", r10.mean));
+    assert!(out.join("fig22_trap_fraction.svg").exists());
+    let pooled = std::fs::read_to_string(out.join("pooled.csv")).unwrap();
+    assert!(
+        pooled
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",trap_step_fraction")
+    );
+}

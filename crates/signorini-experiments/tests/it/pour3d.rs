@@ -35,6 +35,59 @@ fn scene_matches_the_stored_experiment() {
 }
 
 #[test]
+fn the_icosahedron_is_the_authors_scaled_to_circumradius_half() {
+    // data/peg3d/icosahedron.json: vertices_unit (exact), vertex order and faces as there.
+    let text = std::fs::read_to_string(data3().join("icosahedron.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let unit: Vec<Vec3> = json["vertices_unit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let c: Vec<f64> = v
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            Vec3::new(c[0], c[1], c[2])
+        })
+        .collect();
+    let faces: Vec<Vec<usize>> = json["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            f.as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i.as_u64().unwrap() as usize)
+                .collect()
+        })
+        .collect();
+    assert_eq!((unit.len(), faces.len()), (12, 20));
+    let ico = signorini_harness::polyhedra::icosahedron_body();
+    let scaled: Vec<Vec3> = unit.iter().map(|v| v * 0.5).collect();
+    // Bit for bit: scaling by 0.5 is exact.
+    assert_eq!(ico.shape.vertices(), &scaled[..]);
+    let ours: Vec<Vec<usize>> = ico
+        .shape
+        .faces()
+        .iter()
+        .map(|f| f.vertices.clone())
+        .collect();
+    assert_eq!(ours, faces);
+    assert_eq!(
+        ico.shape.vertices()[0],
+        Vec3::new(0.0, 0.0, 0.5),
+        "vertex 0 on +z"
+    );
+    // Not the golden-ratio icosahedron (vertices on the coordinate planes).
+    let golden = signorini_geometry::dim3::ConvexPolyhedron::icosahedron(0.5).unwrap();
+    assert!(!golden.vertices().contains(&Vec3::new(0.0, 0.0, 0.5)));
+}
+
+#[test]
 fn random_bodies_are_centred_scaled_hulls_of_mass_half() {
     let bodies = Bodies::read("random", &data3().join("random_polyhedra.json")).unwrap();
     let config = bodies.config(9).unwrap();
@@ -63,6 +116,7 @@ fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
         duration: 0.6,
         stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
+        gyroscopic: signorini_world::Gyroscopic::default(),
     }
 }
 
@@ -115,6 +169,7 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
             every: 5,
             repeats: 1,
         }),
+        gyroscopic: signorini_world::Gyroscopic::default(),
     };
     let r = pour3d::run_sweep3(&cfg).unwrap();
     assert_eq!(r.runs.len(), 2);

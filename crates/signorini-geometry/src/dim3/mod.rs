@@ -21,5 +21,8 @@ pub use compound::Compound3;
 pub use distance::{closest_on_polygon, closest_on_segment, closest_segment_segment};
 pub use hull::MAX_HULL_POINTS;
 pub use mass::MassProperties3;
-pub use polyhedron::{ConvexPolyhedron, Edge, Face, PolyhedronError};
+pub use polyhedron::{
+    AUTHORS_ICOSAHEDRON_FACES, AUTHORS_ICOSAHEDRON_VERTICES, ConvexPolyhedron, Edge, Face,
+    PolyhedronError,
+};
 pub use sat::penetration_depth;

@@ -182,6 +182,57 @@ pub(crate) fn newell(points: impl Iterator<Item = Vec3> + Clone) -> Vec3 {
     n
 }
 
+/// The PEG authors' icosahedron (`icosahedron.poly` of rpiRobotics/PEG; the repository's
+/// `data/peg3d/icosahedron.json`, `vertices_unit`): 12 vertices on the unit sphere, vertex 0 on
+/// +z, the exact coordinates (the `.poly` file rounds them to 3 decimals), in the file's order.
+pub const AUTHORS_ICOSAHEDRON_VERTICES: [[Real; 3]; 12] = [
+    [0.0, 0.0, 1.0],
+    [0.8944271909999159, 0.0, 0.4472135954999579],
+    [0.27639320225002106, 0.8506508083520399, 0.4472135954999579],
+    [-0.7236067977499788, 0.5257311121191337, 0.4472135954999579],
+    [-0.723606797749979, -0.5257311121191335, 0.4472135954999579],
+    [0.27639320225002084, -0.85065080835204, 0.4472135954999579],
+    [0.7236067977499789, 0.5257311121191336, -0.4472135954999579],
+    [-0.27639320225002095, 0.85065080835204, -0.4472135954999579],
+    [
+        -0.8944271909999159,
+        1.0953573965284052e-16,
+        -0.4472135954999579,
+    ],
+    [
+        -0.2763932022500211,
+        -0.8506508083520399,
+        -0.4472135954999579,
+    ],
+    [0.7236067977499788, -0.5257311121191338, -0.4472135954999579],
+    [0.0, 0.0, -1.0],
+];
+
+/// The faces of [`AUTHORS_ICOSAHEDRON_VERTICES`] as in `data/peg3d/icosahedron.json`
+/// (0-based, counter-clockwise seen from outside), in the file's order.
+pub const AUTHORS_ICOSAHEDRON_FACES: [[usize; 3]; 20] = [
+    [0, 1, 2],
+    [0, 2, 3],
+    [0, 3, 4],
+    [0, 4, 5],
+    [0, 5, 1],
+    [7, 6, 11],
+    [8, 7, 11],
+    [9, 8, 11],
+    [10, 9, 11],
+    [6, 10, 11],
+    [6, 2, 1],
+    [7, 3, 2],
+    [8, 4, 3],
+    [9, 5, 4],
+    [10, 1, 5],
+    [6, 7, 2],
+    [7, 8, 3],
+    [8, 9, 4],
+    [9, 10, 5],
+    [10, 6, 1],
+];
+
 impl ConvexPolyhedron {
     /// Validate and build from vertices and faces (vertex indices counter-clockwise seen from
     /// outside). Checks: ≥ 4 finite vertices, every vertex used, faces with ≥ 3 distinct
@@ -356,8 +407,27 @@ impl ConvexPolyhedron {
         }
     }
 
+    /// The PEG authors' regular icosahedron ([`AUTHORS_ICOSAHEDRON_VERTICES`] scaled by
+    /// `circumradius`, faces [`AUTHORS_ICOSAHEDRON_FACES`], both in the file's order): vertex 0
+    /// on +z, the body of the stored 3D pouring runs (`pour3d --bodies icosahedra`). Not the
+    /// same solid in the body frame as [`ConvexPolyhedron::icosahedron`], which is rotated
+    /// against it.
+    pub fn authors_icosahedron(circumradius: Real) -> Result<Self, PolyhedronError> {
+        let v = AUTHORS_ICOSAHEDRON_VERTICES
+            .iter()
+            .map(|p| Vec3::new(p[0], p[1], p[2]) * circumradius)
+            .collect();
+        let f = AUTHORS_ICOSAHEDRON_FACES
+            .iter()
+            .map(|f| f.to_vec())
+            .collect();
+        ConvexPolyhedron::from_vertices_faces(v, f)
+    }
+
     /// A regular icosahedron centred at the origin with the given circumradius (12 vertices,
-    /// 20 triangles; vertices `(0, ±1, ±φ)` and cyclic permutations, scaled).
+    /// 20 triangles; vertices `(0, ±1, ±φ)` and cyclic permutations, scaled; the golden-ratio
+    /// form, with vertices on the coordinate planes). Not the PEG authors' body frame: their
+    /// solid is [`ConvexPolyhedron::authors_icosahedron`].
     pub fn icosahedron(circumradius: Real) -> Result<Self, PolyhedronError> {
         let phi = (1.0 + 5.0_f64.sqrt()) / 2.0;
         let s = circumradius / (1.0 + phi * phi).sqrt();

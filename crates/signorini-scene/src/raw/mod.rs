@@ -60,6 +60,9 @@ pub struct RawStep {
     pub duration: Option<f64>,
     /// Number of steps (instead of `duration`).
     pub steps: Option<usize>,
+    /// 3D only: the gyroscopic update of the free-flight velocity, `midpoint` (default),
+    /// `implicit` or `off` (`signorini_dynamics::Gyroscopic`).
+    pub gyroscopic: Option<String>,
 }
 
 /// `[contact]`.
@@ -236,10 +239,14 @@ pub enum RawShape {
         /// Points (m).
         points: Vec<Vec<f64>>,
     },
-    /// 3D convex polyhedron from its vertices (faces from the hull).
+    /// 3D convex polyhedron from its vertices (faces from the hull, or as given).
     Polyhedron {
         /// `[[x, y, z], …]` (m).
         vertices: Vec<Vec<f64>>,
+        /// Faces as 0-based vertex indices, counter-clockwise seen from outside (optional;
+        /// default: the hull's faces). With faces the vertex order and the faces are kept as
+        /// written (e.g. the PEG authors' icosahedron).
+        faces: Option<Vec<Vec<usize>>>,
     },
     /// Triangle mesh from an OBJ or STL file (path relative to the scene file).
     Mesh {

@@ -125,6 +125,7 @@ pub(super) fn run_deformables(
     spec.model = model.force_model().expect("checked: a penalty model");
     spec.dt = h;
     let mut world = build_world(&spec).map_err(|e| bad_world(scene, e))?;
+    world.set_gyroscopic(scene.gyroscopic);
     let (planned, n) = planned_steps(scene, &opts, h);
     let out = opts.out.clone();
     let mut steps_csv = match (&out, scene.record.statistics) {

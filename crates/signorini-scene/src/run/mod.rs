@@ -283,6 +283,7 @@ pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams,
     if let Some(d) = c.standard_distance {
         p.standard_distance = Some(d);
     }
+    p.gyroscopic = scene.gyroscopic;
     Ok(p)
 }
 

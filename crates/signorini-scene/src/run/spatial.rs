@@ -263,6 +263,7 @@ fn penalty_params(scene: &Scene, model: Model, h: Real) -> PenaltyParams {
     }
     p.thickness = c.thickness.unwrap_or(0.0);
     p.measure_penetration = true;
+    p.gyroscopic = scene.gyroscopic;
     p
 }
 

@@ -11,7 +11,7 @@ use crate::limits;
 use crate::load::Locator;
 use crate::raw::{RawBody, RawInertia, RawMaterial, RawScene, RawShape};
 use signorini_complementarity::SolverKind;
-use signorini_dynamics::RigidBody2;
+use signorini_dynamics::{Gyroscopic, RigidBody2};
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_harness::bodyset::load_body_set;
 use signorini_math::{Real, Vec2, Vec3};
@@ -165,6 +165,22 @@ impl Scene {
         self.contact.keep_best_on_failure = None;
         Ok(())
     }
+
+    /// Set the gyroscopic update of the free-flight velocity (the CLI's `--gyroscopic`, as
+    /// `[step] gyroscopic`).
+    ///
+    /// # Errors
+    /// A message if the scene is 2D (a planar body has no gyroscopic torque).
+    pub fn set_gyroscopic(&mut self, gyroscopic: Gyroscopic) -> Result<(), String> {
+        if self.kind() == SceneKind::Planar {
+            return Err(format!(
+                "--gyroscopic: only for 3D scenes; `{}` is 2D (a planar body has no gyroscopic torque)",
+                self.name
+            ));
+        }
+        self.gyroscopic = gyroscopic;
+        Ok(())
+    }
 }
 
 /// How long a run is.
@@ -263,6 +279,9 @@ pub struct Scene {
     pub h: Real,
     /// Length of the run.
     pub length: Length,
+    /// 3D scenes: the gyroscopic update of the free-flight velocity (`[step] gyroscopic`,
+    /// the CLI's `--gyroscopic`; default [`Gyroscopic::Midpoint`]). 2D scenes ignore it.
+    pub gyroscopic: Gyroscopic,
     /// Contact settings.
     pub contact: ContactSettings,
     /// Outputs.
@@ -450,6 +469,7 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         None => Vec3::new(0.0, -9.81, 0.0),
     };
     let (h, length) = step(&cx, raw)?;
+    let gyroscopic = gyroscopic(&cx, raw, dimension)?;
     let contact = contact(&cx, raw, dimension)?;
     let record = record(&cx, raw)?;
     let materials = materials(&cx, raw)?;
@@ -562,6 +582,7 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
         gravity,
         h,
         length,
+        gyroscopic,
         contact: ContactSettings {
             friction,
             stiffness,
@@ -664,6 +685,26 @@ fn step(cx: &Ctx, raw: &RawScene) -> Res<(Real, Length)> {
         (None, Some(n)) => Length::Steps(n),
     };
     Ok((h, length))
+}
+
+/// `[step] gyroscopic`: 3D scenes only (2D bodies have no gyroscopic torque).
+fn gyroscopic(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<Gyroscopic> {
+    let p = FieldPath::default().key("step").key("gyroscopic");
+    let Some(g) = &raw.step.gyroscopic else {
+        return Ok(Gyroscopic::default());
+    };
+    if dimension != 3 {
+        return Err(cx.bad(
+            &p,
+            "only for 3D scenes (`dimension = 3`): a 2D body has no gyroscopic torque",
+        ));
+    }
+    Gyroscopic::parse(g).ok_or_else(|| {
+        cx.bad(
+            &p,
+            format!("unknown gyroscopic update `{g}` (midpoint, implicit, off)"),
+        )
+    })
 }
 
 fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {

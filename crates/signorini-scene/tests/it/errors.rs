@@ -94,6 +94,12 @@ fn cases() -> Vec<Case> {
             "invalid type",
             "h = \"fast\"",
         ),
+        case(
+            format!("[step]\nh = 0.01\nsteps = 1\ngyroscopic = \"off\"\n{FLOOR}"),
+            "step.gyroscopic",
+            "only for 3D scenes",
+            "gyroscopic = \"off\"",
+        ),
         case(FLOOR.to_string(), "", "missing field `step`", ""),
         case(
             format!("[step]\nsteps = 3\n{FLOOR}"),

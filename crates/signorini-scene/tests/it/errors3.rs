@@ -52,6 +52,12 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         )
     };
     vec![
+        case(
+            tetra("").replacen("steps = 10\n", "steps = 10\ngyroscopic = \"explicit\"\n", 1),
+            "step.gyroscopic",
+            "unknown gyroscopic update `explicit` (midpoint, implicit, off)",
+            "gyroscopic =",
+        ),
         // Polyhedra.
         case(
             tetra("").replace("[0.0, 0.0, 1.0]]", "[0.0, 0.0, 1.0], [0.1, 0.1, 0.1]]"),
@@ -63,6 +69,18 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             poly("shape = { type = \"polyhedron\", vertices = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]] }\nmass = 1.0"),
             "body[1].shape.vertices",
             "degenerate polyhedron: points are flat",
+            "vertices =",
+        ),
+        case(
+            poly(&format!("shape = {{ type = \"polyhedron\", vertices = {TETRA}, faces = [[0, 1, 2], [0, 1, 3], [0, 3, 2], [1, 2, 3]] }}\nmass = 1.0")),
+            "body[1].shape.faces",
+            "degenerate polyhedron",
+            "vertices =",
+        ),
+        case(
+            poly(&format!("shape = {{ type = \"polyhedron\", vertices = {TETRA}, faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 9]] }}\nmass = 1.0")),
+            "body[1].shape.faces",
+            "degenerate polyhedron",
             "vertices =",
         ),
         case(

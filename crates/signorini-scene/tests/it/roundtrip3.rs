@@ -36,6 +36,7 @@ fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
         duration: (n as f64 + 0.5) * s.h,
         stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
+        gyroscopic: signorini_world::Gyroscopic::default(),
     };
     let r = run_pour3d(&spec, Some(&dir.join("exp"))).unwrap();
     assert_eq!(r.n_steps, n);

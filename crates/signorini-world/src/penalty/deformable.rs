@@ -215,6 +215,12 @@ impl DeformableWorld {
         Ok(self)
     }
 
+    /// Set how the rigid bodies' free-flight velocity carries the gyroscopic torque
+    /// ([`PenaltyParams::gyroscopic`]).
+    pub fn set_gyroscopic(&mut self, gyroscopic: signorini_dynamics::Gyroscopic) {
+        self.params.gyroscopic = gyroscopic;
+    }
+
     /// Parameters.
     pub fn params(&self) -> &PenaltyParams {
         &self.params
@@ -353,7 +359,7 @@ impl DeformableWorld {
         let free: Vec<Vec6> = self
             .rigid
             .iter()
-            .map(|b| b.state.free_velocity(h))
+            .map(|b| b.state.free_velocity(h, self.params.gyroscopic))
             .collect();
         if self.runaway(&v, &free) {
             report.diverged = true;

@@ -37,7 +37,7 @@ pub use deformable::{DeformableWorld, Obstacle};
 
 use collide::Object;
 use signorini_contact::DofBody;
-use signorini_dynamics::{BodyError, RigidBody3};
+use signorini_dynamics::{BodyError, Gyroscopic, RigidBody3};
 use signorini_geometry::mesh::{MeshError, mass::MassError, query};
 use signorini_math::{Real, Vec3, Vec6};
 use signorini_penalty::{
@@ -185,6 +185,10 @@ pub struct PenaltyParams {
     /// (explicit, the paper's scheme plus the limit). A departure from the paper, which
     /// integrates explicitly; see docs/deformable.md.
     pub implicit_contact: bool,
+    /// How the rigid bodies' free-flight velocity carries the gyroscopic torque −ω × Jω
+    /// (`signorini_dynamics::Gyroscopic`; default the body-frame implicit midpoint rule, as
+    /// `WorldParams::gyroscopic`).
+    pub gyroscopic: Gyroscopic,
 }
 
 impl PenaltyParams {
@@ -199,6 +203,7 @@ impl PenaltyParams {
             measure_penetration: false,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             implicit_contact: false,
+            gyroscopic: Gyroscopic::default(),
         }
     }
 }
@@ -388,7 +393,7 @@ impl PenaltyWorld {
         let free: Vec<Vec6> = self
             .bodies
             .iter()
-            .map(|b| b.state.free_velocity(h))
+            .map(|b| b.state.free_velocity(h, self.params.gyroscopic))
             .collect();
         let sweep = self.sweep(&free);
         // Blocks 2–3: pairs and impulses.

@@ -33,7 +33,7 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
                 None => Ok(vec![c]),
             }
         }
-        RawShape::Polyhedron { vertices } => {
+        RawShape::Polyhedron { vertices, faces } => {
             let at = p.key("vertices");
             let pts = cx.points3(&at, vertices)?;
             for (j, q) in pts.iter().enumerate() {
@@ -43,6 +43,18 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
                         format!("duplicate points {k} and {j}: list each corner once"),
                     ));
                 }
+            }
+            if let Some(faces) = faces {
+                // A closed convex surface of V ≤ MAX_HULL_POINTS vertices has F ≤ 2V − 4 faces.
+                let max_v = signorini_geometry::dim3::MAX_HULL_POINTS;
+                cx.at_most(&at, pts.len(), max_v, "vertices")?;
+                cx.at_most(&p.key("faces"), faces.len(), 2 * max_v, "faces")?;
+                for (k, f) in faces.iter().enumerate() {
+                    cx.at_most(&p.key("faces").index(k), f.len(), max_v, "vertices")?;
+                }
+                let poly = ConvexPolyhedron::from_vertices_faces(pts, faces.clone())
+                    .map_err(|e| geo(&p.key("faces"), e))?;
+                return Ok(vec![poly]);
             }
             let hull = ConvexPolyhedron::from_points(&pts).map_err(|e| geo(&at, e))?;
             if let Some(k) = pts.iter().position(|q| !hull.vertices().contains(q)) {
