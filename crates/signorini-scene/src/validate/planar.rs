@@ -96,7 +96,7 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
             Ok(vec![poly(hull, &at)?])
         }
         RawShape::Polyhedron { .. } => Err(three_d("convex polyhedra")),
-        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(three_d(
+        RawShape::Mesh { .. } | RawShape::Primitive(_) => Err(three_d(
             "triangle meshes (with a penalty model: cpf, dpf, dpf-ccd)",
         )),
         RawShape::Compound { parts } => compound(cx, p, parts, top, shape),

@@ -7,7 +7,9 @@ use super::planar::drops;
 use super::{Ctx, Drop, Model, Res, compound, lattice};
 use crate::error::FieldPath;
 use crate::limits;
-use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
+use crate::raw::{
+    RawBody, RawContact, RawInertia, RawMaterial, RawPrimitive, RawRotation, RawScene, RawShape,
+};
 use signorini_geometry::dim3::ConvexPolyhedron;
 use signorini_geometry::mesh::{TriMesh, io as mesh_io, mass::mass_properties, shapes};
 use signorini_harness::polyhedra::{Bodies, hull_body};

@@ -74,7 +74,7 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
             ])
         }
         RawShape::Compound { parts } => compound(cx, p, parts, top, shape3),
-        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(cx.bad(
+        RawShape::Mesh { .. } | RawShape::Primitive(_) => Err(cx.bad(
             &p.key("type"),
             "triangle meshes need a penalty model (`contact.model` = cpf, dpf or dpf-ccd); \
              PEG/standard/corrective act on convex polyhedra",
