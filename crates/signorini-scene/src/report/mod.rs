@@ -377,9 +377,8 @@ pub fn write_report(dir: &Path) -> Result<ReportFiles, SceneError> {
     }
     let data = replay_data(dir, &bodies)?;
     // `</` must not appear inside the inline <script> element.
-    let data_json = serde_json::to_string(&data)
-        .expect("replay data serialises")
-        .replace("</", "<\\/");
+    let data_json =
+        crate::run::json_text(&data, &dir.join("report.html"), false)?.replace("</", "<\\/");
     let html = include_str!("page.html")
         .replace(
             "{{title}}",

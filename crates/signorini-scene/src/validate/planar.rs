@@ -216,13 +216,13 @@ pub(super) fn body(
             })
             .collect());
     }
-    if parts.len() > 1 {
+    let mut parts = parts.into_iter();
+    let (Some(shape), None) = (parts.next(), parts.next()) else {
         return Err(cx.bad(
             &p.key("shape"),
             "a compound must be static (dynamic bodies are one convex polygon)",
         ));
-    }
-    let shape = parts.into_iter().next().expect("one part");
+    };
     let mut body = dynamic(cx, p, b, material, shape)?;
     body = body.with_pose(position, angle);
     if let Some(v) = &b.velocity {

@@ -127,13 +127,13 @@ pub(crate) fn body3(
             })
             .collect());
     }
-    if parts.len() > 1 {
+    let mut parts = parts.into_iter();
+    let (Some(shape), None) = (parts.next(), parts.next()) else {
         return Err(cx.bad(
             &p.key("shape"),
             "a compound must be static (dynamic bodies are one convex polyhedron)",
         ));
-    }
-    let shape = parts.into_iter().next().expect("one part");
+    };
     let mut body = dynamic3(cx, p, b, material, shape)?.with_pose(position, orientation);
     let v = cx.opt_vec3(&p.key("velocity"), &b.velocity)?;
     let w = cx.opt_vec3(&p.key("angular_velocity"), &b.angular_velocity)?;
