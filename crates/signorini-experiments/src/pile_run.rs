@@ -273,7 +273,7 @@ pub struct PileResult {
 }
 
 /// The sizes in run order: increasing, each once.
-pub fn run_order(sizes: &[usize]) -> Vec<usize> {
+pub(crate) fn run_order(sizes: &[usize]) -> Vec<usize> {
     let mut v = sizes.to_vec();
     v.sort_unstable();
     v.dedup();

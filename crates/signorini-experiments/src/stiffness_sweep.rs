@@ -32,7 +32,7 @@ pub struct SweepPoint {
 }
 
 /// The folder of factor `f` inside `out`: `k_x<f>` (`k_x0.5`, `k_x4`).
-pub fn factor_dir(out: &Path, f: Real) -> PathBuf {
+pub(crate) fn factor_dir(out: &Path, f: Real) -> PathBuf {
     out.join(format!("k_x{f}"))
 }
 
@@ -81,7 +81,7 @@ pub fn stiffness_sweep<P: Clone>(
 ///
 /// # Errors
 /// [`ExperimentError`] if a file cannot be written.
-pub fn write_stiffness_sweep(
+pub(crate) fn write_stiffness_sweep(
     out: &Path,
     name: &str,
     points: &[SweepPoint],

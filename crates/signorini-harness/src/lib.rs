@@ -20,6 +20,8 @@
 //! CSVs and plots are written by hand (plain `format!`; SVG without fonts or system libraries),
 //! so outputs are byte-identical across runs.
 
+#![warn(missing_docs)]
+
 pub mod bodyset;
 pub mod cancel;
 pub mod crossings;
