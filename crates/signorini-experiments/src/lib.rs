@@ -13,7 +13,7 @@
 //! [`Experiment`].
 //!
 //! The public surface is what the CLI and a user need: one module per experiment (its
-//! parameters and builders), [`reference`], and the shared pieces re-exported here; the rest
+//! parameters and builders), [`reference`](mod@reference), and the shared pieces re-exported here; the rest
 //! (`sweep`, `timing`, `pile_out`, `pile_config`, `stiffness_sweep`, `deform_experiment`,
 //! `experiment`, `checks`) is private.
 //!

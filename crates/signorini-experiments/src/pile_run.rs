@@ -5,7 +5,7 @@
 //! ([`run_one`]: per-step file `steps/<model>_<d>d_<shape>_n<N>.csv`, optional
 //! `trajectories/<stem>.csv`, a progress bar of steps) and the sweep ([`run_pile`]), which
 //! rewrites `summary.csv` after every run (so an interrupted sweep keeps its finished runs) and
-//! writes the plots and `report.txt` at the end ([`crate::pile_out`]). Does not own: the
+//! writes the plots and `report.txt` at the end (the private `pile_out`). Does not own: the
 //! lattice and bodies ([`signorini_harness::pile`]), the world wrapper ([`signorini_harness::pile_world`]).
 
 use crate::ExperimentError;

@@ -37,7 +37,7 @@ pub(crate) fn factor_dir(out: &Path, f: Real) -> PathBuf {
 }
 
 /// Run `compare(p with stiffness k·f, DIR/k_x<f>/)` for each factor `f` (in the given order)
-/// and write the sweep's table and plot ([`write_stiffness_sweep`]). `stiffness` reads and
+/// and write the sweep's table and plot (`write_stiffness_sweep`). `stiffness` reads and
 /// writes the parameters' stiffness.
 ///
 /// # Errors

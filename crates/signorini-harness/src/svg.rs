@@ -8,7 +8,7 @@
 //! [`Plot::log_x`]) and [`TimePlot`] (the scene report's time series: [`Line`]s over one time
 //! axis, legend on top; the SVG root carries `data-x0/x1` (data range) and `data-px0/px1`
 //! (pixel range) so the report's script can draw a cursor at the replay's current time). Both
-//! draw through one [`Frame`] (canvas, title, axes, grid lines, labels, polylines).
+//! draw through one `Frame` (canvas, title, axes, grid lines, labels, polylines).
 
 use std::fmt::Write;
 
