@@ -399,7 +399,8 @@ pub(crate) fn mesh_body(
     materials: &BTreeMap<String, RawMaterial>,
     gravity: Vec3,
 ) -> Res<Vec<SceneMesh>> {
-    let (name, material, color) = header(cx, p, k, b, materials)?;
+    let (name, material, color) = body::header(cx, p, k, b, materials)?;
+    no_2d_fields(cx, p, b)?;
     let is_static = b.is_static.unwrap_or(false);
     let parts = mesh_shape(cx, &p.key("shape"), &b.shape, true)?;
     let position = b

@@ -91,17 +91,3 @@ fn no_2d_fields(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
     }
     Ok(())
 }
-
-/// What every 3D `[[body]]` reads first: its name, material and colour (the shared rules),
-/// after which the 2D-only fields are rejected.
-fn header<'m>(
-    cx: &Ctx,
-    p: &FieldPath,
-    k: usize,
-    b: &RawBody,
-    materials: &'m BTreeMap<String, RawMaterial>,
-) -> Res<(String, Option<&'m RawMaterial>, Option<String>)> {
-    let header = body::header(cx, p, k, b, materials)?;
-    no_2d_fields(cx, p, b)?;
-    Ok(header)
-}

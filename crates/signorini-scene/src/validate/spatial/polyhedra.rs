@@ -99,7 +99,8 @@ pub(crate) fn body3(
     materials: &BTreeMap<String, RawMaterial>,
     gravity: Vec3,
 ) -> Res<Vec<SceneBody3>> {
-    let (name, material, color) = header(cx, p, k, b, materials)?;
+    let (name, material, color) = body::header(cx, p, k, b, materials)?;
+    no_2d_fields(cx, p, b)?;
     let parts = shape3(cx, &p.key("shape"), &b.shape, true)?;
     let position = cx.opt_vec3(&p.key("position"), &b.position)?;
     let orientation = b
