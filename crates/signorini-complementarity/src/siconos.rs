@@ -332,7 +332,10 @@ pub fn read_mlcp(text: &str) -> Result<(Mcp, usize), ParseError> {
         let blocks = read_mlcp_blocks(&mut t, n, mm)?;
         mq.get_or_insert(blocks);
     }
-    let (m, q) = mq.expect("one of the storages was read");
+    let (m, q) = mq.ok_or_else(|| ParseError {
+        line: t.line(),
+        reason: "neither a matrix nor blocks given (hasM = 0, hasBlocks = 0)".into(),
+    })?;
     let mcp = Mcp::mixed(m, q, n).map_err(|e| ParseError {
         line: t.line(),
         reason: e.to_string(),

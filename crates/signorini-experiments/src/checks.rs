@@ -13,14 +13,14 @@
 /// Floor under PEG's median in the "baseline ≥ 100× PEG median" check (m² in 2D, m³ in 3D): a
 /// PEG median of exactly 0 (every step of every run free of overlap) would make any baseline
 /// pass against 0, so the baseline is compared with `max(PEG median, 1e-15)` instead.
-pub const RATIO_FLOOR: f64 = 1e-15;
+pub(crate) const RATIO_FLOOR: f64 = 1e-15;
 
 /// Factor by which the corrective baseline's median overlap must exceed PEG's.
-pub const BASELINE_FACTOR: f64 = 100.0;
+pub(crate) const BASELINE_FACTOR: f64 = 100.0;
 
 /// The "corrective ≥ 100× PEG median" check: `baseline ≥ 100 · max(peg, RATIO_FLOOR)`. False
 /// for a non-finite input (a NaN median never passes).
-pub fn baseline_ratio_check(baseline_median: f64, peg_median: f64) -> bool {
+pub(crate) fn baseline_ratio_check(baseline_median: f64, peg_median: f64) -> bool {
     baseline_median.is_finite()
         && peg_median.is_finite()
         && baseline_median >= BASELINE_FACTOR * peg_median.max(RATIO_FLOOR)
@@ -28,7 +28,7 @@ pub fn baseline_ratio_check(baseline_median: f64, peg_median: f64) -> bool {
 
 /// `a / b` in `{:.3e}` form, or "—" where the ratio is undefined (`b ≤ 0`, a missing or
 /// non-finite input, or a non-finite quotient).
-pub fn fmt_ratio(a: Option<f64>, b: Option<f64>) -> String {
+pub(crate) fn fmt_ratio(a: Option<f64>, b: Option<f64>) -> String {
     match (a, b) {
         (Some(a), Some(b)) if a.is_finite() && b.is_finite() && b > 0.0 && (a / b).is_finite() => {
             format!("{:.3e}", a / b)
@@ -38,7 +38,7 @@ pub fn fmt_ratio(a: Option<f64>, b: Option<f64>) -> String {
 }
 
 /// `a / b` with three decimals (time ratios), or "—" where undefined (see [`fmt_ratio`]).
-pub fn fmt_ratio_fixed(a: Option<f64>, b: Option<f64>) -> String {
+pub(crate) fn fmt_ratio_fixed(a: Option<f64>, b: Option<f64>) -> String {
     match (a, b) {
         (Some(a), Some(b)) if a.is_finite() && b.is_finite() && b > 0.0 && (a / b).is_finite() => {
             format!("{:.3}", a / b)
@@ -48,7 +48,7 @@ pub fn fmt_ratio_fixed(a: Option<f64>, b: Option<f64>) -> String {
 }
 
 /// A number in `{:.3e}` form; exactly zero as `0`; "—" if missing or not finite.
-pub fn fmt_sci(x: Option<f64>) -> String {
+pub(crate) fn fmt_sci(x: Option<f64>) -> String {
     match x {
         Some(0.0) => "0".into(),
         Some(x) if x.is_finite() => format!("{x:.3e}"),
@@ -57,7 +57,7 @@ pub fn fmt_sci(x: Option<f64>) -> String {
 }
 
 /// A number with `decimals` decimals; "—" if not finite.
-pub fn fmt_fixed(x: f64, decimals: usize) -> String {
+pub(crate) fn fmt_fixed(x: f64, decimals: usize) -> String {
     if x.is_finite() {
         format!("{x:.decimals$}")
     } else {
@@ -67,7 +67,7 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
 
 /// Checks collected over a comparison table.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Checks {
+pub(crate) struct Checks {
     passed: usize,
     failed: Vec<String>,
     unchecked: Vec<String>,
@@ -75,13 +75,13 @@ pub struct Checks {
 
 impl Checks {
     /// No checks yet.
-    pub fn new() -> Checks {
+    pub(crate) fn new() -> Checks {
         Checks::default()
     }
 
     /// Record a check named `name`: `Some(pass)` if its inputs were there, `None` if not.
     /// Names are kept once each (in first-seen order) in the verdict.
-    pub fn check(&mut self, name: &str, outcome: Option<bool>) {
+    pub(crate) fn check(&mut self, name: &str, outcome: Option<bool>) {
         let list = match outcome {
             Some(true) => {
                 self.passed += 1;
@@ -96,17 +96,18 @@ impl Checks {
     }
 
     /// No check failed (checks that could not be made do not fail the run).
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         self.failed.is_empty()
     }
 
     /// True if every recorded check was made and passed, and there was at least one.
-    pub fn all_checked_and_passed(&self) -> bool {
+    #[cfg(test)]
+    fn all_checked_and_passed(&self) -> bool {
         self.ok() && self.unchecked.is_empty() && self.passed > 0
     }
 
     /// `PASS`, `FAIL (…)`, `not checked (…)`, or `PASS where checked; not checked: …`.
-    pub fn verdict(&self) -> String {
+    pub(crate) fn verdict(&self) -> String {
         let not = |v: &[String]| format!("not checked (input missing): {}", v.join("; "));
         match (
             self.failed.is_empty(),

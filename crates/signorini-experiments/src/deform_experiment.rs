@@ -13,10 +13,10 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The three force models a comparison runs.
-pub const ALL: [ForceModel; 3] = [ForceModel::Cpf, ForceModel::Dpf, ForceModel::DpfCcd];
+pub(crate) const ALL: [ForceModel; 3] = [ForceModel::Cpf, ForceModel::Dpf, ForceModel::DpfCcd];
 
 /// The runs of a comparison: summary and extra figures per model.
-pub type Runs = Vec<(DeformSummary, Extra)>;
+pub(crate) type Runs = Vec<(DeformSummary, Extra)>;
 
 /// What every deformable experiment's parameters share.
 pub trait DeformParams: Clone {

@@ -18,7 +18,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// Largest per-step total overlap PEG may show (m³ in 3D, m² in 2D).
-pub const MAX_OVERLAP: f64 = 1e-6;
+pub(crate) const MAX_OVERLAP: f64 = 1e-6;
 
 /// What one (model, N) run measured.
 #[derive(Debug, Clone)]
@@ -55,16 +55,6 @@ pub struct PileRun {
     /// Pour layout: largest exact overlap of a body with the others where it entered.
     pub spawn_overlap: f64,
 }
-
-/// Names of the six stages, in [`PileRun::stage_seconds`] order.
-pub const STAGES: [&str; 6] = [
-    "broad_phase",
-    "detection",
-    "formulation",
-    "solve",
-    "gap_corrections",
-    "integration",
-];
 
 impl PileRun {
     /// An empty run of `n` bodies.
@@ -119,13 +109,13 @@ impl PileRun {
     }
 
     /// Largest and median per-step overlap.
-    pub fn overlap_max_median(&self) -> (f64, f64) {
+    pub(crate) fn overlap_max_median(&self) -> (f64, f64) {
         let s = summarize(&self.overlap);
         (s.max, s.median)
     }
 
     /// PEG's targets: no failed step, max overlap ≤ [`MAX_OVERLAP`].
-    pub fn meets_targets(&self) -> bool {
+    pub(crate) fn meets_targets(&self) -> bool {
         self.failed_steps == 0 && self.overlap_max_median().0 <= MAX_OVERLAP
     }
 }
@@ -134,7 +124,7 @@ impl PileRun {
 pub const SUMMARY_HEADER: &str = "model,dimension,shape,N,h,mu,steps,ms_per_step,broad_phase_ms,detection_ms,formulation_ms,solve_ms,gap_corrections_ms,integration_ms,max_overlap,median_overlap,max_unknowns,failed_steps,budget_steps,peak_mib";
 
 /// Write `summary.csv`: one row per run.
-pub fn write_summary(path: &Path, runs: &[PileRun]) -> Result<(), ExperimentError> {
+pub(crate) fn write_summary(path: &Path, runs: &[PileRun]) -> Result<(), ExperimentError> {
     let mut f = Csv::create(path, SUMMARY_HEADER)?;
     for r in runs {
         let steps = r.steps().max(1) as f64;
@@ -165,7 +155,7 @@ pub fn write_summary(path: &Path, runs: &[PileRun]) -> Result<(), ExperimentErro
 }
 
 /// Peak resident memory of this process so far (VmHWM in /proc/self/status, MiB).
-pub fn peak_mib() -> f64 {
+pub(crate) fn peak_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
@@ -206,7 +196,7 @@ fn models(runs: &[PileRun]) -> Vec<ContactModel> {
 }
 
 /// The slope of ms/step against N of one model's runs.
-pub fn model_slope(runs: &[PileRun], model: ContactModel) -> f64 {
+pub(crate) fn model_slope(runs: &[PileRun], model: ContactModel) -> f64 {
     let pts: Vec<(f64, f64)> = runs
         .iter()
         .filter(|r| r.model == model)
@@ -228,7 +218,7 @@ fn flat(points: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64, f64, f64)> {
 }
 
 /// Write `scaling.svg` and `overlap.svg`.
-pub fn write_plots(out: &Path, runs: &[PileRun]) -> Result<(), ExperimentError> {
+pub(crate) fn write_plots(out: &Path, runs: &[PileRun]) -> Result<(), ExperimentError> {
     let unit = match runs.first().map(|r| r.dimension) {
         Some(2) => "m²",
         _ => "m³",
@@ -267,7 +257,7 @@ pub fn write_plots(out: &Path, runs: &[PileRun]) -> Result<(), ExperimentError> 
 
 /// The table (one line per run) and the verdict against PEG's targets; true if every PEG run
 /// met them (or there was none).
-pub fn report(cfg: &PileConfig, runs: &[PileRun]) -> (String, bool) {
+pub(crate) fn report(cfg: &PileConfig, runs: &[PileRun]) -> (String, bool) {
     let unit = if cfg.dim == Dim::Two { "m^2" } else { "m^3" };
     let mut s = String::new();
     let _ = writeln!(

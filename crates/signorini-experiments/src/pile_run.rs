@@ -5,7 +5,7 @@
 //! ([`run_one`]: per-step file `steps/<model>_<d>d_<shape>_n<N>.csv`, optional
 //! `trajectories/<stem>.csv`, a progress bar of steps) and the sweep ([`run_pile`]), which
 //! rewrites `summary.csv` after every run (so an interrupted sweep keeps its finished runs) and
-//! writes the plots and `report.txt` at the end ([`crate::pile_out`]). Does not own: the
+//! writes the plots and `report.txt` at the end (the private `pile_out`). Does not own: the
 //! lattice and bodies ([`signorini_harness::pile`]), the world wrapper ([`signorini_harness::pile_world`]).
 
 use crate::ExperimentError;
@@ -273,7 +273,7 @@ pub struct PileResult {
 }
 
 /// The sizes in run order: increasing, each once.
-pub fn run_order(sizes: &[usize]) -> Vec<usize> {
+pub(crate) fn run_order(sizes: &[usize]) -> Vec<usize> {
     let mut v = sizes.to_vec();
     v.sort_unstable();
     v.dedup();

@@ -74,7 +74,7 @@ pub struct RunSpec {
     /// The stepper: the project's (with PEG's gap-correction re-solves) or the paper's.
     pub stepper: Stepper,
     /// PEG runs only: time PEG and standard-model steps on the run's states (see
-    /// [`crate::timing`]); the trajectory is unchanged.
+    /// [`crate::median_step_us_with`]); the trajectory is unchanged.
     pub timing: Option<TimingSpec>,
 }
 

@@ -122,7 +122,7 @@ pub fn reference_overlap(
 
 /// Authors' mean number of I-constraints per step (including X's converted to I;
 /// docs/formulation-notes.md §8), averaged over stored trials, per h.
-pub fn reference_mean_inter(path: &Path) -> Result<Vec<(f64, f64)>, ExperimentError> {
+pub(crate) fn reference_mean_inter(path: &Path) -> Result<Vec<(f64, f64)>, ExperimentError> {
     let t = Table::read(path)?;
     let (hs, i) = (t.numbers("h"), t.numbers("mean_I"));
     let mut by_h: BTreeMap<i64, Vec<f64>> = BTreeMap::new();

@@ -32,12 +32,12 @@ pub struct SweepPoint {
 }
 
 /// The folder of factor `f` inside `out`: `k_x<f>` (`k_x0.5`, `k_x4`).
-pub fn factor_dir(out: &Path, f: Real) -> PathBuf {
+pub(crate) fn factor_dir(out: &Path, f: Real) -> PathBuf {
     out.join(format!("k_x{f}"))
 }
 
 /// Run `compare(p with stiffness k·f, DIR/k_x<f>/)` for each factor `f` (in the given order)
-/// and write the sweep's table and plot ([`write_stiffness_sweep`]). `stiffness` reads and
+/// and write the sweep's table and plot (`write_stiffness_sweep`). `stiffness` reads and
 /// writes the parameters' stiffness.
 ///
 /// # Errors
@@ -81,7 +81,7 @@ pub fn stiffness_sweep<P: Clone>(
 ///
 /// # Errors
 /// [`ExperimentError`] if a file cannot be written.
-pub fn write_stiffness_sweep(
+pub(crate) fn write_stiffness_sweep(
     out: &Path,
     name: &str,
     points: &[SweepPoint],

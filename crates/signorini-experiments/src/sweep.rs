@@ -277,7 +277,7 @@ pub(crate) fn write_pooled(out: &Path, pooled: &[Pooled]) -> Result<(), Experime
 }
 
 /// Header of the model columns both pouring tables (`pour2d`, `pour3d`) end with.
-pub fn model_columns_header() -> String {
+pub(crate) fn model_columns_header() -> String {
     format!(
         "{:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>8} {:>9}",
         "PEG median",
@@ -295,7 +295,7 @@ pub fn model_columns_header() -> String {
 /// One row's model columns (see [`model_columns_header`]): PEG's pooled median, the authors'
 /// median, PEG's largest run maximum, the corrective and standard medians with their ratios
 /// to PEG's, the standard model's failed steps and the time ratio. Missing values print "—".
-pub fn model_columns(
+pub(crate) fn model_columns(
     peg: Option<&Pooled>,
     std: Option<&Pooled>,
     cor: Option<&Pooled>,
@@ -322,7 +322,7 @@ pub fn model_columns(
 /// The pouring tables' baseline check at step sizes h ≥ 5 ms: the corrective baseline's
 /// pooled median is at least 100 × max(PEG's, 1e-15) ([`crate::checks::baseline_ratio_check`]);
 /// unchecked without both runs.
-pub fn check_corrective_ratio(
+pub(crate) fn check_corrective_ratio(
     checks: &mut crate::checks::Checks,
     h: f64,
     peg: Option<&Pooled>,
@@ -343,7 +343,7 @@ pub fn check_corrective_ratio(
 
 /// What differs between the 2D and the 3D pouring sweep; [`run_pour_sweep`] is the rest. A
 /// sweep runs every (model, scene, h) — a scene is a body set in 2D, a configuration in 3D.
-pub trait PourSweep: Sync {
+pub(crate) trait PourSweep: Sync {
     /// One run's specification.
     type Spec: Sync;
 
@@ -381,11 +381,11 @@ pub trait PourSweep: Sync {
 }
 
 /// The timed steps of one run: (h, scene, samples).
-pub type TimedRun<'a> = (f64, &'a str, &'a [TimingSample]);
+pub(crate) type TimedRun<'a> = (f64, &'a str, &'a [TimingSample]);
 
 /// Run every (model, scene, h) of a pouring sweep in parallel, then write `summary.csv`,
 /// `failures.csv`, `pooled.csv`, `timing.csv` (if timed), `report.txt` and the figures.
-pub fn run_pour_sweep<P: PourSweep>(sweep: &P) -> Result<SweepResult, ExperimentError> {
+pub(crate) fn run_pour_sweep<P: PourSweep>(sweep: &P) -> Result<SweepResult, ExperimentError> {
     let out = sweep.out();
     std::fs::create_dir_all(out).map_err(|e| ExperimentError::io(out, e))?;
     sweep.check_inputs()?;
@@ -444,7 +444,7 @@ fn timing_report(out: &Path, timed: &[TimedRun<'_>]) -> Result<String, Experimen
 /// The overlap figure of a pouring sweep (paper Figs. 21 and 24): our median and quartiles per
 /// h and model, and the authors' stored PEG and corrective results (`refs(model)`), drawn
 /// dashed and shifted by 0.25 ms so the bars do not hide each other.
-pub fn overlap_figure(
+pub(crate) fn overlap_figure(
     title: &str,
     ylabel: &str,
     pooled: &[Pooled],

@@ -91,7 +91,7 @@ where
 
 /// Time one PEG step and one standard-model step from the state of `world` (a PEG world),
 /// interleaved so that machine load affects both alike. `world` is not modified.
-pub fn time_step<S: Space<D>, const D: usize>(
+pub(crate) fn time_step<S: Space<D>, const D: usize>(
     world: &GenericWorld<S, D>,
     step: usize,
     repeats: usize,
@@ -108,7 +108,7 @@ where
 
 /// Write `timing.csv` (`h,set,step,peg_us,standard_us,ratio`) for the given runs, each
 /// `(h, set, samples)`, in the order given.
-pub fn write_timing(
+pub(crate) fn write_timing(
     path: &Path,
     runs: &[(f64, &str, &[TimingSample])],
 ) -> Result<(), ExperimentError> {
@@ -129,7 +129,7 @@ pub fn write_timing(
 
 /// Median PEG/standard ratio per h over all samples of all runs: `(h, samples, median)`,
 /// ascending h.
-pub fn median_ratio_per_h(runs: &[(f64, &str, &[TimingSample])]) -> Vec<(f64, usize, f64)> {
+pub(crate) fn median_ratio_per_h(runs: &[(f64, &str, &[TimingSample])]) -> Vec<(f64, usize, f64)> {
     let mut by_h: BTreeMap<i64, (f64, Vec<f64>)> = BTreeMap::new();
     for (h, _, samples) in runs {
         let e = by_h.entry(h_key(*h)).or_insert((*h, Vec::new()));

@@ -65,7 +65,7 @@ pub struct TowerRun {
 
 impl TowerRun {
     /// Drift and speeds below [`REST_TOLERANCE`].
-    pub fn at_rest(&self) -> bool {
+    pub(crate) fn at_rest(&self) -> bool {
         self.drift < REST_TOLERANCE && self.max_speed < REST_TOLERANCE
     }
 }
@@ -141,7 +141,7 @@ pub fn run_tower(cfg: &TowerConfig, model: ContactModel) -> Result<TowerRun, Exp
 
 /// Run every model; write `summary.csv` and `report.txt`; return the report and whether every
 /// run ended at rest.
-pub fn run_towers(cfg: &TowerConfig) -> Result<(String, bool), ExperimentError> {
+pub(crate) fn run_towers(cfg: &TowerConfig) -> Result<(String, bool), ExperimentError> {
     std::fs::create_dir_all(&cfg.out).map_err(|e| ExperimentError::io(&cfg.out, e))?;
     let runs = cfg
         .models

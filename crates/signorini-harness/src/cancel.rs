@@ -91,7 +91,7 @@ pub fn not_started() -> Option<String> {
 }
 
 /// The comment line that ends a CSV file completed after a signal: `# interrupted: SIGINT`.
-pub fn csv_mark() -> Option<String> {
+pub(crate) fn csv_mark() -> Option<String> {
     requested().map(|s| format!("# interrupted: {}", signal_name(s)))
 }
 

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 /// The repository's `data/` folder as seen when this crate was compiled.
-pub fn repo_data() -> PathBuf {
+pub(crate) fn repo_data() -> PathBuf {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     // crates/signorini-experiments → the workspace root.
     match crate_dir.parent().and_then(Path::parent) {

@@ -12,13 +12,15 @@
 //!   penalty traces ([`penalty_trace`]), cancellation by signals ([`cancel`]), progress bars
 //!   ([`progress`]);
 //! - **outputs**: CSV and atomic files ([`Csv`], [`AtomicFile`], [`write_atomic`]), SVG line
-//!   plots ([`svg`]), penalty-run tables and figures ([`penalty_out`]).
+//!   plots ([`svg`]: the one plotter, for experiments' figures and the scene report), penalty-run tables and figures ([`penalty_out`]).
 //!
 //! Does not own: the physics (`signorini-world` and below), scene files, experiments' sweeps and
 //! reports, or the command line.
 //!
 //! CSVs and plots are written by hand (plain `format!`; SVG without fonts or system libraries),
 //! so outputs are byte-identical across runs.
+
+#![warn(missing_docs)]
 
 pub mod bodyset;
 pub mod cancel;

@@ -152,11 +152,6 @@ impl Lattice {
         }
     }
 
-    /// Horizontal offset of site index `i` from the centre: (i − (n−1)/2)·s.
-    fn offset(&self, i: usize) -> Real {
-        lattice_offset(i, self.n, self.spacing)
-    }
-
     /// Centre of site k in 3D.
     pub fn site3(&self, k: usize) -> Vec3 {
         lattice_site3(k, self.n, self.spacing)
@@ -176,20 +171,10 @@ impl Lattice {
     pub fn spawn_height(&self) -> Real {
         self.spacing / 2.0 + self.levels as Real * self.spacing
     }
-
-    /// Centre of the top level (used in docs and tests).
-    pub fn top_level(&self) -> Real {
-        self.spacing / 2.0 + (self.levels.max(1) - 1) as Real * self.spacing
-    }
-
-    /// Horizontal extent of the outermost site centres (±).
-    pub fn half_span(&self) -> Real {
-        -self.offset(0)
-    }
 }
 
 /// (i − (n−1)/2)·s.
-pub fn lattice_offset(i: usize, n: usize, spacing: Real) -> Real {
+pub(crate) fn lattice_offset(i: usize, n: usize, spacing: Real) -> Real {
     (i as Real - (n as Real - 1.0) / 2.0) * spacing
 }
 
@@ -232,7 +217,7 @@ pub fn open_box2(lat: &Lattice) -> Compound {
 }
 
 /// The rectangles `(x0, y0, x1, y1)` of [`open_box2`]: floor, left wall, right wall.
-pub fn box2_rectangles(lat: &Lattice) -> [(Real, Real, Real, Real); 3] {
+pub(crate) fn box2_rectangles(lat: &Lattice) -> [(Real, Real, Real, Real); 3] {
     let half = lat.inner_width() / 2.0;
     let top = lat.levels as Real * lat.spacing + HEADROOM;
     [
@@ -243,7 +228,7 @@ pub fn box2_rectangles(lat: &Lattice) -> [(Real, Real, Real, Real); 3] {
 }
 
 /// A cube of circumradius 0.5 (edge 1/√3), mass 0.5, inertia of the geometry.
-pub fn cube_body() -> PolyBody {
+pub(crate) fn cube_body() -> PolyBody {
     let half = CIRCUMRADIUS / 3f64.sqrt();
     let shape = ConvexPolyhedron::cuboid(Vec3::new(half, half, half)).expect("cube is valid");
     let volume = shape.volume();

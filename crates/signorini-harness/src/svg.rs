@@ -1,11 +1,123 @@
-//! Minimal SVG line plots with error bars, written by hand (no fonts or system libraries are
-//! needed to produce them; text is rendered by the viewer).
+//! The project's one SVG plotter: line plots written by hand (no fonts or system libraries are
+//! needed to produce them; text is rendered by the viewer), so outputs are byte-identical
+//! across runs.
 //!
-//! Owns: [`Plot`] and [`Series`]. Points are `(x, y, y_low, y_high)`; on a log axis values
-//! ≤ 0 are drawn at the bottom of the axis (the floor is 1e-20); the x axis is linear, or
-//! logarithmic with [`Plot::log_x`].
+//! Owns: [`Plot`] (the experiments' figures: [`Series`] of `(x, y, y_low, y_high)` points with
+//! markers and vertical error bars, legend on the right; on a log axis values ≤ 0 are drawn at
+//! the bottom of the axis, the floor is 1e-20; the x axis is linear, or logarithmic with
+//! [`Plot::log_x`]) and [`TimePlot`] (the scene report's time series: [`Line`]s over one time
+//! axis, legend on top; the SVG root carries `data-x0/x1` (data range) and `data-px0/px1`
+//! (pixel range) so the report's script can draw a cursor at the replay's current time). Both
+//! draw through one `Frame` (canvas, title, axes, grid lines, labels, polylines).
 
 use std::fmt::Write;
+
+/// Canvas size, margins and text placement of one kind of plot.
+struct Frame {
+    /// Width and height (px).
+    w: f64,
+    h: f64,
+    /// Margins: left, right, top, bottom (px).
+    l: f64,
+    r: f64,
+    t: f64,
+    b: f64,
+    /// Baseline and size of the title.
+    title_y: f64,
+    title_size: u32,
+    /// Baseline of the x label above the bottom edge; x of the (rotated) y label.
+    xlabel_dy: f64,
+    ylabel_x: f64,
+    /// Gap between the y tick labels and the plot area.
+    tick_gap: f64,
+}
+
+impl Frame {
+    /// Plot-area pixel of a transformed x in `[x0, x1]`.
+    fn px(&self, x: f64, (x0, x1): (f64, f64)) -> f64 {
+        self.l + (x - x0) / (x1 - x0) * (self.w - self.l - self.r)
+    }
+
+    /// Plot-area pixel of a transformed y in `[y0, y1]` (not clamped).
+    fn py(&self, y: f64, (y0, y1): (f64, f64)) -> f64 {
+        self.h - self.b - (y - y0) / (y1 - y0) * (self.h - self.t - self.b)
+    }
+
+    /// `<svg …>` with `attrs` between the namespace and the size, the white background and
+    /// the title.
+    fn open(&self, s: &mut String, attrs: &str, font_size: u32, title: &str) {
+        let (w, h) = (self.w, self.h);
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg"{attrs} width="{w}" height="{h}" font-family="sans-serif" font-size="{font_size}">"#
+        );
+        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle" font-size="{}">{}</text>"#,
+            (self.l + w - self.r) / 2.0,
+            self.title_y,
+            self.title_size,
+            esc(title)
+        );
+    }
+
+    /// The plot area's border.
+    fn border(&self, s: &mut String) {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="black"/>"#,
+            self.l,
+            self.t,
+            self.w - self.l - self.r,
+            self.h - self.t - self.b
+        );
+    }
+
+    /// A horizontal grid line at pixel `y` with its tick label on the left.
+    fn y_tick(&self, s: &mut String, y: f64, label: &str) {
+        let _ = writeln!(
+            s,
+            r##"<line x1="{}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##,
+            self.l,
+            self.w - self.r,
+            self.l - self.tick_gap,
+            y + 4.0
+        );
+    }
+
+    /// The axis labels: x centred below the plot, y rotated on the left.
+    fn labels(&self, s: &mut String, xlabel: &str, ylabel: &str) {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            (self.l + self.w - self.r) / 2.0,
+            self.h - self.xlabel_dy,
+            esc(xlabel)
+        );
+        let (x, y) = (self.ylabel_x, (self.t + self.h - self.b) / 2.0);
+        let _ = writeln!(
+            s,
+            r#"<text x="{x}" y="{y}" text-anchor="middle" transform="rotate(-90 {x} {y})">{}</text>"#,
+            esc(ylabel)
+        );
+    }
+}
+
+/// A polyline through `points` (already formatted `x,y` pixel pairs).
+fn polyline(s: &mut String, points: &[String], color: &str, dash: &str) {
+    let _ = writeln!(
+        s,
+        r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="1.5"{dash}/>"#,
+        points.join(" ")
+    );
+}
+
+fn esc(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
 
 /// One line with markers and vertical error bars.
 #[derive(Debug, Clone)]
@@ -20,7 +132,7 @@ pub struct Series {
     pub points: Vec<(f64, f64, f64, f64)>,
 }
 
-/// A plot.
+/// A figure of [`Series`] (the experiments' plots).
 #[derive(Debug, Clone)]
 pub struct Plot {
     title: String,
@@ -31,12 +143,19 @@ pub struct Plot {
     series: Vec<Series>,
 }
 
-const W: f64 = 820.0;
-const H: f64 = 520.0;
-const L: f64 = 90.0;
-const R: f64 = 230.0;
-const T: f64 = 50.0;
-const B: f64 = 60.0;
+const FIGURE: Frame = Frame {
+    w: 820.0,
+    h: 520.0,
+    l: 90.0,
+    r: 230.0,
+    t: 50.0,
+    b: 60.0,
+    title_y: 25.0,
+    title_size: 15,
+    xlabel_dy: 15.0,
+    ylabel_x: 20.0,
+    tick_gap: 5.0,
+};
 const LOG_FLOOR: f64 = 1e-20;
 
 impl Plot {
@@ -119,28 +238,14 @@ impl Plot {
 
     /// Render.
     pub fn to_svg(&self) -> String {
-        let ((x0, x1), (y0, y1)) = self.ranges();
-        let px = |x: f64| L + (self.tx(x) - x0) / (x1 - x0) * (W - L - R);
-        let py = |y: f64| H - B - (self.ty(y).clamp(y0, y1) - y0) / (y1 - y0) * (H - T - B);
+        let f = &FIGURE;
+        let (xr, yr) = self.ranges();
+        let px = |x: f64| f.px(self.tx(x), xr);
+        let py = |y: f64| f.py(self.ty(y).clamp(yr.0, yr.1), yr);
+        let (y0, y1) = yr;
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">"#
-        );
-        let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="25" text-anchor="middle" font-size="15">{}</text>"#,
-            (L + W - R) / 2.0,
-            esc(&self.title)
-        );
-        let _ = writeln!(
-            s,
-            r#"<rect x="{L}" y="{T}" width="{}" height="{}" fill="none" stroke="black"/>"#,
-            W - L - R,
-            H - T - B
-        );
-        // y ticks
+        f.open(&mut s, "", 12, &self.title);
+        f.border(&mut s);
         let ticks: Vec<f64> = if self.log_y {
             let step = ((y1 - y0) / 10.0).ceil().max(1.0);
             let mut v = Vec::new();
@@ -154,22 +259,15 @@ impl Plot {
             (0..=5).map(|k| y0 + (y1 - y0) * k as f64 / 5.0).collect()
         };
         for t in ticks {
-            let y = H - B - (t - y0) / (y1 - y0) * (H - T - B);
             let label = if self.log_y {
                 format!("1e{t:.0}")
             } else {
                 format!("{t:.3}")
             };
-            let _ = writeln!(
-                s,
-                r##"<line x1="{L}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##,
-                W - R,
-                L - 5.0,
-                y + 4.0
-            );
+            f.y_tick(&mut s, f.py(t, yr), &label);
         }
-        let mut xt = x0.ceil();
-        while xt <= x1 {
+        let mut xt = xr.0.ceil();
+        while xt <= xr.1 {
             let (at, label) = if self.log_x {
                 (10f64.powf(xt), format!("1e{xt:.0}"))
             } else {
@@ -179,24 +277,11 @@ impl Plot {
                 s,
                 r#"<text x="{:.1}" y="{}" text-anchor="middle">{label}</text>"#,
                 px(at),
-                H - B + 18.0
+                f.h - f.b + 18.0
             );
             xt += 1.0;
         }
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-            (L + W - R) / 2.0,
-            H - 15.0,
-            esc(&self.xlabel)
-        );
-        let _ = writeln!(
-            s,
-            r#"<text x="20" y="{}" text-anchor="middle" transform="rotate(-90 20 {})">{}</text>"#,
-            (T + H - B) / 2.0,
-            (T + H - B) / 2.0,
-            esc(&self.ylabel)
-        );
+        f.labels(&mut s, &self.xlabel, &self.ylabel);
         for (k, ser) in self.series.iter().enumerate() {
             let dash = if ser.dashed {
                 r#" stroke-dasharray="6 4""#
@@ -209,12 +294,7 @@ impl Plot {
                 .filter(|p| p.1.is_finite())
                 .map(|p| format!("{:.1},{:.1}", px(p.0), py(p.1)))
                 .collect();
-            let _ = writeln!(
-                s,
-                r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="1.5"{dash}/>"#,
-                pts.join(" "),
-                ser.color
-            );
+            polyline(&mut s, &pts, &ser.color, dash);
             for &(x, y, lo, hi) in ser.points.iter().filter(|p| p.1.is_finite()) {
                 let fill = if ser.dashed {
                     "white"
@@ -239,14 +319,14 @@ impl Plot {
                     ser.color
                 );
             }
-            let ly = T + 15.0 + 20.0 * k as f64;
+            let ly = f.t + 15.0 + 20.0 * k as f64;
             let _ = writeln!(
                 s,
                 r#"<line x1="{0}" y1="{ly}" x2="{1}" y2="{ly}" stroke="{2}" stroke-width="2"{dash}/><text x="{3}" y="{4}">{5}</text>"#,
-                W - R + 15.0,
-                W - R + 45.0,
+                f.w - f.r + 15.0,
+                f.w - f.r + 45.0,
                 ser.color,
-                W - R + 52.0,
+                f.w - f.r + 52.0,
                 ly + 4.0,
                 esc(&ser.name)
             );
@@ -256,8 +336,216 @@ impl Plot {
     }
 }
 
-fn esc(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+/// One line of a [`TimePlot`].
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// Legend label.
+    pub name: String,
+    /// CSS colour.
+    pub color: String,
+    /// y values (same length as the plot's x).
+    pub y: Vec<f64>,
+}
+
+/// Several lines over one time axis (the scene report's plots).
+#[derive(Debug, Clone)]
+pub struct TimePlot {
+    /// Title.
+    pub title: String,
+    /// y-axis label (with unit).
+    pub ylabel: String,
+    /// Logarithmic y axis (values ≤ 0 drawn on the bottom edge).
+    pub log_y: bool,
+    /// x values (s).
+    pub x: Vec<f64>,
+    /// Lines.
+    pub lines: Vec<Line>,
+}
+
+const PANEL: Frame = Frame {
+    w: 640.0,
+    h: 300.0,
+    l: 78.0,
+    r: 16.0,
+    t: 34.0,
+    b: 44.0,
+    title_y: 20.0,
+    title_size: 13,
+    xlabel_dy: 8.0,
+    ylabel_x: 14.0,
+    tick_gap: 6.0,
+};
+
+/// Compact number for tick labels.
+fn tick_label(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v.abs() >= 1e4 || v.abs() < 1e-2 {
+        format!("{v:.0e}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// "Nice" linear ticks covering [lo, hi].
+fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let span = (hi - lo).max(1e-300);
+    let raw = span / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| span / s <= 6.0)
+        .unwrap_or(10.0 * mag);
+    let mut t = (lo / step).ceil() * step;
+    let mut out = Vec::new();
+    while t <= hi + 1e-9 * span && out.len() < 20 {
+        out.push(if t.abs() < 1e-12 * span { 0.0 } else { t });
+        t += step;
+    }
+    out
+}
+
+impl TimePlot {
+    fn y_range(&self) -> (f64, f64, bool) {
+        let vals = self.lines.iter().flat_map(|l| l.y.iter().copied());
+        if self.log_y {
+            let pos: Vec<f64> = vals.filter(|v| v.is_finite() && *v > 0.0).collect();
+            if let (Some(lo), Some(hi)) = (
+                pos.iter().copied().reduce(f64::min),
+                pos.iter().copied().reduce(f64::max),
+            ) {
+                let (a, b) = (lo.log10().floor(), hi.log10().ceil());
+                return (a, if b > a { b } else { a + 1.0 }, true);
+            }
+            return (0.0, 1.0, false);
+        }
+        let fin: Vec<f64> = vals.filter(|v| v.is_finite()).collect();
+        let lo = fin.iter().copied().fold(0.0, f64::min);
+        let hi = fin.iter().copied().fold(0.0, f64::max);
+        if hi > lo {
+            let pad = 0.05 * (hi - lo);
+            (if lo < 0.0 { lo - pad } else { lo }, hi + pad, false)
+        } else {
+            (lo - 1.0, lo + 1.0, false)
+        }
+    }
+
+    /// Render as a standalone SVG document.
+    pub fn to_svg(&self) -> String {
+        let f = &PANEL;
+        let x0 = self.x.first().copied().unwrap_or(0.0);
+        let x1 = self.x.last().copied().unwrap_or(1.0).max(x0 + 1e-12);
+        let (y0, y1, log) = self.y_range();
+        let px = |x: f64| f.px(x, (x0, x1));
+        let ty = |y: f64| {
+            if log {
+                if y > 0.0 { y.log10().max(y0) } else { y0 }
+            } else {
+                y
+            }
+        };
+        let py = |y: f64| f.py(ty(y).clamp(y0, y1), (y0, y1));
+        let mut s = String::new();
+        let attrs = format!(
+            r#" class="plot" viewBox="0 0 {} {}" data-x0="{x0}" data-x1="{x1}" data-px0="{}" data-px1="{}""#,
+            f.w,
+            f.h,
+            f.l,
+            f.w - f.r
+        );
+        f.open(&mut s, &attrs, 11, &self.title);
+        f.border(&mut s);
+        let yt: Vec<f64> = if log {
+            let step = ((y1 - y0) / 6.0).ceil().max(1.0);
+            (0..)
+                .map(|k| y0 + k as f64 * step)
+                .take_while(|t| *t <= y1 + 1e-9)
+                .collect()
+        } else {
+            nice_ticks(y0, y1)
+        };
+        for t in yt {
+            let label = if log {
+                format!("1e{}", t as i64)
+            } else {
+                tick_label(t)
+            };
+            f.y_tick(&mut s, f.py(t, (y0, y1)), &label);
+        }
+        for t in nice_ticks(x0, x1) {
+            let x = px(t);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{}" stroke="#eee"/><text x="{x:.1}" y="{}" text-anchor="middle">{}</text>"##,
+                f.t,
+                f.h - f.b,
+                f.h - f.b + 15.0,
+                tick_label(t)
+            );
+        }
+        f.labels(&mut s, "time (s)", &self.ylabel);
+        // Lines (decimated to at most ~2 points per pixel column).
+        let stride = (self.x.len() / 1200).max(1);
+        for (k, line) in self.lines.iter().enumerate() {
+            let pts: Vec<String> = self
+                .x
+                .iter()
+                .zip(&line.y)
+                .enumerate()
+                .filter(|&(i, (_, y))| (i % stride == 0 || i + 1 == self.x.len()) && y.is_finite())
+                .map(|(_, (&x, &y))| format!("{:.1},{:.1}", px(x), py(y)))
+                .collect();
+            polyline(&mut s, &pts, &line.color, "");
+            let (lx, ly) = (f.l + 10.0 + 130.0 * k as f64, f.t + 14.0);
+            let _ = writeln!(
+                s,
+                r#"<rect x="{lx}" y="{}" width="14" height="3" fill="{}"/><text x="{}" y="{}">{}</text>"#,
+                ly - 4.0,
+                line.color,
+                lx + 18.0,
+                ly,
+                esc(&line.name)
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<line class="cursor" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#d62728" stroke-width="1" visibility="hidden"/>"##,
+            f.l,
+            f.t,
+            f.h - f.b
+        );
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_cover_the_range() {
+        let t = nice_ticks(0.0, 3.0);
+        assert_eq!(t.first(), Some(&0.0));
+        assert!(t.last().unwrap() <= &3.0 && t.len() >= 3);
+    }
+
+    #[test]
+    fn log_plot_of_zeros_falls_back_to_linear() {
+        let p = TimePlot {
+            title: "t".into(),
+            ylabel: "y".into(),
+            log_y: true,
+            x: vec![0.0, 1.0],
+            lines: vec![Line {
+                name: "a".into(),
+                color: "red".into(),
+                y: vec![0.0, 0.0],
+            }],
+        };
+        assert!(!p.y_range().2);
+        assert!(p.to_svg().contains("<polyline"));
+    }
 }

@@ -39,10 +39,20 @@ pub fn h_tag(h: f64) -> String {
 /// (`.<name>.tmp-<pid>-<n>`), and [`AtomicFile::commit`] flushes it and renames it over the
 /// target (a rename within one folder is atomic on POSIX file systems). Dropped without a
 /// commit (an error, a panic), the temporary file is removed and the target is untouched.
+///
+/// Why not `tempfile::NamedTempFile::persist` (issue #21 asked): a second SIGINT ends the
+/// process at once (`cancel::remove_temp_files_and_exit`), so no destructor runs and only the
+/// registry of temporary files in `cancel.rs` can remove them. This type registers the name
+/// *before* the file exists, so no instant is left in which the file exists unregistered;
+/// `tempfile` picks a random name while creating the file, which leaves that gap. Keeping the
+/// registry, the sync and the hidden name, `tempfile` would save only the counter and the
+/// `Drop` below, and become a dependency of every build instead of the tests'.
 pub struct AtomicFile {
     path: PathBuf,
     tmp: PathBuf,
-    out: Option<BufWriter<File>>,
+    out: BufWriter<File>,
+    /// Renamed into place (or removed after a failed commit): nothing left for `Drop`.
+    done: bool,
 }
 
 static TMP_COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -73,7 +83,8 @@ impl AtomicFile {
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
-            out: Some(BufWriter::new(file)),
+            out: BufWriter::new(file),
+            done: false,
         })
     }
 
@@ -84,39 +95,31 @@ impl AtomicFile {
 
     /// Append bytes.
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), ExperimentError> {
-        let out = self.out.as_mut().expect("not committed");
-        out.write_all(bytes)
+        self.out
+            .write_all(bytes)
             .map_err(|e| ExperimentError::io(&self.path, e))
     }
 
-    /// Flush, sync and rename into place. On an error the temporary file is removed.
+    /// Flush, sync and rename into place. On an error the temporary file is removed (by
+    /// `Drop`, which also closes it).
     pub fn commit(mut self) -> Result<(), ExperimentError> {
-        let out = self.out.take().expect("not committed");
-        let tmp = self.tmp.clone();
-        let fail = |e: ExperimentError| {
-            let _ = std::fs::remove_file(&tmp);
-            crate::cancel::untrack_temp(&tmp);
-            e
-        };
-        let file = out
-            .into_inner()
-            .map_err(|e| fail(ExperimentError::io(&self.path, e.into_error())))?;
-        file.sync_all()
-            .map_err(|e| fail(ExperimentError::io(&self.path, e)))?;
-        drop(file);
-        let renamed =
-            std::fs::rename(&self.tmp, &self.path).map_err(|e| ExperimentError::io(&self.path, e));
-        if renamed.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
+        self.out
+            .flush()
+            .map_err(|e| ExperimentError::io(&self.path, e))?;
+        self.out
+            .get_ref()
+            .sync_all()
+            .map_err(|e| ExperimentError::io(&self.path, e))?;
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| ExperimentError::io(&self.path, e))?;
+        self.done = true;
         crate::cancel::untrack_temp(&self.tmp);
-        renamed
+        Ok(())
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.out.take().is_some() {
+        if !self.done {
             let _ = std::fs::remove_file(&self.tmp);
             crate::cancel::untrack_temp(&self.tmp);
         }

@@ -1,9 +1,19 @@
-//! The built-in scenes (the repository's `scenes/` folder, embedded at compile time) and the
+//! The built-in scenes (embedded at compile time from this crate's `scenes/` folder) and the
 //! list of experiments, for `signorini list` and `signorini run <name>`.
+//!
+//! Where the files live, and why: a crate may only embed files inside its own folder (else
+//! `cargo package` cannot build it), so the text compiled in is `crates/signorini-scene/
+//! scenes/<name>.toml`. Users run and read the scenes as `scenes/<name>.toml` at the
+//! repository root, whose relative paths (`../data/…`) name the repository's data, so each
+//! built-in scene is kept in both folders, byte for byte: the test `builtin_copies` (in
+//! `tests/it/`) fails if they differ and says which to copy. Moving the files (or linking
+//! one folder to the other) would break those relative data paths or the paths users type;
+//! a build script would still read outside the crate. A built-in scene run by name resolves
+//! its relative paths from the root copy ([`Builtin::path`]), as before.
 
 use std::path::PathBuf;
 
-/// A scene shipped in `scenes/`.
+/// A scene shipped in `scenes/` (and compiled in from this crate's copy).
 #[derive(Debug, Clone, Copy)]
 pub struct Builtin {
     /// Name (`signorini run <name>`), the file stem.
@@ -16,7 +26,7 @@ macro_rules! scene {
     ($name:literal) => {
         Builtin {
             name: $name,
-            text: include_str!(concat!("../../../scenes/", $name, ".toml")),
+            text: include_str!(concat!("../scenes/", $name, ".toml")),
         }
     };
 }
@@ -47,7 +57,8 @@ pub const SCENES: &[Builtin] = &[
 ];
 
 impl Builtin {
-    /// Where the file is in the source tree (relative paths inside it resolve from there).
+    /// Where the file is in the repository (`scenes/<name>.toml` at the root, the copy users
+    /// run; relative paths inside it resolve from there).
     pub fn path(&self) -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../scenes")

@@ -68,10 +68,16 @@ impl<'a> Locator<'a> {
 
     /// Span of the value at `path`, or of the deepest existing ancestor.
     fn span_of(&self, path: &FieldPath) -> Option<Range<usize>> {
+        self.walk(path).map(|(span, _, _)| span)
+    }
+
+    /// The span and table of the value at `path`, or of its deepest existing ancestor, and
+    /// whether the whole path was found.
+    fn walk(&self, path: &FieldPath) -> Option<(Range<usize>, Option<&DeTable<'a>>, bool)> {
         let doc = self.doc.as_ref()?;
         let mut span = doc.span();
-        let mut cur: Option<&DeValue<'_>> = None;
-        let mut table: Option<&DeTable<'_>> = Some(doc.get_ref());
+        let mut cur: Option<&DeValue<'a>> = None;
+        let mut table: Option<&DeTable<'a>> = Some(doc.get_ref());
         for seg in &path.0 {
             let next = match (seg, table, cur) {
                 (Seg::Key(k), Some(t), _) => t
@@ -81,7 +87,9 @@ impl<'a> Locator<'a> {
                 (Seg::Index(i), _, Some(DeValue::Array(a))) => a.get(*i),
                 _ => None,
             };
-            let Some(v) = next else { break };
+            let Some(v) = next else {
+                return Some((span, table, false));
+            };
             span = v.span();
             cur = Some(v.get_ref());
             table = match v.get_ref() {
@@ -89,7 +97,38 @@ impl<'a> Locator<'a> {
                 _ => None,
             };
         }
-        Some(span)
+        Some((span, table, true))
+    }
+
+    /// The field a deserialisation error is about, when serde's path stops at the table that
+    /// holds it. Tagged enums (shapes, primitives) are buffered by serde before their fields
+    /// are read, so serde_path_to_error's path ends at the table: "unknown field `k`" then
+    /// names key `k` of that table, and "unknown variant `v`" the key whose value is the
+    /// string `v` (a primitive's `kind`).
+    fn refine(&self, path: FieldPath, reason: &str) -> FieldPath {
+        let quoted = |prefix: &str| {
+            reason
+                .strip_prefix(prefix)
+                .and_then(|r| r.split_once('`'))
+                .map(|(name, _)| name.to_string())
+        };
+        let last_is = |k: &str| matches!(path.0.last(), Some(Seg::Key(l)) if l == k);
+        if let Some(k) = quoted("unknown field `") {
+            if !last_is(&k) {
+                return path.key(&k);
+            }
+        } else if let Some(v) = quoted("unknown variant `")
+            && let Some((_, Some(t), true)) = self.walk(&path)
+            && let Some((key, _)) = t.iter().find(
+                |(_, val)| matches!(val.get_ref(), DeValue::String(s) if s.as_ref() == v.as_str()),
+            )
+        {
+            let key = key.get_ref().as_ref().to_string();
+            if !last_is(&key) {
+                return path.key(&key);
+            }
+        }
+        path
     }
 }
 
@@ -150,10 +189,16 @@ pub fn parse<'a>(
         Format::Json => {
             let mut de = serde_json::Deserializer::from_str(text);
             let raw: RawScene = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-                let field = convert_path(e.path()).to_string();
+                let path = convert_path(e.path());
                 let inner = e.into_inner();
                 let (l, c) = (inner.line(), inner.column());
                 let reason = plain_reason(&strip_position(&inner.to_string()));
+                let loc = Locator {
+                    file: file.to_path_buf(),
+                    text,
+                    doc: None,
+                };
+                let field = loc.refine(path, &reason).to_string();
                 invalid(Some(l).filter(|&l| l > 0), Some(c), field, reason)
             })?;
             Ok((
@@ -182,8 +227,11 @@ pub fn parse<'a>(
                     text,
                     doc: Some(doc.clone()),
                 };
-                let mut located = loc.at(&path, plain_reason(&first_line(inner.message())));
-                if let Some(r) = inner.span() {
+                let reason = plain_reason(&first_line(inner.message()));
+                let refined = loc.refine(path.clone(), &reason);
+                let mut located = loc.at(&refined, reason);
+                // toml's span is the value being read; a refined path points closer.
+                if let Some(r) = inner.span().filter(|_| refined == path) {
                     let (l, c) = line_col(text, r.start);
                     (located.line, located.column) = (Some(l), Some(c));
                 }

@@ -4,3 +4,5 @@
 //! (the worst steps of a 3D pour), `ring_rest` and `rings_crossings` (which rings cross, and
 //! when), `cloth_step`, `kernel_loop` and `probe` (CCD kernels). The docs that cite their
 //! figures say how each was run. Nothing here is part of the library's API.
+
+#![warn(missing_docs)]

@@ -8,7 +8,7 @@
 //!   whole runs.
 //! - `--same-states` (polygons, polyhedra): the scene runs once with the first model; before
 //!   every `--every`-th step the world is cloned and stepped once with each model
-//!   (`signorini_experiments::timing::median_step_us_with`, median of `--repeats`, models
+//!   (`signorini_experiments::median_step_us_with`, median of `--repeats`, models
 //!   interleaved), so every model is timed on identical states; the run is unchanged.
 //!
 //! The ratio of each model is its time per step over the baseline's, measured in the same
@@ -23,7 +23,7 @@ use anyhow::anyhow;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use signorini_experiments::timing::median_step_us_with;
+use signorini_experiments::median_step_us_with;
 use signorini_scene::{Model, RunOptions, Scene, SceneKind, StepState};
 use signorini_world::{Gyroscopic, WorldParams};
 use std::cell::RefCell;

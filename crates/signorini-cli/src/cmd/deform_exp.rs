@@ -6,7 +6,7 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
-use signorini_experiments::deform_experiment::{DeformExperiment, DeformParams, Mode};
+use signorini_experiments::{DeformExperiment, DeformParams, Mode};
 use signorini_experiments::{bucket, chain, cloth_tori, rings};
 use signorini_harness::deform_run::ForceModel;
 use signorini_scene::memory;

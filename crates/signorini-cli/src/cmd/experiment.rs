@@ -11,7 +11,7 @@ use super::finish::finish;
 use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
-use signorini_experiments::timing::TimingSpec;
+use signorini_experiments::TimingSpec;
 use signorini_experiments::{pour2d, pour3d, triangle_drop};
 use signorini_harness::{bodyset, data};
 use signorini_world::ContactModel;

@@ -6,7 +6,7 @@
 use crate::exit::{BadInput, Outcome};
 use anyhow::bail;
 use clap::Args;
-use signorini_experiments::experiment::InFolder;
+use signorini_experiments::InFolder;
 use signorini_experiments::{box_on_plane, particle1d, stick};
 use std::path::PathBuf;
 

@@ -318,7 +318,7 @@ pub fn list() -> Result<Outcome, BadInput> {
         outln!("  {:<16} {}", b.name, b.description());
     }
     outln!("experiments (signorini experiment <name> --out DIR):");
-    for e in signorini_experiments::experiment::REGISTRY {
+    for e in signorini_experiments::REGISTRY {
         outln!("  {:<16} {}", e.name, e.about);
     }
     Ok(Outcome::Success)

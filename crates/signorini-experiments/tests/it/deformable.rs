@@ -311,7 +311,7 @@ fn rigid_rings_land_without_crossings() {
 
 #[test]
 fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
-    use signorini_experiments::stiffness_sweep::stiffness_sweep;
+    use signorini_experiments::stiffness_sweep;
     use signorini_harness::deform_run::{DeformSummary, Extra};
     use std::cell::RefCell;
     use std::path::{Path, PathBuf};

@@ -152,7 +152,7 @@ fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
     let r1 = pour2d::run_pour(&spec, Some(&d1)).unwrap();
     // The second run also times PEG vs standard steps on its states: must not change it.
     let timed = pour2d::RunSpec {
-        timing: Some(signorini_experiments::timing::TimingSpec {
+        timing: Some(signorini_experiments::TimingSpec {
             every: 10,
             repeats: 2,
         }),

@@ -1,8 +1,8 @@
 //! The pile experiment: lattice sites, boxes, the pour layout's spawn check, summary.csv and
 //! the log–log slope fit.
 
-use signorini_experiments::pile_out::{SUMMARY_HEADER, loglog_slope};
 use signorini_experiments::pile_run::{PileConfig, Supply, run_one, run_pile, scene};
+use signorini_experiments::{SUMMARY_HEADER, loglog_slope};
 use signorini_geometry::dim2::Aabb;
 use signorini_geometry::dim3::Aabb3;
 use signorini_harness::pile::{Dim, Lattice, Layout, SPACING, Shape, ceil_root};

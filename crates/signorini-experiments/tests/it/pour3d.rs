@@ -4,7 +4,7 @@
 use crate::tmp;
 use signorini_experiments::ExperimentError;
 use signorini_experiments::pour3d::{self, Pour3Config, RunSpec3};
-use signorini_experiments::sweep::{RunResult, run_parallel};
+use signorini_experiments::{RunResult, run_parallel};
 use signorini_harness::polyhedra::Bodies;
 use signorini_harness::trajectory_header3;
 use signorini_math::Vec3;
@@ -165,7 +165,7 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
         out: out.to_path_buf(),
         data_dir: data3(),
         stepper: signorini_harness::presets::Stepper::DEFAULT,
-        timing: Some(signorini_experiments::timing::TimingSpec {
+        timing: Some(signorini_experiments::TimingSpec {
             every: 5,
             repeats: 1,
         }),

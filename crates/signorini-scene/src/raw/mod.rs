@@ -255,31 +255,9 @@ pub enum RawShape {
         /// Uniform scale (default 1).
         scale: Option<f64>,
     },
-    /// Procedural triangle mesh (penalty scenes), centred on the body origin.
-    Primitive {
-        /// `box`, `sphere`, `rounded_box`, `cube_sphere`, `rounded_cube`, `torus`, `cylinder`,
-        /// `stick`, `plane` or `bucket`.
-        kind: String,
-        /// Radius (sphere, rounded box, cylinder, bucket; torus: ring radius; m).
-        radius: Option<f64>,
-        /// Tube radius (torus, m).
-        tube_radius: Option<f64>,
-        /// Side lengths (box `[x, y, z]`, plane `[x, y]`; m).
-        size: Option<Vec<f64>>,
-        /// Length (cylinder, along z; stick, along x; bucket: height; m).
-        length: Option<f64>,
-        /// Thickness (stick: square cross-section side; plane: slab depth below z = 0,
-        /// default 1; m).
-        thickness: Option<f64>,
-        /// Segments around (sphere, rounded box: meridians, default 24; torus: around the
-        /// ring, default 32; cylinder: default 24; bucket: default 32).
-        segments: Option<usize>,
-        /// Rings (sphere, rounded box: parallels, default 12; torus: around the tube, default
-        /// 16; bucket: bands of the bottom, default 4).
-        rings: Option<usize>,
-        /// Bands up the wall (bucket, default 8).
-        stacks: Option<usize>,
-    },
+    /// Procedural triangle mesh (penalty scenes), centred on the body origin; its `kind`
+    /// chooses the fields (see [`RawPrimitive`]).
+    Primitive(RawPrimitive),
     /// Open rectangular grid in the plane z = 0, centred (cloth; `[[deformable]]` only).
     Grid {
         /// Side lengths `[x, y]` (m).
@@ -292,6 +270,118 @@ pub enum RawShape {
         /// The parts.
         parts: Vec<RawShape>,
     },
+}
+
+/// `shape = { type = "primitive", kind = "…", … }`: a procedural triangle mesh, tagged by
+/// `kind`. Each kind has exactly its own fields, so serde rejects a field the kind does not
+/// use (`deny_unknown_fields`: "unknown field `size`, expected …") and a missing one
+/// ("missing field `radius`"); `validate` checks only values (lengths > 0, counts within
+/// their limits). Lengths in m; a count left out takes its default (`docs/scene-format.md`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RawPrimitive {
+    /// Cuboid centred on the origin.
+    Box {
+        /// Side lengths `[x, y, z]`.
+        size: Vec<f64>,
+    },
+    /// UV sphere.
+    Sphere {
+        /// Radius.
+        radius: f64,
+        /// Meridians (≥ 3, default 24).
+        segments: Option<usize>,
+        /// Parallels (≥ 2, default 12).
+        rings: Option<usize>,
+    },
+    /// The UV sphere pushed onto a superellipsoid (the `bucket` experiment's boxes).
+    RoundedBox {
+        /// Radius of the sphere.
+        radius: f64,
+        /// Meridians (≥ 3, default 24).
+        segments: Option<usize>,
+        /// Parallels (≥ 2, default 12).
+        rings: Option<usize>,
+    },
+    /// A cube's faces projected onto a sphere.
+    CubeSphere {
+        /// Radius.
+        radius: f64,
+        /// Cells along each cube edge (≥ 1, default 8).
+        segments: Option<usize>,
+    },
+    /// The cube sphere pushed onto the rounded box's superellipsoid.
+    RoundedCube {
+        /// Radius.
+        radius: f64,
+        /// Cells along each cube edge (≥ 1, default 8).
+        segments: Option<usize>,
+    },
+    /// Torus around z.
+    Torus {
+        /// Ring radius.
+        radius: f64,
+        /// Tube radius (< `radius`).
+        tube_radius: f64,
+        /// Segments around the ring (≥ 3, default 32).
+        segments: Option<usize>,
+        /// Segments around the tube (≥ 3, default 16).
+        rings: Option<usize>,
+    },
+    /// Closed cylinder along z.
+    Cylinder {
+        /// Radius.
+        radius: f64,
+        /// Length along z.
+        length: f64,
+        /// Segments around (≥ 3, default 24).
+        segments: Option<usize>,
+    },
+    /// Square-section stick along x.
+    Stick {
+        /// Length along x.
+        length: f64,
+        /// Side of the square cross-section.
+        thickness: f64,
+    },
+    /// Slab whose top face is z = 0.
+    Plane {
+        /// Side lengths `[x, y]`.
+        size: Vec<f64>,
+        /// Depth below z = 0 (default 1).
+        thickness: Option<f64>,
+    },
+    /// Open cup: bottom disc at z = 0, open at the top.
+    Bucket {
+        /// Radius.
+        radius: f64,
+        /// Height.
+        length: f64,
+        /// Segments around (≥ 3, default 32).
+        segments: Option<usize>,
+        /// Bands of the bottom (≥ 1, default 4).
+        rings: Option<usize>,
+        /// Bands up the wall (≥ 1, default 8).
+        stacks: Option<usize>,
+    },
+}
+
+impl RawPrimitive {
+    /// The `kind` as written in the file.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RawPrimitive::Box { .. } => "box",
+            RawPrimitive::Sphere { .. } => "sphere",
+            RawPrimitive::RoundedBox { .. } => "rounded_box",
+            RawPrimitive::CubeSphere { .. } => "cube_sphere",
+            RawPrimitive::RoundedCube { .. } => "rounded_cube",
+            RawPrimitive::Torus { .. } => "torus",
+            RawPrimitive::Cylinder { .. } => "cylinder",
+            RawPrimitive::Stick { .. } => "stick",
+            RawPrimitive::Plane { .. } => "plane",
+            RawPrimitive::Bucket { .. } => "bucket",
+        }
+    }
 }
 
 /// `[[body_set]]`: a body-set JSON file (format of `data/peg2d/body_sets`).

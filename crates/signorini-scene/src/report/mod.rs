@@ -2,16 +2,14 @@
 //! replay with play/pause/scrub and contacts drawn, no network access) plus each plot as an SVG
 //! file for papers.
 //!
-//! Owns: reading a run folder (the files `run` writes), the plots ([`plot::TimePlot`]) and the
+//! Owns: reading a run folder (the files `run` writes), the plots (`signorini_harness::svg::TimePlot`, the project's one SVG plotter) and the
 //! HTML page (`page.html` + `replay.js`, embedded at compile time). The page's script sets
 //! `data-status="ready"` on `<body>` once it has drawn the first frame, or `error: …` if
 //! anything threw — the headless-browser test reads that marker.
 
-pub mod plot;
-
 use crate::error::SceneError;
-use plot::{Line, TimePlot};
 use serde_json::{Value, json};
+use signorini_harness::svg::{Line, TimePlot};
 use signorini_harness::write_atomic;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -379,9 +377,8 @@ pub fn write_report(dir: &Path) -> Result<ReportFiles, SceneError> {
     }
     let data = replay_data(dir, &bodies)?;
     // `</` must not appear inside the inline <script> element.
-    let data_json = serde_json::to_string(&data)
-        .expect("replay data serialises")
-        .replace("</", "<\\/");
+    let data_json =
+        crate::run::json_text(&data, &dir.join("report.html"), false)?.replace("</", "<\\/");
     let html = include_str!("page.html")
         .replace(
             "{{title}}",

@@ -20,11 +20,12 @@ use super::{
     FinalWorld, RunOptions, RunOutcome, RunSummary, StepState, before, finish, planned_steps, tick,
 };
 use crate::error::SceneError;
-use crate::validate::{Model, Scene, SceneDeformables};
+use crate::validate::{Scene, SceneDeformables};
 use serde_json::json;
 use signorini_harness::deform_build::build_world;
 use signorini_harness::deform_run::{Tracer, write_trace};
 use signorini_math::{Real, Vec3};
+use signorini_penalty::ForceModel;
 use signorini_world::penalty::DeformableWorld;
 
 /// About the most frames `vertices.json` holds (the replay's time resolution; the stride is
@@ -118,11 +119,11 @@ pub(super) fn run_deformables(
     scene: &Scene,
     d: &SceneDeformables,
     mut opts: RunOptions,
-    model: Model,
+    model: ForceModel,
     h: Real,
 ) -> Result<RunOutcome, SceneError> {
     let mut spec = d.spec.clone();
-    spec.model = model.force_model().expect("checked: a penalty model");
+    spec.model = model;
     spec.dt = h;
     let mut world = build_world(&spec).map_err(|e| bad_world(scene, e))?;
     world.set_gyroscopic(scene.gyroscopic);
@@ -252,8 +253,9 @@ pub(super) fn run_deformables(
         write_trace(&dir.join("trace.csv"), &trace)?;
         summary.files.push("trace.csv".into());
         if let Some(t) = &track {
-            let text = serde_json::to_string(&t.to_json()).expect("vertices serialise");
-            signorini_harness::write_atomic(&dir.join("vertices.json"), text.as_bytes())?;
+            let path = dir.join("vertices.json");
+            let text = super::json_text(&t.to_json(), &path, false)?;
+            signorini_harness::write_atomic(&path, text.as_bytes())?;
             summary.files.push("vertices.json".into());
         }
     }

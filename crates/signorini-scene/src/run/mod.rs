@@ -28,6 +28,7 @@ use signorini_harness::presets::{experiment_params, step_count};
 use signorini_harness::stats::summarize;
 use signorini_harness::{AtomicFile, Csv, trajectory_header, write_atomic};
 use signorini_math::Real;
+use signorini_penalty::ForceModel;
 use signorini_world::penalty::PenaltyWorld;
 use signorini_world::{StepReport, World, World3, WorldParams};
 
@@ -314,9 +315,37 @@ pub fn run(scene: &Scene, opts: RunOptions) -> Result<RunOutcome, SceneError> {
     match &scene.bodies {
         SceneBodies::Planar(_) => rigid::run_rigid::<World>(scene, opts, model, h),
         SceneBodies::Polyhedra(_) => rigid::run_rigid::<World3>(scene, opts, model, h),
-        SceneBodies::Meshes(_) => spatial::run_meshes(scene, opts, model, h),
-        SceneBodies::Deformables(d) => deform::run_deformables(scene, d, opts, model, h),
+        SceneBodies::Meshes(_) => {
+            spatial::run_meshes(scene, opts, model, penalty(scene, model)?, h)
+        }
+        SceneBodies::Deformables(d) => {
+            deform::run_deformables(scene, d, opts, penalty(scene, model)?, h)
+        }
     }
+}
+
+/// The penalty force model of a penalty scene's run (`preflight` has refused the others).
+fn penalty(scene: &Scene, model: Model) -> Result<ForceModel, SceneError> {
+    model
+        .force_model()
+        .ok_or_else(|| wrong_family(scene, model))
+}
+
+/// `value` as JSON text for the file `path` (an error names the file).
+pub(crate) fn json_text<T: serde::Serialize + ?Sized>(
+    value: &T,
+    path: &Path,
+    pretty: bool,
+) -> Result<String, SceneError> {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    text.map_err(|e| SceneError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e),
+    })
 }
 
 /// What [`run`] checks before anything is built or written (callers may check first, e.g.
@@ -553,12 +582,10 @@ fn finish(
     };
     files.append(&mut summary.files);
     if let Some(json) = bodies_json {
-        let mut f = AtomicFile::create(&dir.join("bodies.json"))?;
-        f.write_all(
-            serde_json::to_string(&json)
-                .expect("bodies serialise")
-                .as_bytes(),
-        )?;
+        let path = dir.join("bodies.json");
+        let text = json_text(&json, &path, false)?;
+        let mut f = AtomicFile::create(&path)?;
+        f.write_all(text.as_bytes())?;
         f.commit()?;
         files.push("bodies.json".into());
     }
@@ -570,8 +597,9 @@ fn finish(
     files.push(format!("scene.{ext}"));
     files.push("summary.json".into());
     summary.files = files;
-    let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
-    write_atomic(&dir.join("summary.json"), format!("{json}\n").as_bytes())?;
+    let path = dir.join("summary.json");
+    let json = json_text(&summary, &path, true)?;
+    write_atomic(&path, format!("{json}\n").as_bytes())?;
     Ok(())
 }
 

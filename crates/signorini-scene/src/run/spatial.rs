@@ -15,7 +15,7 @@ use super::{
     Acc, DRAW_CONTACT_DISTANCE, FinalWorld, PENALTY_STEPS_HEADER, RunOptions, RunOutcome, Schedule,
     Writers, finish, open_writers, planned_steps, tick,
 };
-use crate::error::SceneError;
+use crate::error::{Located, SceneError};
 use crate::validate::{Drop, Model, Scene};
 use serde_json::{Value, json};
 use signorini_geometry::dim3::{Aabb3, penetration_depth, sweep_and_prune3};
@@ -24,6 +24,7 @@ use signorini_harness::overlap::total_overlap3;
 use signorini_harness::penalty_trace::{Trace, max_vertex_speed, write_trace};
 use signorini_harness::{Csv, trajectory_header3};
 use signorini_math::{Real, Vec3};
+use signorini_penalty::ForceModel;
 use signorini_penalty::Friction;
 use signorini_world::penalty::{MeshBody, PenaltyParams, PenaltyReport, PenaltyWorld};
 use signorini_world::{PolyBody, StepReport, World3, WorldParams};
@@ -251,10 +252,20 @@ impl super::rigid::RigidScene for World3 {
 }
 
 /// The penalty parameters of a mesh scene (penetration always measured: the trace needs it).
-fn penalty_params(scene: &Scene, model: Model, h: Real) -> PenaltyParams {
-    let fm = model.force_model().expect("a penalty model");
+fn penalty_params(scene: &Scene, model: ForceModel, h: Real) -> Result<PenaltyParams, SceneError> {
     let c = &scene.contact;
-    let mut p = PenaltyParams::new(fm, h, c.stiffness.expect("validated: penalty stiffness"));
+    // Validation requires `contact.stiffness` in penalty scenes; a `Scene` built by hand may
+    // lack it.
+    let k = c.stiffness.ok_or_else(|| {
+        SceneError::Invalid(Located {
+            file: scene.file.clone(),
+            line: None,
+            column: None,
+            field: "contact.stiffness".into(),
+            reason: "required by the penalty models (N/m)".into(),
+        })
+    })?;
+    let mut p = PenaltyParams::new(model, h, k);
     if c.friction > 0.0 {
         p.friction = Friction {
             mu: c.friction,
@@ -264,7 +275,7 @@ fn penalty_params(scene: &Scene, model: Model, h: Real) -> PenaltyParams {
     p.thickness = c.thickness.unwrap_or(0.0);
     p.measure_penetration = true;
     p.gyroscopic = scene.gyroscopic;
-    p
+    Ok(p)
 }
 
 /// Run a scene of rigid meshes in `PenaltyWorld` (as `signorini experiment box-on-plane` /
@@ -273,6 +284,7 @@ pub(super) fn run_meshes(
     scene: &Scene,
     mut opts: RunOptions,
     model: Model,
+    force_model: ForceModel,
     h: Real,
 ) -> Result<RunOutcome, SceneError> {
     let bodies = scene
@@ -281,7 +293,7 @@ pub(super) fn run_meshes(
         .iter()
         .map(|m| m.build())
         .collect::<Result<Vec<_>, _>>()?;
-    let mut world = PenaltyWorld::new(Vec::new(), penalty_params(scene, model, h))?;
+    let mut world = PenaltyWorld::new(Vec::new(), penalty_params(scene, force_model, h)?)?;
     let world_k0 = world.params().stiffness;
     let (planned, n) = planned_steps(scene, &opts, h);
     let drops: Vec<(Drop, bool)> = scene
@@ -293,11 +305,8 @@ pub(super) fn run_meshes(
     let mut sched = Schedule::new(&drops, h);
     // The penalty step works on `bodies` as they are at each step (pairs are keyed by body
     // index), so a body dropped later is appended.
-    let mut pending: Vec<Option<MeshBody>> = bodies.into_iter().map(Some).collect();
-    let mut add = |world: &mut PenaltyWorld, k: usize| {
-        world
-            .bodies
-            .push(pending[k].take().expect("each body is added once"));
+    let add = |world: &mut PenaltyWorld, k: usize| {
+        world.bodies.push(bodies[k].clone());
         Ok(world.bodies.len() - 1)
     };
     sched.add_due(0, |k| add(&mut world, k))?;

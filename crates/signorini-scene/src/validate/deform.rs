@@ -259,8 +259,12 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<(TriMesh, Option<(usize, 
             Err(cx.bad(&p.key("type"), "a deformable is one mesh: no compounds"))
         }
         other => {
-            let m = super::spatial::mesh_shape(cx, p, other, false)?;
-            Ok((m.into_iter().next().expect("one mesh"), None))
+            // Not top level, so no compound: one mesh.
+            let mut m = super::spatial::mesh_shape(cx, p, other, false)?.into_iter();
+            let (Some(m), None) = (m.next(), m.next()) else {
+                return Err(cx.bad(p, "a deformable is one mesh"));
+            };
+            Ok((m, None))
         }
     }
 }

@@ -18,6 +18,7 @@ use signorini_math::{Real, Vec2, Vec3};
 use signorini_penalty::ForceModel;
 use signorini_world::ContactModel;
 
+mod body;
 mod deform;
 mod lattice;
 mod overlap;

@@ -3,6 +3,7 @@
 //! Shares the located-error context ([`Ctx`]) and the rules for names, materials and friction
 //! of its parent.
 
+use super::body::{self, Mass, Parts, drops};
 use super::*;
 
 fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPolygon>> {
@@ -96,7 +97,7 @@ fn shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPoly
             Ok(vec![poly(hull, &at)?])
         }
         RawShape::Polyhedron { .. } => Err(three_d("convex polyhedra")),
-        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(three_d(
+        RawShape::Mesh { .. } | RawShape::Primitive(_) => Err(three_d(
             "triangle meshes (with a penalty model: cpf, dpf, dpf-ccd)",
         )),
         RawShape::Compound { parts } => compound(cx, p, parts, top, shape),
@@ -141,24 +142,7 @@ pub(super) fn body(
     materials: &BTreeMap<String, RawMaterial>,
     gravity: Vec2,
 ) -> Res<Vec<SceneBody>> {
-    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
-    let material = match &b.material {
-        None => None,
-        Some(m) => Some(materials.get(m).ok_or_else(|| {
-            let known: Vec<&str> = materials.keys().map(String::as_str).collect();
-            cx.bad(
-                &p.key("material"),
-                if known.is_empty() {
-                    format!(
-                        "unknown material `{m}` (the scene defines no [materials.<name>] table)"
-                    )
-                } else {
-                    format!("unknown material `{m}` (defined: {})", known.join(", "))
-                },
-            )
-        })?),
-    };
-    let is_static = b.is_static.unwrap_or(false);
+    let (name, material, color) = body::header(cx, p, k, b, materials)?;
     for (field, given) in [
         ("rotation", b.rotation.is_some()),
         ("angular_velocity", b.angular_velocity.is_some()),
@@ -180,49 +164,17 @@ pub(super) fn body(
         return Err(cx.bad(&p.key("angle"), "must be finite"));
     }
     let drops = drops(cx, p, b)?;
-    if is_static && drops.len() > 1 {
-        return Err(cx.bad(&p.key("copies"), "a static body is added once"));
-    }
-    let drop = drops[0];
-    let color = b
-        .color
-        .clone()
-        .or_else(|| material.and_then(|m| m.color.clone()));
-    if is_static {
-        for (field, given) in [
-            ("mass", b.mass.is_some()),
-            ("inertia", b.inertia.is_some()),
-            ("density", b.density.is_some()),
-            ("velocity", b.velocity.is_some()),
-            ("external_force", b.external_force.is_some()),
-        ] {
-            if given {
-                return Err(cx.bad(&p.key(field), "a static body has none (it never moves)"));
-            }
-        }
-        let n = parts.len();
-        return Ok(parts
-            .into_iter()
-            .enumerate()
-            .map(|(i, part)| SceneBody {
-                name: if n == 1 {
-                    name.clone()
-                } else {
-                    format!("{name}.{i}")
-                },
+    let shape = match body::parts(cx, p, b, &drops, parts, "convex polygon")? {
+        Parts::Static(parts) => {
+            return Ok(body::each(&name, parts, |name, part| SceneBody {
+                name,
                 body: RigidBody2::fixed(part).with_pose(position, angle),
-                drop,
+                drop: drops[0],
                 color: color.clone(),
-            })
-            .collect());
-    }
-    if parts.len() > 1 {
-        return Err(cx.bad(
-            &p.key("shape"),
-            "a compound must be static (dynamic bodies are one convex polygon)",
-        ));
-    }
-    let shape = parts.into_iter().next().expect("one part");
+            }));
+        }
+        Parts::Dynamic(shape) => shape,
+    };
     let mut body = dynamic(cx, p, b, material, shape)?;
     body = body.with_pose(position, angle);
     if let Some(v) = &b.velocity {
@@ -234,46 +186,12 @@ pub(super) fn body(
         body.external_force = Vec3::new(f[0], f[1], f[2]);
     }
     add_gravity(&mut body, gravity);
-    let n = drops.len();
-    Ok(drops
-        .into_iter()
-        .enumerate()
-        .map(|(k, drop)| SceneBody {
-            name: if n == 1 {
-                name.clone()
-            } else {
-                format!("{name}.{k}")
-            },
-            body: body.clone(),
-            drop,
-            color: color.clone(),
-        })
-        .collect())
-}
-
-/// When a body (and each of its `copies`) enters the world.
-pub(super) fn drops(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<Vec<Drop>> {
-    let t = b
-        .drop_time
-        .map(|t| cx.non_negative(&p.key("drop_time"), t))
-        .transpose()?;
-    match (b.copies, b.interval) {
-        (Some(0), _) => Err(cx.bad(&p.key("copies"), "must be >= 1")),
-        (Some(n), _) if n > limits::MAX_BODIES => Err(cx.bad(
-            &p.key("copies"),
-            format!("{n} is {}", limits::above(limits::MAX_BODIES, "bodies")),
-        )),
-        (None | Some(1), None) => Ok(vec![t.map_or(Drop::Start, Drop::Time)]),
-        (None | Some(1), Some(_)) => Err(cx.bad(&p.key("interval"), "only with `copies` > 1")),
-        (Some(_), None) => Err(cx.bad(&p.key("copies"), "needs `interval` (s between copies)")),
-        (Some(n), Some(i)) => {
-            let interval = cx.positive(&p.key("interval"), i, "s")?;
-            let start = t.unwrap_or(0.0);
-            Ok((0..n)
-                .map(|k| Drop::Sequence { start, interval, k })
-                .collect())
-        }
-    }
+    Ok(body::each(&name, drops, |name, drop| SceneBody {
+        name,
+        body: body.clone(),
+        drop,
+        color: color.clone(),
+    }))
 }
 
 /// Gravity as an external force m·g (same arithmetic as `RigidBody2::with_gravity`).
@@ -302,35 +220,11 @@ fn dynamic(
             ));
         }
     };
-    let density = b.density.or_else(|| material.and_then(|m| m.density));
-    match (b.mass, inertia, density) {
-        (Some(_), _, Some(_)) if b.density.is_some() => Err(cx.bad(
-            &p.key("density"),
-            "give `mass` (and `inertia`) or `density`, not both",
-        )),
-        (Some(m), Some(j), _) => {
-            let m = cx.positive(&p.key("mass"), m, "kg")?;
-            RigidBody2::dynamic(shape, m, j).map_err(|e| cx.bad(p, e.to_string()))
-        }
-        (None, Some(_), _) => Err(cx.bad(&p.key("inertia"), "needs `mass` too")),
-        (Some(m), None, _) => {
-            let m = cx.positive(&p.key("mass"), m, "kg")?;
-            RigidBody2::from_density(&shape, m / shape.area())
-                .map_err(|e| cx.bad(&p.key("mass"), e.to_string()))
-        }
-        (None, None, Some(d)) => {
-            let at = if b.density.is_some() {
-                p.key("density")
-            } else {
-                p.key("material")
-            };
-            let d = cx.positive(&at, d, "kg/m²")?;
+    match body::mass(cx, p, b, material, inertia, shape.area(), "kg/m²")? {
+        Mass::Given(m, j) => RigidBody2::dynamic(shape, m, j).map_err(|e| cx.bad(p, e.to_string())),
+        Mass::Density(d, at) => {
             RigidBody2::from_density(&shape, d).map_err(|e| cx.bad(&at, e.to_string()))
         }
-        (None, None, None) => Err(cx.bad(
-            p,
-            "a dynamic body needs `mass` (and optionally `inertia`) or `density` (here or in its material)",
-        )),
     }
 }
 

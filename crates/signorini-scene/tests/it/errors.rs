@@ -115,7 +115,7 @@ fn cases() -> Vec<Case> {
         ),
         case(
             shape("{ type = \"polygon\", verts = [] }"),
-            "body[1].shape",
+            "body[1].shape.verts",
             "unknown field `verts`",
             "verts",
         ),
@@ -415,7 +415,7 @@ fn cases() -> Vec<Case> {
             "mesh",
         ),
         case(
-            shape("{ type = \"primitive\", kind = \"icosphere\", radius = 1.0 }"),
+            shape("{ type = \"primitive\", kind = \"sphere\", radius = 1.0 }"),
             "body[1].shape.type",
             "triangle meshes",
             "primitive",

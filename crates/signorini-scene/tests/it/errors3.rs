@@ -283,19 +283,19 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         case(
             prim("kind = \"cone\", radius = 0.1", ""),
             "body[1].shape.kind",
-            "unknown primitive `cone`",
+            "unknown variant `cone`",
             "kind = \"cone\"",
         ),
         case(
             prim("kind = \"sphere\"", ""),
             "body[1].shape",
-            "needs `radius`",
+            "missing field `radius`",
             "kind = \"sphere\"",
         ),
         case(
             prim("kind = \"sphere\", radius = 0.1, size = [1.0, 1.0, 1.0]", ""),
             "body[1].shape.size",
-            "not used by primitive `sphere`",
+            "unknown field `size`",
             "kind = \"sphere\"",
         ),
         case(
@@ -313,7 +313,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         case(
             prim("kind = \"stick\", length = 1.0", ""),
             "body[1].shape",
-            "needs `thickness`",
+            "missing field `thickness`",
             "kind = \"stick\"",
         ),
         case(
@@ -325,7 +325,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         case(
             prim("kind = \"torus\", radius = 0.1, tube_radius = 0.02, stacks = 3", ""),
             "body[1].shape.stacks",
-            "not used by primitive `torus`",
+            "unknown field `stacks`",
             "kind = \"torus\"",
         ),
         case(
@@ -337,13 +337,13 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         case(
             prim("kind = \"rounded_box\", radius = 0.1, stacks = 2", ""),
             "body[1].shape.stacks",
-            "not used by primitive `rounded_box`",
+            "unknown field `stacks`",
             "kind = \"rounded_box\"",
         ),
         case(
             prim("kind = \"cube_sphere\", radius = 0.1, rings = 4", ""),
             "body[1].shape.rings",
-            "not used by primitive `cube_sphere`",
+            "unknown field `rings`",
             "kind = \"cube_sphere\"",
         ),
         case(
@@ -355,7 +355,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         case(
             prim("kind = \"bucket\", radius = 0.4", ""),
             "body[1].shape",
-            "needs `length`",
+            "missing field `length`",
             "kind = \"bucket\"",
         ),
         case(
@@ -373,7 +373,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         case(
             prim("kind = \"bucket\", radius = 0.4, length = 0.4, thickness = 0.01", ""),
             "body[1].shape.thickness",
-            "not used by primitive `bucket`",
+            "unknown field `thickness`",
             "kind = \"bucket\"",
         ),
         case(
@@ -421,7 +421,7 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
         case(
             prim("kind = \"plane\"", ""),
             "body[1].shape",
-            "needs `size`",
+            "missing field `size`",
             "kind = \"plane\" }",
         ),
         case(

@@ -125,7 +125,7 @@ fn cases() -> Vec<Case> {
         case(
             deform("shape = { type = \"primitive\", kind = \"torus\", radius = 0.1 }", ok_mat, ""),
             "deformable[0].shape",
-            "needs `tube_radius`",
+            "missing field `tube_radius`",
             "kind = \"torus\"",
         ),
         case(

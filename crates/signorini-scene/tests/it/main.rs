@@ -1,6 +1,7 @@
 //! Integration tests of scene files: built-in scenes round-trip against the experiment code,
 //! every validation error path, outputs and the report.
 
+mod builtin_copies;
 mod errors;
 mod errors3;
 mod errors_deform;

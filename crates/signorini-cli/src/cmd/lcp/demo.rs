@@ -11,7 +11,11 @@ use nalgebra::{DMatrix, DVector};
 use signorini_complementarity::siconos::{ProblemKind, read_problem};
 use signorini_complementarity::{Lcp, Mcp, SolveParams, SolverKind};
 
-/// Bundled Siconos files (Apache-2.0, see `data/README.md`).
+/// Bundled Siconos files (Apache-2.0, see `data/README.md`), embedded from this crate's own
+/// `data/` folder (`crates/signorini-cli/data/`: a crate embeds only files inside it, so that
+/// `cargo package` can build it). They are copies of four files of the repository's Siconos
+/// collection (`data/lcp/siconos/…`, where the docs and `lcp solve` examples name them); the
+/// test `bundled_files_equal_the_collection` keeps the copies byte-equal.
 const FILES: [(&str, ProblemKind, &str); 4] = [
     (
         "lcp_exp_murty2",
@@ -132,4 +136,28 @@ fn two_contact_box() -> Lcp {
         q[i] = gv[i] + if i < 2 { 0.001 / h } else { 0.0 };
     }
     Lcp::new(m, q).expect("the demo problem is finite and square")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+
+    #[test]
+    fn bundled_files_equal_the_collection() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/lcp/siconos");
+        for (name, _, text) in FILES {
+            let dir = match name {
+                "diodeBridge_mlcp" => "MLCP",
+                "relay_4x4" => "Relay",
+                _ => "LCP",
+            };
+            let path = root.join(dir).join("test/data").join(format!("{name}.dat"));
+            let original = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                original == text,
+                "crates/signorini-cli/data/{name}.dat differs from {}",
+                path.display()
+            );
+        }
+    }
 }

@@ -194,7 +194,7 @@ pub(crate) fn mesh_shape(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Re
                 None => Ok(vec![m]),
             }
         }
-        RawShape::Primitive { .. } => Ok(vec![primitive(cx, p, s)?]),
+        RawShape::Primitive(prim) => Ok(vec![primitive(cx, p, prim)?]),
         RawShape::Mesh { file, scale } => {
             let path = cx.dir.join(file);
             let m = mesh_io::load(&path).map_err(|e| bad_mesh(&p.key("file"), &e))?;
@@ -248,32 +248,11 @@ pub(crate) fn grid_not_here(cx: &Ctx, p: &FieldPath) -> crate::error::SceneError
     )
 }
 
-/// A procedural mesh (`signorini_geometry::mesh::shapes`).
-fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
-    let RawShape::Primitive {
-        kind,
-        radius,
-        tube_radius,
-        size,
-        length,
-        thickness,
-        segments,
-        rings,
-        stacks,
-    } = s
-    else {
-        unreachable!("called on primitives")
-    };
-    let need = |name: &str, v: Option<Real>| -> Res<Real> {
-        let v = v.ok_or_else(|| cx.bad(p, format!("primitive `{kind}` needs `{name}` (m)")))?;
-        cx.positive(&p.key(name), v, "m")
-    };
-    let unused = |names: &[(&str, bool)]| -> Res<()> {
-        match names.iter().find(|(_, given)| *given) {
-            Some((n, _)) => Err(cx.bad(&p.key(n), format!("not used by primitive `{kind}`"))),
-            None => Ok(()),
-        }
-    };
+/// A procedural mesh (`signorini_geometry::mesh::shapes`). Which fields a kind takes is the
+/// type's business (`RawPrimitive`: serde rejects any other); here the values are checked.
+fn primitive(cx: &Ctx, p: &FieldPath, prim: &RawPrimitive) -> Res<TriMesh> {
+    let kind = prim.kind();
+    let length = |name: &str, v: Real| cx.positive(&p.key(name), v, "m");
     let bad_mesh = |e: &dyn std::fmt::Display| cx.bad(p, format!("mesh: {e}"));
     let count = |name: &str, v: Option<usize>, default: usize, min: usize| -> Res<usize> {
         let max = match name {
@@ -287,19 +266,9 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             None => Ok(default),
         }
     };
-    let (t, sz, ln, tb, sg, rg, st) = (
-        thickness.is_some(),
-        size.is_some(),
-        length.is_some(),
-        tube_radius.is_some(),
-        segments.is_some(),
-        rings.is_some(),
-        stacks.is_some(),
-    );
-    let kind = kind.trim().to_ascii_lowercase();
     // The mesh's triangle count, checked before it is built.
     let triangles = |segments: usize, rings: usize, stacks: usize| -> Res<()> {
-        let n = limits::primitive_triangles(&kind, segments, rings, stacks);
+        let n = limits::primitive_triangles(kind, segments, rings, stacks);
         if n > limits::MAX_MESH_TRIANGLES as u128 {
             return Err(cx.bad(
                 p,
@@ -311,62 +280,59 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
         }
         Ok(())
     };
-    match kind.as_str() {
-        "box" => {
-            unused(&[
-                ("stacks", st),
-                ("radius", radius.is_some()),
-                ("tube_radius", tb),
-                ("length", ln),
-                ("thickness", t),
-                ("segments", sg),
-                ("rings", rg),
-            ])?;
-            let v = size
-                .as_ref()
-                .ok_or_else(|| cx.bad(p, "primitive `box` needs `size` [x, y, z] (m)"))?;
-            let v = cx.vec3(&p.key("size"), v)?;
+    match prim {
+        RawPrimitive::Box { size } => {
+            let v = cx.vec3(&p.key("size"), size)?;
             for k in 0..3 {
                 cx.positive(&p.key("size").index(k), v[k], "m")?;
             }
             shapes::cuboid(v / 2.0).map_err(|e| bad_mesh(&e))
         }
-        "sphere" | "rounded_box" | "cube_sphere" | "rounded_cube" => {
-            let uv = matches!(kind.as_str(), "sphere" | "rounded_box");
-            unused(&[
-                ("stacks", st),
-                ("size", sz),
-                ("tube_radius", tb),
-                ("length", ln),
-                ("thickness", t),
-                ("rings", rg && !uv),
-            ])?;
-            let r = need("radius", *radius)?;
-            let (n, m) = if uv {
-                (
-                    count("segments", *segments, 24, 3)?,
-                    count("rings", *rings, 12, 2)?,
-                )
-            } else {
-                (count("segments", *segments, 8, 1)?, 0)
-            };
+        RawPrimitive::Sphere {
+            radius,
+            segments,
+            rings,
+        }
+        | RawPrimitive::RoundedBox {
+            radius,
+            segments,
+            rings,
+        } => {
+            let r = length("radius", *radius)?;
+            let (n, m) = (
+                count("segments", *segments, 24, 3)?,
+                count("rings", *rings, 12, 2)?,
+            );
             triangles(n, m, 0)?;
-            match kind.as_str() {
-                "sphere" => shapes::sphere(r, n, m),
-                "rounded_box" => shapes::rounded_box(r, n, m),
-                "cube_sphere" => shapes::cube_sphere(r, n),
-                _ => shapes::rounded_cube(r, n),
+            if matches!(prim, RawPrimitive::Sphere { .. }) {
+                shapes::sphere(r, n, m)
+            } else {
+                shapes::rounded_box(r, n, m)
             }
             .map_err(|e| bad_mesh(&e))
         }
-        "torus" => {
-            unused(&[
-                ("size", sz),
-                ("length", ln),
-                ("thickness", t),
-                ("stacks", st),
-            ])?;
-            let (r, tr) = (need("radius", *radius)?, need("tube_radius", *tube_radius)?);
+        RawPrimitive::CubeSphere { radius, segments }
+        | RawPrimitive::RoundedCube { radius, segments } => {
+            let r = length("radius", *radius)?;
+            let n = count("segments", *segments, 8, 1)?;
+            triangles(n, 0, 0)?;
+            if matches!(prim, RawPrimitive::CubeSphere { .. }) {
+                shapes::cube_sphere(r, n)
+            } else {
+                shapes::rounded_cube(r, n)
+            }
+            .map_err(|e| bad_mesh(&e))
+        }
+        RawPrimitive::Torus {
+            radius,
+            tube_radius,
+            segments,
+            rings,
+        } => {
+            let (r, tr) = (
+                length("radius", *radius)?,
+                length("tube_radius", *tube_radius)?,
+            );
             if tr >= r {
                 return Err(cx.bad(
                     &p.key("tube_radius"),
@@ -380,70 +346,47 @@ fn primitive(cx: &Ctx, p: &FieldPath, s: &RawShape) -> Res<TriMesh> {
             triangles(n, m, 0)?;
             shapes::torus(r, tr, n, m).map_err(|e| bad_mesh(&e))
         }
-        "cylinder" => {
-            unused(&[
-                ("stacks", st),
-                ("size", sz),
-                ("tube_radius", tb),
-                ("thickness", t),
-                ("rings", rg),
-            ])?;
+        RawPrimitive::Cylinder {
+            radius,
+            length: l,
+            segments,
+        } => {
             let n = count("segments", *segments, 24, 3)?;
             triangles(n, 0, 0)?;
-            shapes::cylinder(need("radius", *radius)?, need("length", *length)?, n)
+            shapes::cylinder(length("radius", *radius)?, length("length", *l)?, n)
                 .map_err(|e| bad_mesh(&e))
         }
-        "stick" => {
-            unused(&[
-                ("stacks", st),
-                ("radius", radius.is_some()),
-                ("size", sz),
-                ("tube_radius", tb),
-                ("segments", sg),
-                ("rings", rg),
-            ])?;
-            shapes::stick(need("length", *length)?, need("thickness", *thickness)?)
-                .map_err(|e| bad_mesh(&e))
-        }
-        "plane" => {
-            unused(&[
-                ("stacks", st),
-                ("radius", radius.is_some()),
-                ("tube_radius", tb),
-                ("length", ln),
-                ("segments", sg),
-                ("rings", rg),
-            ])?;
-            let v = size
-                .as_ref()
-                .ok_or_else(|| cx.bad(p, "primitive `plane` needs `size` [x, y] (m)"))?;
-            let v = cx.vector(&p.key("size"), v, 2)?;
+        RawPrimitive::Stick {
+            length: l,
+            thickness,
+        } => shapes::stick(length("length", *l)?, length("thickness", *thickness)?)
+            .map_err(|e| bad_mesh(&e)),
+        RawPrimitive::Plane { size, thickness } => {
+            let v = cx.vector(&p.key("size"), size, 2)?;
             for (k, &x) in v.iter().enumerate() {
                 cx.positive(&p.key("size").index(k), x, "m")?;
             }
-            let d = cx.positive(&p.key("thickness"), thickness.unwrap_or(1.0), "m")?;
+            let d = length("thickness", thickness.unwrap_or(1.0))?;
             shapes::cuboid(Vec3::new(v[0] / 2.0, v[1] / 2.0, d / 2.0))
                 .and_then(|m| m.map(|q| q + Vec3::new(0.0, 0.0, -d / 2.0)))
                 .map_err(|e| bad_mesh(&e))
         }
-        "bucket" => {
-            unused(&[("size", sz), ("tube_radius", tb), ("thickness", t)])?;
+        RawPrimitive::Bucket {
+            radius,
+            length: l,
+            segments,
+            rings,
+            stacks,
+        } => {
             let (n, m, s) = (
                 count("segments", *segments, 32, 3)?,
                 count("rings", *rings, 4, 1)?,
                 count("stacks", *stacks, 8, 1)?,
             );
             triangles(n, m, s)?;
-            shapes::bucket(need("radius", *radius)?, need("length", *length)?, n, m, s)
+            shapes::bucket(length("radius", *radius)?, length("length", *l)?, n, m, s)
                 .map_err(|e| bad_mesh(&e))
         }
-        other => Err(cx.bad(
-            &p.key("kind"),
-            format!(
-                "unknown primitive `{other}` (box, sphere, rounded_box, cube_sphere, \
-                 rounded_cube, torus, cylinder, stick, plane, bucket)"
-            ),
-        )),
     }
 }
 
@@ -456,7 +399,8 @@ pub(crate) fn mesh_body(
     materials: &BTreeMap<String, RawMaterial>,
     gravity: Vec3,
 ) -> Res<Vec<SceneMesh>> {
-    let (name, material, color) = header(cx, p, k, b, materials)?;
+    let (name, material, color) = body::header(cx, p, k, b, materials)?;
+    no_2d_fields(cx, p, b)?;
     let is_static = b.is_static.unwrap_or(false);
     let parts = mesh_shape(cx, &p.key("shape"), &b.shape, true)?;
     let position = b

@@ -3,11 +3,13 @@
 //! located-error context, gravity, names, materials, fields only 2D takes). A child module of
 //! `validate`, so it shares its context and the 2D rules for names, materials and drops.
 
-use super::planar::drops;
+use super::body::{self, Mass, Parts, drops, named, static_has_none};
 use super::{Ctx, Drop, Model, Res, compound, lattice};
 use crate::error::FieldPath;
 use crate::limits;
-use crate::raw::{RawBody, RawContact, RawInertia, RawMaterial, RawRotation, RawScene, RawShape};
+use crate::raw::{
+    RawBody, RawContact, RawInertia, RawMaterial, RawPrimitive, RawRotation, RawScene, RawShape,
+};
 use signorini_geometry::dim3::ConvexPolyhedron;
 use signorini_geometry::mesh::{TriMesh, io as mesh_io, mass::mass_properties, shapes};
 use signorini_harness::polyhedra::{Bodies, hull_body};
@@ -88,71 +90,4 @@ fn no_2d_fields(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
         ));
     }
     Ok(())
-}
-
-/// What every 3D `[[body]]` reads first: its name (default `body<k>`), its material (after
-/// rejecting the 2D-only fields) and its report colour (the body's, else the material's).
-fn header<'m>(
-    cx: &Ctx,
-    p: &FieldPath,
-    k: usize,
-    b: &RawBody,
-    materials: &'m BTreeMap<String, RawMaterial>,
-) -> Res<(String, Option<&'m RawMaterial>, Option<String>)> {
-    let name = b.name.clone().unwrap_or_else(|| format!("body{k}"));
-    let material = material(cx, p, b, materials)?;
-    no_2d_fields(cx, p, b)?;
-    let color = b
-        .color
-        .clone()
-        .or_else(|| material.and_then(|m| m.color.clone()));
-    Ok((name, material, color))
-}
-
-fn material<'m>(
-    cx: &Ctx,
-    p: &FieldPath,
-    b: &RawBody,
-    materials: &'m BTreeMap<String, RawMaterial>,
-) -> Res<Option<&'m RawMaterial>> {
-    match &b.material {
-        None => Ok(None),
-        Some(m) => materials.get(m).map(Some).ok_or_else(|| {
-            let known: Vec<&str> = materials.keys().map(String::as_str).collect();
-            cx.bad(
-                &p.key("material"),
-                if known.is_empty() {
-                    format!(
-                        "unknown material `{m}` (the scene defines no [materials.<name>] table)"
-                    )
-                } else {
-                    format!("unknown material `{m}` (defined: {})", known.join(", "))
-                },
-            )
-        }),
-    }
-}
-
-fn static_has_none(cx: &Ctx, p: &FieldPath, b: &RawBody) -> Res<()> {
-    for (field, given) in [
-        ("mass", b.mass.is_some()),
-        ("inertia", b.inertia.is_some()),
-        ("density", b.density.is_some()),
-        ("velocity", b.velocity.is_some()),
-        ("angular_velocity", b.angular_velocity.is_some()),
-        ("external_force", b.external_force.is_some()),
-    ] {
-        if given {
-            return Err(cx.bad(&p.key(field), "a static body has none (it never moves)"));
-        }
-    }
-    Ok(())
-}
-
-fn named(name: &str, n: usize, i: usize) -> String {
-    if n == 1 {
-        name.to_string()
-    } else {
-        format!("{name}.{i}")
-    }
 }

@@ -86,7 +86,7 @@ fn shape3(cx: &Ctx, p: &FieldPath, s: &RawShape, top: bool) -> Res<Vec<ConvexPol
             ])
         }
         RawShape::Compound { parts } => compound(cx, p, parts, top, shape3),
-        RawShape::Mesh { .. } | RawShape::Primitive { .. } => Err(cx.bad(
+        RawShape::Mesh { .. } | RawShape::Primitive(_) => Err(cx.bad(
             &p.key("type"),
             "triangle meshes need a penalty model (`contact.model` = cpf, dpf or dpf-ccd); \
              PEG/standard/corrective act on convex polyhedra",
@@ -111,8 +111,8 @@ pub(crate) fn body3(
     materials: &BTreeMap<String, RawMaterial>,
     gravity: Vec3,
 ) -> Res<Vec<SceneBody3>> {
-    let (name, material, color) = header(cx, p, k, b, materials)?;
-    let is_static = b.is_static.unwrap_or(false);
+    let (name, material, color) = body::header(cx, p, k, b, materials)?;
+    no_2d_fields(cx, p, b)?;
     let parts = shape3(cx, &p.key("shape"), &b.shape, true)?;
     let position = cx.opt_vec3(&p.key("position"), &b.position)?;
     let orientation = b
@@ -122,47 +122,29 @@ pub(crate) fn body3(
         .transpose()?
         .unwrap_or_else(Quat::identity);
     let drops = drops(cx, p, b)?;
-    if is_static {
-        static_has_none(cx, p, b)?;
-        if drops.len() > 1 {
-            return Err(cx.bad(&p.key("copies"), "a static body is added once"));
-        }
-        let n = parts.len();
-        return Ok(parts
-            .into_iter()
-            .enumerate()
-            .map(|(i, part)| SceneBody3 {
-                name: named(&name, n, i),
+    let shape = match body::parts(cx, p, b, &drops, parts, "convex polyhedron")? {
+        Parts::Static(parts) => {
+            return Ok(body::each(&name, parts, |name, part| SceneBody3 {
+                name,
                 body: PolyBody::fixed(part).with_pose(position, orientation),
                 drop: drops[0],
                 color: color.clone(),
-            })
-            .collect());
-    }
-    if parts.len() > 1 {
-        return Err(cx.bad(
-            &p.key("shape"),
-            "a compound must be static (dynamic bodies are one convex polyhedron)",
-        ));
-    }
-    let shape = parts.into_iter().next().expect("one part");
+            }));
+        }
+        Parts::Dynamic(shape) => shape,
+    };
     let mut body = dynamic3(cx, p, b, material, shape)?.with_pose(position, orientation);
     let v = cx.opt_vec3(&p.key("velocity"), &b.velocity)?;
     let w = cx.opt_vec3(&p.key("angular_velocity"), &b.angular_velocity)?;
     body = body.with_velocity(v, w);
     body.state.external_force = cx.opt_vec3(&p.key("external_force"), &b.external_force)?;
     add_gravity3(&mut body.state.external_force, body.state.mass, gravity);
-    let n = drops.len();
-    Ok(drops
-        .into_iter()
-        .enumerate()
-        .map(|(i, drop)| SceneBody3 {
-            name: named(&name, n, i),
-            body: body.clone(),
-            drop,
-            color: color.clone(),
-        })
-        .collect())
+    Ok(body::each(&name, drops, |name, drop| SceneBody3 {
+        name,
+        body: body.clone(),
+        drop,
+        color: color.clone(),
+    }))
 }
 
 /// Mass properties of a 3D body: `mass` + `inertia` (shape kept as given: its origin must be
@@ -201,36 +183,12 @@ fn dynamic3(
             Some(j)
         }
     };
-    let density = b.density.or_else(|| material.and_then(|m| m.density));
     let body_err = |at: &FieldPath, e: &dyn std::fmt::Display| cx.bad(at, e.to_string());
-    match (b.mass, inertia, density) {
-        (Some(_), _, Some(_)) if b.density.is_some() => Err(cx.bad(
-            &p.key("density"),
-            "give `mass` (and `inertia`) or `density`, not both",
-        )),
-        (Some(m), Some(j), _) => {
-            let m = cx.positive(&p.key("mass"), m, "kg")?;
+    match body::mass(cx, p, b, material, inertia, shape.volume(), "kg/m³")? {
+        Mass::Given(m, j) => {
             PolyBody::dynamic(shape, m, j).map_err(|e| body_err(&p.key("inertia"), &e))
         }
-        (None, Some(_), _) => Err(cx.bad(&p.key("inertia"), "needs `mass` too")),
-        (Some(m), None, _) => {
-            let m = cx.positive(&p.key("mass"), m, "kg")?;
-            PolyBody::from_density(&shape, m / shape.volume())
-                .map_err(|e| body_err(&p.key("mass"), &e))
-        }
-        (None, None, Some(d)) => {
-            let at = if b.density.is_some() {
-                p.key("density")
-            } else {
-                p.key("material")
-            };
-            let d = cx.positive(&at, d, "kg/m³")?;
-            PolyBody::from_density(&shape, d).map_err(|e| body_err(&at, &e))
-        }
-        (None, None, None) => Err(cx.bad(
-            p,
-            "a dynamic body needs `mass` (and optionally `inertia`) or `density` (here or in its material)",
-        )),
+        Mass::Density(d, at) => PolyBody::from_density(&shape, d).map_err(|e| body_err(&at, &e)),
     }
 }
 
