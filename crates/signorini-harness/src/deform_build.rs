@@ -10,7 +10,7 @@ use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::TriMesh;
 use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DeformableWorld, MeshBody, Obstacle, PenaltyParams};
+use signorini_world::penalty::{DeformableWorld, MeshBody, Obstacle, PenaltyError, PenaltyParams};
 
 /// One deformable: its mesh in the world frame, material, gravity, pins, initial velocity.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,8 +76,16 @@ impl RigidSpec {
     /// # Errors
     /// The mass-property or mesh error (open mesh, bad density) as text.
     pub fn build(&self) -> Result<MeshBody, String> {
-        let mut b = MeshBody::dynamic(&self.mesh, self.density, self.position)
-            .map_err(|e| e.to_string())?;
+        self.body().map_err(|e| e.to_string())
+    }
+
+    /// The rigid body, with the penalty world's error (also what a penalty scene's dynamic
+    /// mesh body is built by: `signorini_scene`'s `SceneMesh::build`).
+    ///
+    /// # Errors
+    /// [`PenaltyError`] for an open mesh or bad mass properties.
+    pub fn body(&self) -> Result<MeshBody, PenaltyError> {
+        let mut b = MeshBody::dynamic(&self.mesh, self.density, self.position)?;
         if let Some(q) = self.orientation {
             b.state.orientation = q;
         }

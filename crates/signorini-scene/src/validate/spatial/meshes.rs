@@ -43,15 +43,18 @@ impl SceneMesh {
         if self.is_static {
             return Ok(MeshBody::fixed(self.mesh.clone()));
         }
-        let mut b = MeshBody::dynamic(&self.mesh, self.density, self.position)?;
-        if let Some(q) = self.orientation {
-            b.state.orientation = q;
+        // The same construction as a deformable scene's rigid body.
+        signorini_harness::deform_build::RigidSpec {
+            mesh: self.mesh.clone(),
+            density: self.density,
+            position: self.position,
+            orientation: self.orientation,
+            velocity: self.velocity,
+            angular_velocity: self.angular_velocity,
+            external_force: self.external_force,
+            gravity: self.gravity,
         }
-        b.state.linear_velocity = self.velocity;
-        b.state.angular_velocity = self.angular_velocity;
-        b.state.external_force = self.external_force;
-        add_gravity3(&mut b.state.external_force, b.state.mass, self.gravity);
-        Ok(b)
+        .body()
     }
 }
 
