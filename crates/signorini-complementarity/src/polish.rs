@@ -1,6 +1,6 @@
 //! Active-set Newton polish: one exact solve on the active set identified by an iterate.
 //!
-//! Owns: [`polish`]. Does not own: deciding when to polish (the callers in
+//! Owns: `polish`. Does not own: deciding when to polish (the callers in
 //! `fischer_burmeister.rs` and `auto.rs` keep the result only if the residual drops).
 //!
 //! This is one step of the minimum-map ("Newton-min") method
@@ -16,9 +16,40 @@ use crate::Mcp;
 /// Candidates of problems up to this size are polished even when within tolerance.
 pub const POLISH_ALWAYS_UP_TO: usize = 500;
 
+/// A box MCP by reference: what [`polish`] reads. The problem's own [`Mcp`], or an [`crate::Lcp`]
+/// with l = 0 and u = +∞ without copying its matrix (`Lcp::to_mcp` would: an n² allocation
+/// per polish, a tenth of a resting tower's step).
+struct Boxed<'a> {
+    m: &'a DMatrix<Real>,
+    q: &'a DVector<Real>,
+    lower: &'a DVector<Real>,
+    upper: &'a DVector<Real>,
+}
+
+impl Boxed<'_> {
+    fn w(&self, z: &DVector<Real>) -> DVector<Real> {
+        self.m * z + self.q
+    }
+
+    /// The same arithmetic as [`Mcp::residual`].
+    fn residual(&self, z: &DVector<Real>) -> Real {
+        let w = self.w(z);
+        let mut r: Real = 0.0;
+        for i in 0..z.len() {
+            let p = (z[i] - w[i]).clamp(self.lower[i], self.upper[i]);
+            let d = (z[i] - p).abs();
+            if !d.is_finite() {
+                return Real::INFINITY;
+            }
+            r = r.max(d);
+        }
+        r
+    }
+}
+
 /// The polished iterate, or None if the reduced system is singular or gives a non-finite z.
-pub(crate) fn polish(mcp: &Mcp, z: &DVector<Real>) -> Option<DVector<Real>> {
-    let n = mcp.dim();
+fn polish(mcp: &Boxed, z: &DVector<Real>) -> Option<DVector<Real>> {
+    let n = z.len();
     let w = mcp.w(z);
     // Identify the active set from the natural map.
     let mut out = z.clone();
@@ -41,7 +72,7 @@ pub(crate) fn polish(mcp: &Mcp, z: &DVector<Real>) -> Option<DVector<Real>> {
     for &i in &free {
         fixed[i] = 0.0;
     }
-    let rhs_full = &mcp.m * &fixed + &mcp.q;
+    let rhs_full = mcp.m * &fixed + mcp.q;
     let rhs = DVector::from_fn(nf, |i, _| -rhs_full[free[i]]);
     let zf = mff.lu().solve(&rhs)?;
     for (k, &i) in free.iter().enumerate() {
@@ -52,10 +83,20 @@ pub(crate) fn polish(mcp: &Mcp, z: &DVector<Real>) -> Option<DVector<Real>> {
 
 /// `polish(z)` if it lowers the residual, else z; returns the kept iterate and its residual.
 pub(crate) fn polish_if_better(mcp: &Mcp, z: DVector<Real>) -> (DVector<Real>, Real) {
-    let r0 = mcp.residual(&z);
-    match polish(mcp, &z) {
+    let b = Boxed {
+        m: &mcp.m,
+        q: &mcp.q,
+        lower: &mcp.lower,
+        upper: &mcp.upper,
+    };
+    boxed_polish_if_better(&b, z)
+}
+
+fn boxed_polish_if_better(b: &Boxed, z: DVector<Real>) -> (DVector<Real>, Real) {
+    let r0 = b.residual(&z);
+    match polish(b, &z) {
         Some(p) => {
-            let r1 = mcp.residual(&p);
+            let r1 = b.residual(&p);
             if r1 < r0 { (p, r1) } else { (z, r0) }
         }
         None => (z, r0),
@@ -71,5 +112,13 @@ pub fn polish_small_lcp(lcp: &crate::Lcp, z: DVector<Real>) -> (DVector<Real>, R
         let r = lcp.residual(&z);
         return (z, r);
     }
-    polish_if_better(&lcp.to_mcp(), z)
+    let n = lcp.dim();
+    let (lower, upper) = (DVector::zeros(n), DVector::from_element(n, Real::INFINITY));
+    let b = Boxed {
+        m: &lcp.m,
+        q: &lcp.q,
+        lower: &lower,
+        upper: &upper,
+    };
+    boxed_polish_if_better(&b, z)
 }

@@ -110,11 +110,18 @@ impl Mcp {
         lower: DVector<Real>,
         upper: DVector<Real>,
     ) -> Result<Self, ProblemError> {
-        check_square(&m, &q)?;
-        check_finite("M", m.as_slice())?;
-        check_finite("q", q.as_slice())?;
-        check_bounds(q.len(), &lower, &upper)?;
-        Ok(Mcp { m, q, lower, upper })
+        let mcp = Mcp { m, q, lower, upper };
+        mcp.validate()?;
+        Ok(mcp)
+    }
+
+    /// The checks of [`Mcp::new`] on a problem built field by field (its fields are public):
+    /// square, finite, l ≤ u.
+    pub fn validate(&self) -> Result<(), ProblemError> {
+        check_square(&self.m, &self.q)?;
+        check_finite("M", self.m.as_slice())?;
+        check_finite("q", self.q.as_slice())?;
+        check_bounds(self.q.len(), &self.lower, &self.upper)
     }
 
     /// A mixed LCP: the first `n_free` variables are free, the rest are ≥ 0.

@@ -295,10 +295,10 @@ impl<const D: usize> Formulation<D> {
         // pairs only (each body's columns listed once), so the cost is O(n² ) only in the
         // matrix's storage, not in Jacobian products. Every entry is the same
         // `weighted_dot` as a visit of all pairs would compute, so M is bit-identical.
-        let mut cols_of: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
-        for (j, cj) in self.cols.iter().enumerate() {
-            for (b, _) in &cj.blocks {
-                cols_of[*b].push(j);
+        let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
+        for (i, ri) in self.rows.iter().enumerate() {
+            for (b, _) in &ri.blocks {
+                rows_of[*b].push(i);
             }
         }
         // W_b k_b of every column block, once (a dense 3D block costs D² per product, and
@@ -309,14 +309,16 @@ impl<const D: usize> Formulation<D> {
             .iter()
             .map(|c| c.blocks.iter().map(|(b, k)| (*b, inv(*b).mul(k))).collect())
             .collect();
+        // Column by column: M is stored column-major, so a column's entries are contiguous.
         let mut m = DMatrix::zeros(n, n);
         let mut seen = vec![usize::MAX; n];
-        for (i, r) in self.rows.iter().enumerate() {
-            for (b, _) in &r.blocks {
-                for &j in &cols_of[*b] {
-                    if seen[j] != i {
-                        seen[j] = i;
-                        m[(i, j)] = entry(r, &self.cols[j], &weighted[j], inv);
+        for (j, c) in self.cols.iter().enumerate() {
+            let column = &mut m.column_mut(j);
+            for (b, _) in &c.blocks {
+                for &i in &rows_of[*b] {
+                    if seen[i] != j {
+                        seen[i] = j;
+                        column[i] = entry(&self.rows[i], c, &weighted[j], inv);
                     }
                 }
             }
@@ -463,4 +465,54 @@ fn entry<const D: usize>(
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dim3::{Peg3Params, peg_constraints3};
+    use signorini_dynamics::RigidBody3;
+    use signorini_geometry::dim3::ConvexPolyhedron;
+    use signorini_math::{Mat3, Quat, Vec3, Vec6};
+
+    /// `reduced_lcp` visits only the (row, column) pairs that share a body, column by column;
+    /// every entry must equal, bit for bit, the `weighted_dot` of a visit of all n² pairs.
+    #[test]
+    fn reduced_lcp_equals_the_all_pairs_product_bit_for_bit() {
+        let cube = ConvexPolyhedron::cuboid(Vec3::repeat(0.5)).unwrap();
+        let tilt = Quat::from_scaled_axis(Vec3::new(0.02, -0.01, 0.3));
+        let mut bodies = vec![RigidBody3::fixed().with_pose(Vec3::new(0.0, 0.0, -1.0), tilt)];
+        for k in 0..3 {
+            let turn = Quat::from_scaled_axis(Vec3::new(0.0, 0.0, 0.05 * k as Real));
+            bodies.push(
+                RigidBody3::dynamic(1.0, Mat3::identity() / 6.0)
+                    .unwrap()
+                    .with_pose(Vec3::new(0.01 * k as Real, 0.0, k as Real + 0.001), turn),
+            );
+        }
+        let now: Vec<ConvexPolyhedron> = bodies
+            .iter()
+            .map(|b| cube.transformed(&b.position, &b.orientation))
+            .collect();
+        let pairs = [(0, 1), (1, 2), (2, 3)];
+        let set = peg_constraints3(&bodies, &now, &now, &pairs, &Peg3Params::for_step(0.01));
+        let f = Formulation::<6>::build(&set, 0.01, 0.5);
+        let free = vec![Vec6::zeros(); bodies.len()];
+        let lcp = f.reduced_lcp(&bodies, &free).unwrap();
+        let inv: Vec<MassBlock<6>> = bodies.iter().map(|b| b.inverse_mass_block()).collect();
+        let mut nonzero = 0;
+        for i in 0..f.dim() {
+            for j in 0..f.dim() {
+                let mut want = f.rows[i].weighted_dot(&f.cols[j], |b| inv[b]);
+                for &(r, c, v) in &f.extra {
+                    if (r, c) == (i, j) {
+                        want += v;
+                    }
+                }
+                assert_eq!(lcp.m[(i, j)].to_bits(), want.to_bits(), "entry ({i}, {j})");
+                nonzero += usize::from(want != 0.0);
+            }
+        }
+        assert!(f.dim() > 40 && nonzero > f.dim(), "{} unknowns", f.dim());
+    }
 }

@@ -41,7 +41,7 @@ use signorini_harness::polyhedra::{Bodies, dropped};
 use signorini_harness::presets::{Stepper, step_count};
 use signorini_harness::{Csv, h_tag, trajectory_header3};
 use signorini_math::{Quat, Real, Vec3};
-use signorini_world::{ContactModel, Gyroscopic, World3};
+use signorini_world::{ContactModel, Gyroscopic, VertexVertex, World3};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -76,6 +76,9 @@ pub struct RunSpec3 {
     /// The gyroscopic update of the free-flight velocity (`WorldParams::gyroscopic`; the
     /// CLI's `--gyroscopic`, default the body-frame implicit midpoint rule).
     pub gyroscopic: Gyroscopic,
+    /// The vertex–vertex constraint form (`WorldParams::vertex_vertex`; the CLI's
+    /// `--vertex-vertex`, default the cone form).
+    pub vertex_vertex: VertexVertex,
 }
 
 impl RunSpec3 {
@@ -95,6 +98,7 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
     let supply = spec.bodies.config(spec.config)?;
     let mut params = spec.stepper.params(spec.model, spec.h);
     params.gyroscopic = spec.gyroscopic;
+    params.vertex_vertex = spec.vertex_vertex;
     let mut world = World3::new(params)?;
     let n_walls = world
         .add_static_compound(&open_box3(), Vec3::zeros(), Quat::identity())
@@ -179,6 +183,8 @@ pub struct Pour3Config {
     pub timing: Option<TimingSpec>,
     /// The gyroscopic update of every run ([`RunSpec3::gyroscopic`]).
     pub gyroscopic: Gyroscopic,
+    /// The vertex–vertex form of every run ([`RunSpec3::vertex_vertex`]).
+    pub vertex_vertex: VertexVertex,
 }
 
 /// Run every (model, configuration, h) in parallel, write the outputs, compare.
@@ -215,6 +221,7 @@ impl PourSweep for Pour3Config {
                         stepper: self.stepper,
                         timing: self.timing,
                         gyroscopic: self.gyroscopic,
+                        vertex_vertex: self.vertex_vertex,
                     });
                 }
             }
@@ -308,6 +315,14 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
             "gyroscopic update: {} (--gyroscopic; the default is {})",
             cfg.gyroscopic.name(),
             Gyroscopic::default().name()
+        );
+    }
+    if cfg.vertex_vertex != VertexVertex::default() {
+        let _ = writeln!(
+            s,
+            "vertex-vertex constraints: {} (--vertex-vertex; the default is {})",
+            cfg.vertex_vertex.name(),
+            VertexVertex::default().name()
         );
     }
     let _ = writeln!(

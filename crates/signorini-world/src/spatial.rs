@@ -266,7 +266,7 @@ impl Space<6> for Spatial {
                     eps,
                     crossing_net: !params.paper_detection,
                     deep_vertices: !params.paper_detection,
-                    ..Peg3Params::for_step(params.h)
+                    ..Peg3Params::for_step(params.h).with_vertex_vertex(params.vertex_vertex)
                 };
                 peg_constraints3(&states, &now.shapes, &next.shapes, pairs, &p)
             }

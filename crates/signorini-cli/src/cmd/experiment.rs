@@ -144,6 +144,11 @@ pub struct Pour3Args {
     /// implicit update) or `off` (no term, as before issue 22 and the authors' code).
     #[arg(long, value_parser = super::scene::parse_gyroscopic, value_name = "UPDATE", default_value = "midpoint")]
     gyroscopic: signorini_world::Gyroscopic,
+    /// 3D PEG: how a vertex near a vertex of the other body is constrained: `cone` (the
+    /// default: one X-constraint over the facets of the cone of forbidden displacements),
+    /// `face-pairs` (one per face pair, the form before issue 22) or `off` (docs/peg3d.md).
+    #[arg(long, value_parser = parse_vertex_vertex, value_name = "FORM", default_value = "cone")]
+    vertex_vertex: signorini_world::VertexVertex,
     #[command(flatten)]
     common: Common,
 }
@@ -297,6 +302,7 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
             repeats: a.timing_repeats,
         }),
         gyroscopic: a.gyroscopic,
+        vertex_vertex: a.vertex_vertex,
     };
     finish(&cfg)
 }
@@ -334,4 +340,9 @@ pub fn default_job() -> Result<Outcome, BadInput> {
             paper: false,
         },
     })
+}
+
+fn parse_vertex_vertex(s: &str) -> Result<signorini_world::VertexVertex, String> {
+    signorini_world::VertexVertex::parse(s)
+        .ok_or_else(|| format!("unknown vertex-vertex form `{s}` (cone, face-pairs, off)"))
 }

@@ -36,29 +36,26 @@ pub fn solve_lcp(lcp: &Lcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
 /// that carries the best iterate.
 pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveError> {
     let start = Instant::now();
-    let mcp = Mcp::new(
-        mcp.m.clone(),
-        mcp.q.clone(),
-        mcp.lower.clone(),
-        mcp.upper.clone(),
-    )
-    .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
+    // Validated in place: a copy of M would cost a dense n² allocation per solve (page faults
+    // of tens of MB on large islands).
+    mcp.validate()
+        .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
     check_tolerance(params)?;
-    let tol = scaled_tolerance(&mcp, params.tolerance);
+    let tol = scaled_tolerance(mcp, params.tolerance);
     let attempt = match params.solver {
-        SolverKind::Lemke => crate::auto::run_lemke(&mcp, params, tol)?,
-        SolverKind::FbNewton => crate::fischer_burmeister::solve_fb(&mcp, params, tol)?,
-        SolverKind::Pgs => crate::pgs::solve_pgs(&mcp, params, tol)?,
-        SolverKind::Auto => crate::auto::solve_auto(&mcp, params, tol)?,
+        SolverKind::Lemke => crate::auto::run_lemke(mcp, params, tol)?,
+        SolverKind::FbNewton => crate::fischer_burmeister::solve_fb(mcp, params, tol)?,
+        SolverKind::Pgs => crate::pgs::solve_pgs(mcp, params, tol)?,
+        SolverKind::Auto => crate::auto::solve_auto(mcp, params, tol)?,
         SolverKind::SparseNewton => {
-            let sparse = crate::SparseMcp::from_dense(&mcp)
+            let sparse = crate::SparseMcp::from_dense(mcp)
                 .map_err(|e| SolveError::InvalidInput(e.to_string()))?;
             crate::newton_sparse::run(&sparse, params, tol)?
         }
     };
     let w = mcp.w(&attempt.z);
     let residual = mcp.residual(&attempt.z);
-    if residual.is_nan() || residual > tol || !rows_within(&mcp, &attempt.z) {
+    if residual.is_nan() || residual > tol || !rows_within(mcp, &attempt.z) {
         return Err(SolveError::Inaccurate {
             solver: attempt.solver,
             iterations: attempt.iterations,

@@ -23,7 +23,7 @@ pub use geometric::{
     FEASIBILITY_DEPTH, PARALLEL_SINE, applicability_ee, applicability_vf, edge_orientation,
     feasibility_ee, feasibility_vf, orientation_vector, segment_distance,
 };
-pub use peg::{Peg3Params, peg_constraints3, peg3_detection_distance};
+pub use peg::{Peg3Params, VertexVertex, peg_constraints3, peg3_detection_distance};
 pub use standard::{
     SM3_ANGLE_TOLERANCE, SM3_DETECTION_DISTANCE, SM3_MIN_GAP_EE, SM3_MIN_GAP_VF, standard_contacts3,
 };

@@ -33,14 +33,19 @@
 //!    and with C(v, f2) otherwise: X-constraint `max(ψ(v, f_k), ψ(e_i, e_b)) ≥ 0`, primary the
 //!    vertex–face contact if it is applicable (> −0.3) and feasible (Eq. 33), else the
 //!    edge–edge contact (as the reference code, docs/formulation-notes.md §4.3).
-//! 3. **Vertex–vertex X-constraints (Eq. 38; not implemented in the reference code).** For v_a
-//!    within ε_pair of v_b, for each face pair (f_a ∋ v_a, f_b ∋ v_b), with e_{a1}, e_{a2} the
-//!    edges of f_a at v_a and e_{b1}, e_{b2} those of f_b at v_b: X-constraint
-//!    `max(ψ(v_a, f_b), ψ(v_b, f_a), ψ(e_{ai}, e_{bj})…) ≥ 0` over the edge pairs with
-//!    `APPL_ee > −0.4`; built only if at least one edge pair qualifies (otherwise it would only
-//!    repeat members of the two I-constraints). The extracted paper text lost the equation, so
-//!    this is our reconstruction from §5.2's prose; it can be switched off
-//!    ([`Peg3Params::vertex_vertex_cross`]).
+//! 3. **Vertex–vertex X-constraints (Eq. 38; not implemented in the reference code).** For
+//!    v_a within ε_pair of v_b (the extracted paper text lost the equation, so every form is
+//!    our reconstruction from §5.2's prose; [`VertexVertex`]):
+//!    - **cone form (default)**: near the vertices, A is `v_a + cone_A` and B is
+//!      `v_b + cone_B`, so they overlap iff `x = v_a − v_b` is inside `K = cone_B + (−cone_A)`:
+//!      one X-constraint "x is outside some facet of K" whose members are K's facets (faces at
+//!      either vertex, edge pairs), each facet once. It implies the I-constraints of step 1
+//!      for v_a and v_b, which are then not built; two boxes face to face get one U per
+//!      corner. Exact against a brute-force reference (tests/it/vertex_vertex.rs).
+//!    - **face pairs** (the form before issue #22): for each face pair (f_a ∋ v_a, f_b ∋ v_b),
+//!      `max(ψ(v_a, f_b), ψ(v_b, f_a), ψ(e_{ai}, e_{bj})…) ≥ 0` over the edges of f_a and f_b
+//!      at the vertices with `APPL_ee > −0.4`, built only if one edge pair qualifies, plus
+//!      step 1's I-constraints. Its conjunction forbids 40 % of the test's free motions.
 //! 4. **Edge–edge U (paper Eq. 35's edge–edge case).** Edge pairs within ε_pair whose closest
 //!    points are farther than ε_pair from every end vertex of both edges (otherwise the pair
 //!    belongs to a vertex configuration above, as in the reference's classification,
@@ -88,6 +93,45 @@ pub fn peg3_detection_distance(h: Real) -> Real {
     (0.5 * h).max(0.0008)
 }
 
+/// How a vertex within ε of a vertex of the other body is constrained (step 3 of the module
+/// docs; the paper's Eq. 38 is lost from its text). Issue #22 item 3 measured each against a
+/// brute-force reference (`crates/signorini-contact/tests/it/vertex_vertex.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VertexVertex {
+    /// **Default.** One X-constraint over the facets of the cone of forbidden displacements
+    /// (`Builder::vertex_vertex_cone`), which implies the two vertices' I-constraints (they
+    /// are not built). Admits every free and forbids every penetrating motion of the test.
+    #[default]
+    Cone,
+    /// One X-constraint per face pair plus the two vertices' I-constraints (the project's
+    /// reconstruction before issue #22): forbids 40 % of the test's free motions.
+    FacePairs,
+    /// No vertex–vertex X-constraint, only the I-constraints: admits 15 % of the test's
+    /// penetrating motions.
+    Off,
+}
+
+impl VertexVertex {
+    /// `cone`, `face-pairs` or `off`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "cone" => Some(Self::Cone),
+            "face-pairs" => Some(Self::FacePairs),
+            "off" => Some(Self::Off),
+            _ => None,
+        }
+    }
+
+    /// The name [`VertexVertex::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Cone => "cone",
+            Self::FacePairs => "face-pairs",
+            Self::Off => "off",
+        }
+    }
+}
+
 /// Parameters of [`peg_constraints3`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Peg3Params {
@@ -99,9 +143,7 @@ pub struct Peg3Params {
     pub vertex_vertex_cross: bool,
     /// With `vertex_vertex_cross`: build them as **one** X-constraint over the facets of the
     /// cone of forbidden displacements (`Builder::vertex_vertex_cone` in this module) instead of one per
-    /// face pair (default false until it has been compared on pour3d; issue #22 item 3:
-    /// measured against brute force, the per-face-pair form forbids 40 % of the free
-    /// motions, the cone form none).
+    /// face pair (default true; [`VertexVertex`]).
     pub vertex_vertex_cone: bool,
     /// Step 5 of the module docs, the crossing safety net (ours; default true).
     pub crossing_net: bool,
@@ -111,16 +153,25 @@ pub struct Peg3Params {
 }
 
 impl Peg3Params {
-    /// Defaults for step size `h`: ε = [`peg3_detection_distance`], sweep on, Eq. 38 on, the
-    /// crossing safety net and deep vertices on.
+    /// Defaults for step size `h`: ε = [`peg3_detection_distance`], sweep on, Eq. 38 on in
+    /// the cone form ([`VertexVertex::Cone`]), the crossing safety net and deep vertices on.
     pub fn for_step(h: Real) -> Self {
         Peg3Params {
             eps: peg3_detection_distance(h),
             sweep: true,
             vertex_vertex_cross: true,
-            vertex_vertex_cone: false,
+            vertex_vertex_cone: true,
             crossing_net: true,
             deep_vertices: true,
+        }
+    }
+
+    /// These parameters with the vertex–vertex form `vv`.
+    pub fn with_vertex_vertex(self, vv: VertexVertex) -> Self {
+        Peg3Params {
+            vertex_vertex_cross: vv != VertexVertex::Off,
+            vertex_vertex_cone: vv == VertexVertex::Cone,
+            ..self
         }
     }
 }
@@ -149,6 +200,8 @@ pub fn peg_constraints3(
         groups: BTreeSet::new(),
         crossing_net: params.crossing_net,
         deep_vertices: params.deep_vertices,
+        cone: params.vertex_vertex_cross && params.vertex_vertex_cone,
+        deferred: Vec::new(),
     };
     for &(i, j) in pairs {
         let mut eps = params.eps;
@@ -176,13 +229,26 @@ pub fn peg_constraints3(
                 }
             }
         }
+        let mut coned = BTreeSet::new();
         if params.vertex_vertex_cross {
             for &(va, vb) in &vv {
-                if params.vertex_vertex_cone {
-                    b.vertex_vertex_cone(i, j, va, vb);
+                if b.cone {
+                    if b.vertex_vertex_cone(i, j, va, vb) {
+                        coned.insert((va, vb));
+                    }
                 } else {
                     b.vertex_vertex_cross(i, j, va, vb);
                 }
+            }
+        }
+        // The I-constraints of vertices near a vertex, held back by `vertex_part` in the cone
+        // form: implied by the cone's X-constraint when it was built (module docs, step 3).
+        for (x, v, w, members) in std::mem::take(&mut b.deferred) {
+            let key = if x == i { (v, w) } else { (w, v) };
+            if !coned.contains(&key) {
+                let y = if x == i { j } else { i };
+                let members = members.iter().map(|&f| b.vf(x, y, v, f)).collect();
+                b.push_group(members, false, None);
             }
         }
         b.edge_edge(i, j, eps);
@@ -230,6 +296,12 @@ struct Builder<'a> {
     groups: BTreeSet<Vec<usize>>,
     crossing_net: bool,
     deep_vertices: bool,
+    /// The vertex–vertex cone form ([`Peg3Params::vertex_vertex_cone`]).
+    cone: bool,
+    /// In the cone form, the I-constraints held back by `vertex_part` for vertices near a
+    /// vertex: (body x, vertex v of x, the nearest vertex w of the other body, the faces of
+    /// F(v)).
+    deferred: Vec<(usize, usize, usize, Vec<usize>)>,
 }
 
 impl Builder<'_> {
@@ -364,15 +436,18 @@ impl Builder<'_> {
             }
             return Some(VertexConfig::Face);
         }
-        let members: Vec<usize> = near.iter().map(|&f| self.vf(x, y, v, f)).collect();
-        self.push_group(members, false, None);
         // Configuration for the X-constraints.
         let nearest_vertex = (0..py.vertices().len())
             .map(|w| (w, (py.vertices()[w] - p).norm()))
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some((w, d)) = nearest_vertex
-            && d <= eps
-        {
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .filter(|&(_, d)| d <= eps);
+        if let (true, Some((w, _))) = (self.cone, nearest_vertex) {
+            self.deferred.push((x, v, w, near));
+            return Some(VertexConfig::Vertex(w));
+        }
+        let members: Vec<usize> = near.iter().map(|&f| self.vf(x, y, v, f)).collect();
+        self.push_group(members, false, None);
+        if let Some((w, _)) = nearest_vertex {
             return Some(VertexConfig::Vertex(w));
         }
         let edges: Vec<usize> = (0..py.edges().len())
@@ -469,8 +544,17 @@ impl Builder<'_> {
     ///   contact's normal is oriented as the facet's.
     ///
     /// A face or edge plane that does not support K is left out: it can be non-negative while
-    /// x is inside K, and the disjunction would then admit a penetration.
-    fn vertex_vertex_cone(&mut self, a: usize, b: usize, va: usize, vb: usize) {
+    /// x is inside K, and the disjunction would then admit a penetration. Members with the same
+    /// facet normal (coplanar faces of A and B at touching corners, an edge pair in their
+    /// plane) are one facet, kept once: they read the same gap `n·x`. A cone with one facet
+    /// (two boxes face to face: K is a half-space) is a U-constraint.
+    ///
+    /// Returns whether the constraint was built. When it was, the I-constraints of `v_a` near
+    /// B and of `v_b` near A are implied and are not built: `F(v_a)` holds every face at
+    /// `v_b` (they are all within ε of `v_a`), so "some face of `F(v_a)` has `ψ ≥ 0`" follows
+    /// from "x is outside cone_B", which follows from "x is outside K ⊇ cone_B"; the same for
+    /// `v_b` with `−cone_A ⊆ K`.
+    fn vertex_vertex_cone(&mut self, a: usize, b: usize, va: usize, vb: usize) -> bool {
         let (pa, pb) = (&self.now[a], &self.now[b]);
         let directions = |p: &ConvexPolyhedron, v: usize| -> Vec<(usize, Vec3)> {
             p.vertex_edges(v)
@@ -489,14 +573,24 @@ impl Builder<'_> {
             .chain(ga.iter().map(|g| -g.1))
             .collect();
         let supports = |n: &Vec3| generators.iter().all(|g| n.dot(g) <= CONE_TOLERANCE);
+        let mut facets: Vec<Vec3> = Vec::new();
+        let mut new_facet = |n: Vec3| {
+            let new = facets.iter().all(|m| m.dot(&n) < 1.0 - CONE_TOLERANCE);
+            if new {
+                facets.push(n);
+            }
+            new
+        };
         let mut members = Vec::new();
         for &fb in pb.vertex_faces(vb) {
-            if supports(&pb.faces()[fb].normal) {
+            let n = pb.faces()[fb].normal;
+            if supports(&n) && new_facet(n) {
                 members.push(self.vf(a, b, va, fb));
             }
         }
         for &fa in pa.vertex_faces(va) {
-            if supports(&-pa.faces()[fa].normal) {
+            let n = -pa.faces()[fa].normal;
+            if supports(&n) && new_facet(n) {
                 members.push(self.vf(b, a, vb, fa));
             }
         }
@@ -514,28 +608,33 @@ impl Builder<'_> {
                 } else {
                     continue;
                 };
-                if let Some(k) = self.ee(a, b, ea, eb) {
-                    let contact = &self.set.contacts[k];
-                    // The contact's normal points from its body `a` into its body `b`; the
-                    // facet's from B towards A.
-                    let from_b = if contact.a == a {
-                        -contact.normal
-                    } else {
-                        contact.normal
-                    };
-                    if from_b.dot(&n) > 0.99 {
-                        members.push(k);
-                    }
+                // The edge–edge contact's normal points from A into B (measured without
+                // adding the contact, which is added only as a member); the facet's from B
+                // towards A.
+                let oriented = edge_edge_contact((a, b), (pa, pb), (ea, eb), self.bodies)
+                    .is_some_and(|c| (-c.normal).dot(&n) > 0.99);
+                if oriented
+                    && new_facet(n)
+                    && let Some(k) = self.ee(a, b, ea, eb)
+                {
+                    members.push(k);
                 }
             }
         }
         members.sort_unstable();
-        if !members.is_empty() {
-            self.push_group(members, true, None);
+        if members.is_empty() {
+            return false;
         }
+        self.push_group(members, true, None);
+        true
     }
 
-    /// Step 4: edge–edge U-constraints, and step 5: the crossing safety net.
+    /// Step 4: edge–edge U-constraints, and step 5: the crossing safety net. In the cone form
+    /// the net also covers edge pairs at a vertex pair constrained by a cone (the per-face-pair
+    /// form holds many of them as X members, so they are known there): the cones describe
+    /// the bodies only near the vertices, and edges that cross farther out are caught here.
+    /// Measured: leaving those pairs out raised pour3d random c5 at h = 0.01 from 3.2e-10 to
+    /// 1.3e-4 m³.
     fn edge_edge(&mut self, a: usize, b: usize, eps: Real) {
         let (pa, pb) = (&self.now[a], &self.now[b]);
         for (ka, ea) in pa.edges().iter().enumerate() {

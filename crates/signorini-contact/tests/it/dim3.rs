@@ -90,12 +90,17 @@ fn scene(parts: &[Part], h: Real) -> Scene {
 }
 
 fn peg(s: &Scene, h: Real) -> ConstraintSet3 {
+    peg_with(s, h, VertexVertex::default())
+}
+
+/// [`peg`] with the vertex–vertex form `vv`.
+fn peg_with(s: &Scene, h: Real, vv: VertexVertex) -> ConstraintSet3 {
     peg_constraints3(
         &s.bodies,
         &s.now,
         &s.pred,
         &[(0, 1)],
-        &Peg3Params::for_step(h),
+        &Peg3Params::for_step(h).with_vertex_vertex(vv),
     )
 }
 
@@ -416,7 +421,18 @@ fn vertex_at_a_vertex_gives_two_i_constraints_and_eq38_cross_constraints() {
         ],
         h,
     );
-    let set = peg(&s, h);
+    // The cone form (the default): one X-constraint whose members are all at the two
+    // vertices, the vertices' I-constraints implied and not built.
+    let cone = peg(&s, h);
+    assert_eq!(
+        (cone.unilateral.len(), cone.inter.len(), cone.cross.len()),
+        (0, 0, 1),
+        "{:?}",
+        cone.counts()
+    );
+    assert!(!cone.cross[0].secondaries.is_empty());
+    // The per-face-pair form, as before issue 22.
+    let set = peg_with(&s, h, VertexVertex::FacePairs);
     assert_eq!(set.unilateral.len(), 0, "{:?}", set.counts());
     assert_eq!(set.inter.len(), 2);
     let (va, vb) = (
@@ -526,21 +542,52 @@ fn assert_penetrations_bounded(s: &Scene, set: &ConstraintSet3) {
                 .collect()
         }))
         .collect();
+    let of_vertex = |m: usize, x: usize, y: usize, k: usize| {
+        let c = &set.contacts[m];
+        c.a == x
+            && c.b == y
+            && matches!(c.features, Features3::VertexFace { vertex, .. } if vertex == k)
+    };
     for (x, y) in [(0, 1), (1, 0)] {
         for k in 0..s.now[x].vertices().len() {
             let inside =
                 |p: &[ConvexPolyhedron]| p[y].max_face_distance(&p[x].vertices()[k]).1 < 0.0;
-            if !(inside(&s.now) || inside(&s.pred)) {
+            let inside_now = inside(&s.now);
+            if !(inside_now || inside(&s.pred)) {
                 continue;
             }
-            let bounded = groups.iter().any(|g| {
-                g.iter().all(|&m| {
-                    let c = &set.contacts[m];
-                    c.a == x
-                        && c.b == y
-                        && matches!(c.features, Features3::VertexFace { vertex, .. } if vertex == k)
+            // Or, in the cone form (the vertex near a vertex of y), the cone's X-constraint
+            // holding a contact of the vertex, every member violated while it is inside.
+            // A member is at the vertex if it is a contact of the vertex, of a face of x at
+            // the vertex, or of an edge of x at it.
+            let at_vertex = |m: usize| {
+                let c = &set.contacts[m];
+                let p = &s.now[x];
+                match c.features {
+                    Features3::VertexFace { vertex, .. } if c.a == x => vertex == k && c.b == y,
+                    Features3::VertexFace { face, .. } => {
+                        c.b == x && p.vertex_faces(k).contains(&face)
+                    }
+                    Features3::EdgeEdge { edge_a, edge_b } => {
+                        let e = if c.a == x { edge_a } else { edge_b };
+                        p.vertex_edges(k).contains(&e)
+                    }
+                    Features3::Bodies => false,
+                }
+            };
+            let by_cone = || {
+                set.cross.iter().any(|p| {
+                    let members: Vec<usize> = std::iter::once(p.primary)
+                        .chain(p.secondaries.iter().copied())
+                        .collect();
+                    members.iter().all(|&m| at_vertex(m))
+                        && (!inside_now || members.iter().all(|&m| set.contacts[m].gap < 0.0))
                 })
-            });
+            };
+            let bounded = groups
+                .iter()
+                .any(|g| g.iter().all(|&m| of_vertex(m, x, y, k)))
+                || by_cone();
             assert!(
                 bounded,
                 "vertex {k} of body {x} penetrates body {y} unbounded"
@@ -637,7 +684,25 @@ fn detection_is_symmetric_in_the_body_order() {
             now: vec![ab.now[1].clone(), ab.now[0].clone()],
             pred: vec![ab.pred[1].clone(), ab.pred[0].clone()],
         };
-        let (s1, s2) = (peg(&ab, h), peg(&ba, h));
+        // The cone form keeps one of two members with the same facet (a vertex of A on a
+        // face of B, or the reverse): which one depends on the body order, the gaps and
+        // counts do not.
+        let (c1, c2) = (peg(&ab, h), peg(&ba, h));
+        let gaps = |set: &ConstraintSet3| -> Vec<i64> {
+            let mut g: Vec<i64> = set
+                .contacts
+                .iter()
+                .map(|c| (c.gap * 1e9).round() as i64)
+                .collect();
+            g.sort_unstable();
+            g
+        };
+        assert_eq!(gaps(&c1), gaps(&c2), "pose {k} (cone form)");
+        assert_eq!(c1.counts(), c2.counts(), "pose {k} (cone form)");
+        let (s1, s2) = (
+            peg_with(&ab, h, VertexVertex::FacePairs),
+            peg_with(&ba, h, VertexVertex::FacePairs),
+        );
         // The same feature pairs with the same gaps, bodies relabelled.
         let keys = |set: &ConstraintSet3, swap: bool| {
             let mut k: Vec<(usize, usize, Features3, i64)> = set
@@ -795,7 +860,10 @@ fn one_peg_subproblem_stops_the_approach_in_every_configuration() {
             "vertex-vertex",
             part(cube(), v(0.0, 0.0, 2.0 * H * S3 + 0.002), corner_down()),
             fixed(part(cube(), v(0.0, 0.0, 0.0), corner_up())),
-            (2, 2),
+            // The cone form: one X-constraint (checked below), and the crossing safety net's
+            // U-constraints on the six pairs of edges at the two vertices that cross at the
+            // predicted pose (a 1 cm fall through a 2 mm gap).
+            (6, 0),
         ),
         (
             "edge-edge",
@@ -819,6 +887,10 @@ fn one_peg_subproblem_stops_the_approach_in_every_configuration() {
         let set = peg(&s, h);
         let total = set.unilateral.len() + set.inter.len();
         assert_eq!(total, n_constraints, "{name}: {:?}", set.counts());
+        if name == "vertex-vertex" {
+            assert_eq!(set.cross.len(), 1, "{name}: {:?}", set.counts());
+            assert!(set.cross[0].secondaries.len() >= 2, "{name}");
+        }
         assert!(
             set.inter
                 .iter()
@@ -845,7 +917,15 @@ fn one_peg_subproblem_stops_the_approach_in_every_configuration() {
         let info = solve_lcp(&lcp, &SolveParams::default()).unwrap();
         let nu = f.velocities_from_lcp(&s.bodies, &free, &info.z);
         assert_constraints_hold(&set, &nu, h);
-        assert!(nu[0][2] > -0.25, "{name}: still falling at {}", nu[0][2]);
+        // A vertex dropped on a vertex may slide off it instead: the cone form admits every
+        // free motion, and (measured) A's corner leaves past B's face at 0.97 m/s, free of
+        // B to the overlap check below (8e-10 m³, the linearisation's second-order error).
+        // The other configurations must stop.
+        assert!(
+            name == "vertex-vertex" || nu[0][2] > -0.25,
+            "{name}: still falling at {}",
+            nu[0][2]
+        );
         // One step with the new velocities leaves (almost) no overlap.
         let mut body = s.bodies[0].clone();
         body.set_velocity(&nu[0]);

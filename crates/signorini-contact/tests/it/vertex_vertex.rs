@@ -120,6 +120,16 @@ fn admits(set: &ConstraintSet3, nu: &Vec6, h: Real) -> bool {
 /// Counts over the generated motions: (free, free admitted, penetrating, penetrating
 /// forbidden, configurations with a vertex–vertex X-constraint).
 fn census(vertex_vertex_cross: bool, cone: bool) -> [usize; 5] {
+    census_of(vertex_vertex_cross, cone, config, |_| {})
+}
+
+/// [`census`] over the configurations `make(rng, gap)`; `inspect` sees each constraint set.
+fn census_of(
+    vertex_vertex_cross: bool,
+    cone: bool,
+    make: impl Fn(&mut Rng, Real) -> Config,
+    mut inspect: impl FnMut(&ConstraintSet3),
+) -> [usize; 5] {
     let h = 0.01;
     let mut params = Peg3Params::for_step(h);
     params.sweep = false;
@@ -129,8 +139,9 @@ fn census(vertex_vertex_cross: bool, cone: bool) -> [usize; 5] {
     let mut rng = Rng(22);
     let mut n = [0; 5];
     for _ in 0..150 {
-        let c = config(&mut rng, gap);
+        let c = make(&mut rng, gap);
         let set = peg_constraints3(&c.bodies, &c.now, &c.now, &[(0, 1)], &params);
+        inspect(&set);
         n[4] += usize::from(!set.cross.is_empty());
         for _ in 0..40 {
             // The vertex moves up to 4 gaps in a step; rotations up to 0.004 rad (second-order
@@ -213,4 +224,53 @@ fn vertex_vertex_cone_is_exact_against_brute_force() {
         n[3], n[2],
         "the cone form admitted a penetrating motion: {n:?}"
     );
+}
+
+/// Cube A resting on cube B face to face with coincident corners (B static, A a gap above it,
+/// shifted sideways by up to a tenth of the gap so the corners stay within ε).
+fn stacked(rng: &mut Rng, gap: Real) -> Config {
+    let shape = ConvexPolyhedron::cuboid(Vec3::repeat(0.5)).unwrap();
+    let shift = Vec3::new(rng.next() - 0.5, rng.next() - 0.5, 0.0) * (0.2 * gap);
+    let pos_b = Vec3::new(0.0, 0.0, -1.0 - gap) + shift;
+    let a = RigidBody3::dynamic(1.0, Mat3::identity() * (1.0 / 6.0)).unwrap();
+    let b = RigidBody3::fixed().with_pose(pos_b, Quat::identity());
+    let now = vec![
+        shape.transformed(&Vec3::zeros(), &Quat::identity()),
+        shape.transformed(&pos_b, &Quat::identity()),
+    ];
+    Config {
+        bodies: vec![a, b],
+        now,
+        shape,
+    }
+}
+
+/// Issue #19 (the 8-cube tower): in the cone form two boxes face to face with coincident
+/// corners get one U-constraint per corner (each corner's cone K is a half-space, its two
+/// coincident facets kept once, and the corners' I-constraints are implied), and those four
+/// still admit every free motion and forbid every penetrating one. The per-face-pair form
+/// builds I- and X-groups at each corner.
+#[test]
+fn stacked_cubes_in_the_cone_form_are_four_exact_corner_units() {
+    let mut shapes = std::collections::BTreeSet::new();
+    let n = census_of(true, true, stacked, |set| {
+        shapes.insert((set.unilateral.len(), set.inter.len(), set.cross.len()));
+    });
+    println!(
+        "stacked cubes (cone form): constraint counts (U, I, X) {shapes:?}; free admitted {}/{}, penetrating forbidden {}/{}",
+        n[1], n[0], n[3], n[2]
+    );
+    assert_eq!(shapes, [(4, 0, 0)].into(), "one U per corner");
+    assert!(
+        n[0] > 500 && n[2] > 500,
+        "too few classified motions: {n:?}"
+    );
+    assert_eq!(n[1], n[0], "a free motion was forbidden: {n:?}");
+    assert_eq!(n[3], n[2], "a penetrating motion was admitted: {n:?}");
+    let mut pairs = std::collections::BTreeSet::new();
+    census_of(true, false, stacked, |set| {
+        pairs.insert((set.unilateral.len(), set.inter.len(), set.cross.len()));
+    });
+    println!("stacked cubes (per face pair): (U, I, X) {pairs:?}");
+    assert!(pairs.iter().all(|&(_, i, x)| i == 8 && x > 4), "{pairs:?}");
 }

@@ -117,6 +117,7 @@ fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
         stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
         gyroscopic: signorini_world::Gyroscopic::default(),
+        vertex_vertex: signorini_world::VertexVertex::default(),
     }
 }
 
@@ -170,6 +171,7 @@ fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
             repeats: 1,
         }),
         gyroscopic: signorini_world::Gyroscopic::default(),
+        vertex_vertex: signorini_world::VertexVertex::default(),
     };
     let r = pour3d::run_sweep3(&cfg).unwrap();
     assert_eq!(r.runs.len(), 2);

@@ -92,6 +92,9 @@ pub struct RawContact {
     pub peg_distance: Option<f64>,
     /// Standard-model detection distance (m); default 0.07.
     pub standard_distance: Option<f64>,
+    /// 3D PEG only: the vertex–vertex constraint, `cone` (default), `face-pairs` or `off`
+    /// (`signorini_contact::dim3::VertexVertex`).
+    pub vertex_vertex: Option<String>,
     /// Penalty stiffness (N/m), penalty models only.
     pub stiffness: Option<f64>,
     /// Penalty contact thickness / activation distance (m), penalty models only.

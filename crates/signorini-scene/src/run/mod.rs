@@ -285,6 +285,7 @@ pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams,
         p.standard_distance = Some(d);
     }
     p.gyroscopic = scene.gyroscopic;
+    p.vertex_vertex = c.vertex_vertex;
     Ok(p)
 }
 

@@ -16,7 +16,7 @@ use signorini_geometry::dim2::ConvexPolygon;
 use signorini_harness::bodyset::load_body_set;
 use signorini_math::{Real, Vec2, Vec3};
 use signorini_penalty::ForceModel;
-use signorini_world::ContactModel;
+use signorini_world::{ContactModel, VertexVertex};
 
 mod body;
 mod deform;
@@ -122,6 +122,8 @@ pub struct ContactSettings {
     pub peg_distance: Option<Real>,
     /// Standard-model detection distance (m).
     pub standard_distance: Option<Real>,
+    /// 3D PEG: the vertex–vertex constraint (`[contact] vertex_vertex`, default cone).
+    pub vertex_vertex: VertexVertex,
     /// Penalty stiffness per feature pair (N/m; penalty models, required there).
     pub stiffness: Option<Real>,
     /// Penalty contact thickness (m; penalty models, default 0).
@@ -720,6 +722,21 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
             )
         })?,
     };
+    let vertex_vertex = match &c.vertex_vertex {
+        None => VertexVertex::default(),
+        Some(_) if dimension != 3 || model != Model::Peg => {
+            return Err(cx.bad(
+                &p.key("vertex_vertex"),
+                "only for 3D scenes of model `peg` (`dimension = 3`)",
+            ));
+        }
+        Some(v) => VertexVertex::parse(v).ok_or_else(|| {
+            cx.bad(
+                &p.key("vertex_vertex"),
+                format!("unknown vertex–vertex form `{v}` (cone, face-pairs, off)"),
+            )
+        })?,
+    };
     if model.is_penalty() {
         if dimension != 3 {
             return Err(cx.bad(
@@ -823,6 +840,7 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
         keep_best_on_failure: c.keep_best_on_failure,
         peg_distance,
         standard_distance,
+        vertex_vertex,
         stiffness: None,
         thickness: None,
         stiffness_perturbation: None,

@@ -58,6 +58,18 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             "unknown gyroscopic update `explicit` (midpoint, implicit, off)",
             "gyroscopic =",
         ),
+        case(
+            format!("{STEP}[contact]\nvertex_vertex = \"pairs\"\n{FLOOR3}[[body]]\nshape = {{ type = \"polyhedron\", vertices = {TETRA} }}\nmass = 1.0\n"),
+            "contact.vertex_vertex",
+            "unknown vertex–vertex form `pairs` (cone, face-pairs, off)",
+            "vertex_vertex =",
+        ),
+        case(
+            format!("{STEP}[contact]\nmodel = \"standard\"\nvertex_vertex = \"cone\"\n{FLOOR3}[[body]]\nshape = {{ type = \"polyhedron\", vertices = {TETRA} }}\nmass = 1.0\n"),
+            "contact.vertex_vertex",
+            "only for 3D scenes of model `peg`",
+            "vertex_vertex =",
+        ),
         // Polyhedra.
         case(
             tetra("").replace("[0.0, 0.0, 1.0]]", "[0.0, 0.0, 1.0], [0.1, 0.1, 0.1]]"),

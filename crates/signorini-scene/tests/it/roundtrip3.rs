@@ -37,6 +37,7 @@ fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
         stepper: signorini_harness::presets::Stepper::DEFAULT,
         timing: None,
         gyroscopic: signorini_world::Gyroscopic::default(),
+        vertex_vertex: signorini_world::VertexVertex::default(),
     };
     let r = run_pour3d(&spec, Some(&dir.join("exp"))).unwrap();
     assert_eq!(r.n_steps, n);

@@ -240,7 +240,13 @@ fn contact_settings_reach_the_world_parameters() {
     let p = world_params(&s, Model::Peg, 0.01).unwrap();
     assert!(p.keep_best_on_failure && p.mixed_fallback);
     assert_eq!(p.gap_corrections, 8);
+    assert_eq!(p.vertex_vertex, signorini_world::VertexVertex::Cone);
     assert!(world_params(&s, Model::Dpf, 0.01).is_err());
+    // 3D PEG: the vertex–vertex form.
+    let text = "dimension = 3\n[step]\nh = 0.01\nsteps = 2\n[contact]\nvertex_vertex = \"face-pairs\"\n[[body]]\nshape = { type = \"box\", size = [1.0, 1.0, 1.0] }\nmass = 1.0\n";
+    let s = load_str(Path::new("vv.toml"), text).unwrap();
+    let p = world_params(&s, Model::Peg, 0.01).unwrap();
+    assert_eq!(p.vertex_vertex, signorini_world::VertexVertex::FacePairs);
 }
 
 /// `[contact] paper = true` and `--paper` (`Scene::use_paper_stepper`) give

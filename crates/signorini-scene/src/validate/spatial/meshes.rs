@@ -130,6 +130,7 @@ pub(crate) fn penalty_contact(
         keep_best_on_failure: None,
         peg_distance: None,
         standard_distance: None,
+        vertex_vertex: Default::default(),
         stiffness,
         thickness,
         stiffness_perturbation,
