@@ -267,9 +267,9 @@ pub struct PileResult {
     /// Every run, in run order (N increasing, then model).
     pub runs: Vec<PileRun>,
     /// The printed table and verdict (also `report.txt`).
-    pub report: String,
+    pub(crate) report: String,
     /// PEG's targets held in every PEG run (true if there was no PEG run).
-    pub targets_met: bool,
+    pub(crate) targets_met: bool,
 }
 
 /// The sizes in run order: increasing, each once.

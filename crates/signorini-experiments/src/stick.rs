@@ -89,18 +89,18 @@ impl Default for StickConfig {
 pub struct StickSummary {
     /// The common fields.
     #[serde(flatten)]
-    pub common: ModelSummary,
+    pub(crate) common: ModelSummary,
     /// Unit direction of the ball's final velocity.
-    pub rebound_direction: [Real; 3],
+    pub(crate) rebound_direction: [Real; 3],
     /// The reference direction: analytic, [`analytic_rebound`].
     pub reference_rebound_direction: [Real; 3],
     /// Angle between the two (degrees; not in `summary.json`, written to `details.csv`).
     #[serde(skip)]
-    pub angle_to_reference_deg: Real,
+    pub(crate) angle_to_reference_deg: Real,
     /// Angle between the fine discrete run (the discrete model at `h / 100`) and the
     /// reference (degrees; a diagnostic, `details.csv`).
     #[serde(skip)]
-    pub fine_discrete_angle_deg: Real,
+    pub(crate) fine_discrete_angle_deg: Real,
 }
 
 /// The scene at step `h`: the tilted static stick (body 0) and the ball (body 1), no gravity.

@@ -6,7 +6,7 @@
 //! standard model wedges T2 on T1's apex (final (1.2247, 2.1213), ν = 0); PEG slides off to
 //! about (4.59, −3.96) (h = 1e-4 reference).
 //!
-//! Owns: the scene, one run ([`run_triangle`]), the sweep over models and h ([`run_all`]) and
+//! Owns: the scene, one run ([`run_triangle`]), the sweep over models and h (`run_all`) and
 //! its outputs (`final_states.csv`, `trajectories/<model>_h<hhh>.csv`, `report.txt`).
 
 use crate::ExperimentError;
@@ -20,9 +20,9 @@ use signorini_world::{ContactModel, World};
 use std::path::{Path, PathBuf};
 
 /// Duration of the test (s).
-pub const DURATION: Real = 1.5;
+pub(crate) const DURATION: Real = 1.5;
 /// Gravity of the test (m/s², simulator default; docs/formulation-notes.md §10).
-pub const GRAVITY: Real = 9.81;
+pub(crate) const GRAVITY: Real = 9.81;
 
 /// Equilateral triangle with vertices at distance `r` from the origin, apex up (CCW).
 pub fn triangle(r: Real) -> ConvexPolygon {
@@ -52,11 +52,11 @@ pub fn scene() -> Vec<RigidBody2> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TriangleOutcome {
     /// Model.
-    pub model: ContactModel,
+    pub(crate) model: ContactModel,
     /// Step size.
-    pub h: Real,
+    pub(crate) h: Real,
     /// Steps taken.
-    pub n_steps: usize,
+    pub(crate) n_steps: usize,
     /// Final position.
     pub position: Vec2,
     /// Final angle.
@@ -116,14 +116,14 @@ pub struct TriangleSweep {
     /// Outcomes (or error messages), sorted by (model, h).
     pub outcomes: Vec<Result<TriangleOutcome, String>>,
     /// Human-readable comparison with the references.
-    pub report: String,
+    pub(crate) report: String,
     /// True if every check held (standard trapped; PEG within 1% at h ≤ 0.001 and 3% at all h).
-    pub all_checks_pass: bool,
+    pub(crate) all_checks_pass: bool,
 }
 
 /// Run every model at every h in parallel and write `final_states.csv`, trajectories and
 /// `report.txt` to `out`. `data_dir` holds `triangle_drop/reference_final_states.csv`.
-pub fn run_all(
+pub(crate) fn run_all(
     models: &[ContactModel],
     hs: &[Real],
     stepper: signorini_harness::presets::Stepper,
@@ -248,7 +248,7 @@ fn compare(
     (s, ok)
 }
 
-/// The parameters of `signorini experiment triangle-drop` ([`run_all`]).
+/// The parameters of `signorini experiment triangle-drop` (`run_all`).
 #[derive(Debug, Clone)]
 pub struct TriangleConfig {
     /// Models.

@@ -94,7 +94,7 @@ pub fn jitter(force: &[f64]) -> f64 {
 }
 
 /// Window (steps) of [`jitter_high_pass`]'s centred moving average.
-pub const HIGH_PASS_WINDOW: usize = 9;
+pub(crate) const HIGH_PASS_WINDOW: usize = 9;
 
 /// High-pass jitter of a contact-force series: the mean absolute residual from the centred
 /// moving average over `window` steps (odd), divided by the mean force (0 for an all-zero

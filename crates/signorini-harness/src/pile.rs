@@ -1,7 +1,7 @@
 //! The pile scaling experiment's scene: N bodies on a lattice (or poured one at a time) in an
 //! open box, in 2D or 3D (`signorini experiment pile`; docs/guide.md).
 //!
-//! 3D: body k uses point set `k mod 500` of `random_polyhedra.json` ([`polyhedra::random_body`]),
+//! 3D: body k uses point set `k mod 500` of `random_polyhedra.json` (`polyhedra::random_body`),
 //! or [`polyhedra::icosahedron_body`], or a cube of circumradius 0.5 (edge 1/√3, mass 0.5, inertia
 //! of the geometry). Lattice spacing [`SPACING`] = 1.15 m, n = ⌈∛N⌉ sites per horizontal axis
 //! (integer arithmetic, [`ceil_root`]); body k at i = k mod n, j = (k / n) mod n, l = k / n²,
@@ -31,15 +31,15 @@ use std::path::Path;
 /// 3D lattice spacing (m).
 pub const SPACING: Real = 1.15;
 /// Spacing factor over the bodies' diameter (2D lattice: s₂ = 1.15 · 2 · r_max).
-pub const SPACING_FACTOR: Real = 1.15;
+pub(crate) const SPACING_FACTOR: Real = 1.15;
 /// Wall and floor thickness of both boxes (m).
-pub const WALL: Real = 0.25;
+pub(crate) const WALL: Real = 0.25;
 /// Head room of the walls above the top lattice row (m).
-pub const HEADROOM: Real = 1.0;
+pub(crate) const HEADROOM: Real = 1.0;
 /// Point sets in `random_polyhedra.json` used cyclically.
-pub const RANDOM_SETS: usize = 500;
+pub(crate) const RANDOM_SETS: usize = 500;
 /// The ten shared 2D body sets, in order.
-pub const SET_LETTERS: &str = "abcdefghij";
+pub(crate) const SET_LETTERS: &str = "abcdefghij";
 
 /// Spatial dimension of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,14 +290,14 @@ pub fn supply2(sets: &[BodySet]) -> Vec<RigidBody2> {
 }
 
 /// Largest circumradius about the body origin over `bodies`.
-pub fn max_radius2(bodies: &[RigidBody2]) -> Real {
+pub(crate) fn max_radius2(bodies: &[RigidBody2]) -> Real {
     bodies
         .iter()
         .flat_map(|b| b.shape.vertices().iter().map(|v| v.norm()))
         .fold(0.0, Real::max)
 }
 
-/// 2D lattice spacing for a supply: 1.15 · 2 · [`max_radius2`].
+/// 2D lattice spacing for a supply: 1.15 · 2 · `max_radius2`.
 pub fn spacing2(bodies: &[RigidBody2]) -> Real {
     SPACING_FACTOR * 2.0 * max_radius2(bodies)
 }

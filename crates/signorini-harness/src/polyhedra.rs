@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 /// Gravity (m/s²).
 pub const GRAVITY: Real = 9.81;
 /// Circumradius of every dropped body (m).
-pub const CIRCUMRADIUS: Real = 0.5;
+pub(crate) const CIRCUMRADIUS: Real = 0.5;
 /// Mass of every dropped body (kg).
-pub const BODY_MASS: Real = 0.5;
+pub(crate) const BODY_MASS: Real = 0.5;
 /// Bodies per configuration of the `random` variant.
-pub const BODIES_PER_CONFIG: usize = 11;
+pub(crate) const BODIES_PER_CONFIG: usize = 11;
 
 /// The drop orientation: 0.2 rad about (1, 2, 3)/|(1, 2, 3)|.
 pub fn drop_orientation() -> Quat {
@@ -150,7 +150,7 @@ fn body_error(path: &Path, body: usize, reason: String) -> ExperimentError {
 
 /// One random body from its point set (see [`Bodies::config`]):
 /// [`hull_body`]`(points, CIRCUMRADIUS, BODY_MASS)`.
-pub fn random_body(points: &[Vec3]) -> Result<PolyBody, String> {
+pub(crate) fn random_body(points: &[Vec3]) -> Result<PolyBody, String> {
     hull_body(points, CIRCUMRADIUS, BODY_MASS)
 }
 
