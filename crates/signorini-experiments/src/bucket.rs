@@ -248,7 +248,9 @@ pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn simulate(p: &BucketParams) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError> {
+pub(crate) fn simulate(
+    p: &BucketParams,
+) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError> {
     let mut w = build(p)?;
     Ok(simulate_world(
         &mut w,

@@ -98,7 +98,7 @@ pub fn scene(supply: &Supply, n: usize, layout: Layout) -> Result<PileScene, Exp
                 })
                 .collect();
             Ok(PileScene {
-                boxed: PileBox::Spatial(pile::open_box3(&lat)),
+                boxed: PileBox::Spatial(pile::open_box3(&lat)?),
                 lattice: lat,
                 bodies,
             })
@@ -116,7 +116,7 @@ pub fn scene(supply: &Supply, n: usize, layout: Layout) -> Result<PileScene, Exp
                 })
                 .collect();
             Ok(PileScene {
-                boxed: PileBox::Planar(pile::open_box2(&lat)),
+                boxed: PileBox::Planar(pile::open_box2(&lat)?),
                 lattice: lat,
                 bodies,
             })

@@ -47,6 +47,8 @@ use std::sync::Arc;
 
 /// The container: the five static hexahedra of docs/formulation-notes.md §9.
 pub fn open_box3() -> Compound3 {
+    // Constant data, so this cannot fail: `open_box` only fails for a size or thickness that
+    // is not finite and positive. The test `scene_matches_the_stored_experiment` builds it.
     Compound3::open_box(10.0, 4.0, 4.0, 0.25).expect("the pour3d box is valid")
 }
 

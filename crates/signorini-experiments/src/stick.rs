@@ -41,7 +41,7 @@ fn tilt() -> Quat {
 /// ball (of the cuboid's six faces, the one most opposed to `v`). (0, 0, 1) here.
 pub fn analytic_rebound(c: &StickConfig) -> Vec3 {
     let v = Vec3::new(c.speed, 0.0, 0.0);
-    let n = [
+    let faces = [
         Vec3::x(),
         -Vec3::x(),
         Vec3::y(),
@@ -49,10 +49,15 @@ pub fn analytic_rebound(c: &StickConfig) -> Vec3 {
         Vec3::z(),
         -Vec3::z(),
     ]
-    .map(|a| tilt() * a)
-    .into_iter()
-    .min_by(|a, b| a.dot(&v).total_cmp(&b.dot(&v)))
-    .expect("six faces");
+    .map(|a| tilt() * a);
+    // The first of the most opposed (as `min_by`).
+    let n = faces[1..].iter().fold(faces[0], |best, a| {
+        if a.dot(&v).total_cmp(&best.dot(&v)).is_lt() {
+            *a
+        } else {
+            best
+        }
+    });
     (v - 2.0 * v.dot(&n) * n).normalize()
 }
 

@@ -71,12 +71,18 @@ impl TowerRun {
 }
 
 /// The world: floor first, then cube k at (0, 0, 0.5 + k).
-pub fn tower_world(model: ContactModel, h: Real, mu: Real) -> Result<World3, ExperimentError> {
+pub(crate) fn tower_world(
+    model: ContactModel,
+    h: Real,
+    mu: Real,
+) -> Result<World3, ExperimentError> {
     let mut world = World3::new(pile_params(model, h, mu))?;
-    let floor = ConvexPolyhedron::cuboid(Vec3::new(2.0, 2.0, 0.5)).expect("valid floor");
+    let floor = ConvexPolyhedron::cuboid(Vec3::new(2.0, 2.0, 0.5))
+        .map_err(|e| ExperimentError::Argument(format!("tower floor: {e}")))?;
     world
         .add_body(PolyBody::fixed(floor).with_pose(Vec3::new(0.0, 0.0, -0.5), Quat::identity()))?;
-    let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5)).expect("valid cube");
+    let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5))
+        .map_err(|e| ExperimentError::Argument(format!("tower cube: {e}")))?;
     let body = PolyBody::from_density(&cube, 1.0)
         .map_err(|e| ExperimentError::Argument(format!("tower cube: {e}")))?;
     for k in 0..CUBES {

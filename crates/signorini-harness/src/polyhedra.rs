@@ -41,6 +41,10 @@ pub fn dropped(body: &PolyBody) -> PolyBody {
 /// on +z, vertex order and faces as there; [`ConvexPolyhedron::authors_icosahedron`]) at
 /// circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃.
 pub fn icosahedron_body() -> PolyBody {
+    // Constant data, so neither call can fail: the authors' 12 vertices and 20 faces at the
+    // fixed circumradius 0.5 are one fixed input to `from_vertices_faces`, and mass 0.5 and
+    // inertia 0.5·(3 + √5)/20 ≈ 0.13 are finite and positive, all `dynamic` checks. The test
+    // `pile::tests::constant_bodies_build` builds it (so do the pour3d and pile tests).
     let shape = ConvexPolyhedron::authors_icosahedron(CIRCUMRADIUS).expect("icosahedron is valid");
     let j = 0.5 * (3.0 + 5f64.sqrt()) / 20.0;
     PolyBody::dynamic(shape, BODY_MASS, Mat3::identity() * j).expect("positive mass")
