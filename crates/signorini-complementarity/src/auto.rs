@@ -131,6 +131,14 @@ fn pivots_of(e: &SolveError) -> usize {
     }
 }
 
+/// A candidate within tolerance ([`Chain::offer`]).
+struct Accepted {
+    residual: Real,
+    z: DVector<Real>,
+    solver: SolverKind,
+    iterations: usize,
+}
+
 /// The best candidate so far and the failure log.
 struct Chain {
     best: Option<(Real, DVector<Real>, SolverKind, usize)>,
@@ -144,14 +152,15 @@ struct Chain {
 }
 
 impl Chain {
-    /// Offer a candidate (polished first). Returns true if it is within tolerance.
+    /// Offer a candidate (polished first). Returns it if it is within tolerance (the answer);
+    /// otherwise keeps it as the best so far if its residual is lower, and returns `None`.
     fn offer(
         &mut self,
         mcp: &Mcp,
         z: DVector<Real>,
         solver: SolverKind,
         iterations: usize,
-    ) -> bool {
+    ) -> Option<Accepted> {
         // A large candidate already within tolerance is kept as it is: the polish's dense LU
         // of the active set (O(k³), a tenth of a 900-unknown solve) would only move it within
         // the tolerance. Small ones are still polished to rounding level. Within tolerance
@@ -163,20 +172,33 @@ impl Chain {
         } else {
             polish_if_better(mcp, z)
         };
-        let accepted = ok(&z, r);
         // An accepted candidate is the answer even if a rejected one had a lower residual.
-        if accepted || self.best.as_ref().is_none_or(|b| r < b.0) {
+        if ok(&z, r) {
+            return Some(Accepted {
+                residual: r,
+                z,
+                solver,
+                iterations,
+            });
+        }
+        if self.best.as_ref().is_none_or(|b| r < b.0) {
             self.best = Some((r, z, solver, iterations));
         }
-        accepted
+        None
     }
 
     fn fail(&mut self, solver: SolverKind, why: String) {
         self.log.push((solver, why));
     }
 
-    fn done(self) -> Attempt {
-        let (_, z, solver, iterations) = self.best.expect("done() only after a success");
+    /// The attempt that answers the solve with the accepted candidate `a`.
+    fn done(self, a: Accepted) -> Attempt {
+        let Accepted {
+            z,
+            solver,
+            iterations,
+            ..
+        } = a;
         Attempt {
             z,
             iterations,
@@ -237,8 +259,8 @@ pub(crate) fn solve_auto(
             Ok(r) => {
                 chain.basis = Some(r.basis);
                 chain.factor = r.factor.map(Arc::new);
-                if chain.offer(mcp, r.z, SolverKind::Lemke, r.pivots) {
-                    return Ok(chain.done());
+                if let Some(a) = chain.offer(mcp, r.z, SolverKind::Lemke, r.pivots) {
+                    return Ok(chain.done(a));
                 }
                 let res = chain.best.as_ref().map_or(Real::INFINITY, |b| b.0);
                 chain.fail(
@@ -249,8 +271,12 @@ pub(crate) fn solve_auto(
                 );
             }
             Err(e) => {
-                if let Some(z) = e.best() {
-                    chain.offer(mcp, z.clone(), SolverKind::Lemke, 0);
+                if let Some(z) = e.best()
+                    && let Some(a) = chain.offer(mcp, z.clone(), SolverKind::Lemke, 0)
+                {
+                    // Within tolerance, but from a failed run: not returned; FB-Newton below
+                    // starts from it (the best iterate).
+                    chain.best = Some((a.residual, a.z, a.solver, a.iterations));
                 }
                 if matches!(e, SolveError::Ray { .. }) && k == 0 {
                     coverings.push(Covering::ScaledByQ);
@@ -269,8 +295,8 @@ pub(crate) fn solve_auto(
         }
         let fb = fb_newton(mcp, z0, chain.budget.newton(FB_ITERATIONS), tol);
         chain.budget.charge(0, fb.iterations.max(1));
-        if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
-            return Ok(chain.done());
+        if let Some(a) = chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
+            return Ok(chain.done(a));
         }
         let from = if k == 0 {
             "best iterate"
@@ -308,17 +334,17 @@ pub(crate) fn solve_auto(
             .charge(result.as_ref().map_or_else(pivots_of, |r| r.pivots), 0);
         match result {
             Ok(r) => {
-                if chain.offer(mcp, r.z.clone(), SolverKind::Lemke, r.pivots) {
+                if let Some(a) = chain.offer(mcp, r.z.clone(), SolverKind::Lemke, r.pivots) {
                     chain.log.push((
                         SolverKind::Lemke,
                         format!("(note) the answer comes from Lemke on M + εI, ε = {eps:e}, polished on the original problem"),
                     ));
-                    return Ok(chain.done());
+                    return Ok(chain.done(a));
                 }
                 let fb = fb_newton(mcp, r.z, chain.budget.newton(FB_ITERATIONS), tol);
                 chain.budget.charge(0, fb.iterations.max(1));
-                if chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
-                    return Ok(chain.done());
+                if let Some(a) = chain.offer(mcp, fb.z, SolverKind::FbNewton, fb.iterations) {
+                    return Ok(chain.done(a));
                 }
                 chain.fail(
                     SolverKind::Lemke,

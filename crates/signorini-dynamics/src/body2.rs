@@ -5,7 +5,7 @@
 //! update `x ← x + h v`, `θ ← θ + h ω` (docs/formulation-notes.md §2, paper Eq. 10 in 2D).
 //! Does not own: forces from contacts.
 
-use signorini_geometry::dim2::ConvexPolygon;
+use signorini_geometry::dim2::{ConvexPolygon, PolygonError};
 use signorini_math::{Real, Vec2, Vec3};
 
 /// Why a body is invalid.
@@ -29,6 +29,10 @@ pub enum BodyError {
         /// Which field.
         field: &'static str,
     },
+    /// The shape re-centred on its centroid is no longer a valid polygon (rounding in the
+    /// translation can merge two vertices or flatten a nearly straight corner).
+    #[error("shape re-centred on its centroid is invalid: {0}")]
+    Recentred(PolygonError),
 }
 
 /// A rigid convex polygon in the plane. The body frame origin is the centre of mass used by
@@ -91,12 +95,13 @@ impl RigidBody2 {
     }
 
     /// A dynamic body of uniform density; the shape is re-centred so that its centroid is the
-    /// body origin.
+    /// body origin. Fails with [`BodyError::Density`] for a density that is not finite and
+    /// positive, or [`BodyError::Recentred`] if rounding in the re-centring invalidates the shape.
     pub fn from_density(shape: &ConvexPolygon, density: Real) -> Result<Self, BodyError> {
         let (m, j) = mass_properties_from_density(shape, density)?;
         let c = shape.centroid();
         let centred = ConvexPolygon::new(shape.vertices().iter().map(|v| v - c).collect())
-            .expect("translating a valid polygon keeps it valid");
+            .map_err(BodyError::Recentred)?;
         RigidBody2::dynamic(centred, m, j)
     }
 

@@ -1,7 +1,7 @@
 //! A rigid box dropped on a plane (the CPF paper's supplementary video, §5.1 "Jitter"): it comes
 //! to rest under continuous penalty forces and keeps jittering under discrete ones.
 //!
-//! Owns: the scene, [`run_model`] (one force model), [`run`] (all three, outputs and
+//! Owns: the scene, `run_model` (one force model), [`run`] (all three, outputs and
 //! `summary.json`), and [`Trace`], the per-step series shared with `stick`.
 
 use crate::ExperimentError;
@@ -57,17 +57,17 @@ impl Default for BoxConfig {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelSummary {
     /// Largest vertex speed over the final second (m/s).
-    pub final_speed: Real,
+    pub(crate) final_speed: Real,
     /// Deepest penetration over the run (m).
-    pub max_penetration: Real,
+    pub(crate) max_penetration: Real,
     /// Jitter figure from the first contact on (mean |ΔF| / mean F).
-    pub jitter: Real,
+    pub(crate) jitter: Real,
     /// Wall-clock milliseconds per step.
-    pub ms_per_step: Real,
+    pub(crate) ms_per_step: Real,
     /// Jitter figure over the final second only (not in `summary.json`, whose fields are fixed
     /// by issue 6; written to `details.csv`).
     #[serde(skip)]
-    pub final_second_jitter: Real,
+    pub(crate) final_second_jitter: Real,
 }
 
 /// Summaries of a trace: final-second window is the last `1 s / h` steps.
@@ -85,7 +85,7 @@ pub fn summarize(tr: &Trace, h: Real) -> ModelSummary {
 }
 
 /// Ground: a static 4 m × 4 m slab with its top at z = 0.
-pub fn ground() -> Result<MeshBody, ExperimentError> {
+pub(crate) fn ground() -> Result<MeshBody, ExperimentError> {
     let m = shapes::cuboid(Vec3::new(2.0, 2.0, 0.5))
         .and_then(|m| m.map(|p| p + Vec3::new(0.31, 0.17, -0.5)))
         .map_err(|e| ExperimentError::Argument(format!("ground mesh: {e}")))?;
@@ -96,12 +96,12 @@ pub fn ground() -> Result<MeshBody, ExperimentError> {
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn run_model(c: &BoxConfig, model: ForceModel) -> Result<Trace, ExperimentError> {
+pub(crate) fn run_model(c: &BoxConfig, model: ForceModel) -> Result<Trace, ExperimentError> {
     let mut w = world(c, model)?;
     Ok(trace(&mut w, (c.duration / c.h).round() as usize, 1))
 }
 
-/// The scene: [`ground`] (body 0) and the tilted box (body 1), with gravity.
+/// The scene: `ground` (body 0) and the tilted box (body 1), with gravity.
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.

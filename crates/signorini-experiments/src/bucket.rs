@@ -3,7 +3,7 @@
 //!
 //! Owns: [`BucketParams`] ([`BucketParams::small`], [`BucketParams::full`]), [`spec`] (the
 //! world as a [`WorldSpec`], shared with `scenes/bucket.toml`), [`build`],
-//! [`simulate`], [`run`] and [`compare`]; outputs, jitter and penetration statistics are the
+//! `simulate`, [`run`] and `compare`; outputs, jitter and penetration statistics are the
 //! shared ones of [`signorini_harness::deform_run`].
 //!
 //! Departures from the paper (docs/deformable.md, "Experiments"): the forty dragons are
@@ -133,7 +133,7 @@ impl BucketParams {
 
 /// Soft body shell (the cloth-and-tori torus' springs, a stiffer pressure); the areal density is
 /// set per mesh from [`BucketParams::vertex_mass`].
-pub const BODY: Material = Material {
+pub(crate) const BODY: Material = Material {
     areal_density: 1.0,
     stretch: 125.0,
     shear: 50.0,
@@ -144,7 +144,7 @@ pub const BODY: Material = Material {
 };
 
 /// Bucket radius and height (m).
-pub const BUCKET: (Real, Real) = (0.4, 0.4);
+pub(crate) const BUCKET: (Real, Real) = (0.4, 0.4);
 /// Body size: sphere radius, torus radii, rounded-box half size (m).
 const SIZE: Real = 0.075;
 
@@ -248,7 +248,9 @@ pub fn build(p: &BucketParams) -> Result<DeformableWorld, ExperimentError> {
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn simulate(p: &BucketParams) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError> {
+pub(crate) fn simulate(
+    p: &BucketParams,
+) -> Result<(DeformTrace, DeformSummary, Extra), ExperimentError> {
     let mut w = build(p)?;
     Ok(simulate_world(
         &mut w,
@@ -274,7 +276,7 @@ pub fn run(p: &BucketParams, out: &Path) -> Result<(DeformSummary, Extra), Exper
 ///
 /// # Errors
 /// [`ExperimentError`] for invalid parameters or unwritable files.
-pub fn compare(
+pub(crate) fn compare(
     p: &BucketParams,
     models: &[ForceModel],
     out: &Path,

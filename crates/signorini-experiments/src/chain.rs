@@ -5,7 +5,7 @@
 //! swings back up. It measures contact leaking between links and against the box.
 //!
 //! Owns: [`ChainParams`] ([`ChainParams::small`], [`ChainParams::full`]), [`spec`] (the world
-//! as a [`WorldSpec`], shared with `scenes/chain.toml`), [`swing_field`], [`build`], [`run`].
+//! as a [`WorldSpec`], shared with `scenes/chain.toml`), `swing_field`, [`build`], [`run`].
 //! The links are stiff pressurised shells (the rings of [`crate::rings`]), interlocked
 //! (alternately in the x–y and x–z planes, centres 1.5 ring radii apart), the first one pinned.
 //! Settings: the paper's Δt = 0.02 s and k = 10 N/m per pair are kept; vertex masses follow
@@ -91,7 +91,7 @@ impl ChainParams {
 }
 
 /// Link shell: ≈ 80 g per vertex (`k Δt²/m ≈ 0.05` per pair at 10 N/m), stiff springs.
-pub const LINK: Material = Material {
+pub(crate) const LINK: Material = Material {
     areal_density: 780.0,
     stretch: 780.0,
     shear: 234.0,
@@ -108,7 +108,7 @@ fn arg(e: &dyn std::fmt::Display) -> ExperimentError {
 /// The swing of the links: vertical velocity `−swing · x` (the z component of a rotation at
 /// `swing` rad/s about the y axis through the pinned link's centre; the horizontal component
 /// `swing · z`, at most 1 % of it here, is left out), as a [`VelocityGradient`].
-pub fn swing_field(swing: Real) -> VelocityGradient {
+pub(crate) fn swing_field(swing: Real) -> VelocityGradient {
     let mut gradient = Mat3::zeros();
     gradient[(2, 0)] = -swing;
     VelocityGradient {
@@ -118,7 +118,7 @@ pub fn swing_field(swing: Real) -> VelocityGradient {
 }
 
 /// The world's description: links along +x from the origin at z = 0 (link 0 pinned) swinging
-/// down at `swing` rad/s ([`swing_field`]), a static box whose top is 6 cm below the chain, from
+/// down at `swing` rad/s (`swing_field`), a static box whose top is 6 cm below the chain, from
 /// under the third link on (built by [`build`]; `scenes/chain.toml` states the same).
 ///
 /// # Errors

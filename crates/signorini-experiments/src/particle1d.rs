@@ -31,7 +31,7 @@ pub enum Method {
 }
 
 /// One step of the nonlinear contact model: stiffness `k`, mass `m`, gravity `g`, step `h`.
-pub fn step(method: Method, x: f64, v: f64, k: f64, m: f64, g: f64, h: f64) -> (f64, f64) {
+pub(crate) fn step(method: Method, x: f64, v: f64, k: f64, m: f64, g: f64, h: f64) -> (f64, f64) {
     match method {
         Method::SymplecticEuler => {
             let f = if x < 0.0 { -k * x } else { 0.0 };
@@ -111,17 +111,17 @@ pub fn eigen_limit(method: Method, k: f64, m: f64) -> f64 {
 }
 
 /// Steps simulated per trial of [`simulated_limit`].
-pub const SIM_STEPS: usize = 4000;
+pub(crate) const SIM_STEPS: usize = 4000;
 
 /// Half the edge of the simulated body (m): a 10 cm cube, as the scene `particle1d_cpf`.
-pub const CUBE_HALF: f64 = 0.05;
+pub(crate) const CUBE_HALF: f64 = 0.05;
 
 /// Depth (m) by which the cube of [`limit_world`] penetrates each of its two walls at rest.
-pub const SIM_DEPTH: f64 = 1e-3;
+pub(crate) const SIM_DEPTH: f64 = 1e-3;
 
 /// Start of a trial of [`simulated_limit`]: the cube displaced by this fraction of
 /// [`SIM_DEPTH`] from its rest position, at rest.
-pub const SIM_START_FRACTION: f64 = 1e-3;
+pub(crate) const SIM_START_FRACTION: f64 = 1e-3;
 
 /// Growth of the displacement that counts as unstable: 100× the start, i.e. 0.1·[`SIM_DEPTH`],
 /// still inside the linear regime. Measured: above its linear limit, CPF on the real stepper
@@ -129,12 +129,12 @@ pub const SIM_START_FRACTION: f64 = 1e-3;
 /// interval is clipped and the cube settles into a bounded period-2 oscillation (0.56 mm
 /// amplitude for a 1 mm rest depth at 1.05× the limit), so "unbounded" cannot be the criterion;
 /// a 100-fold growth of a small disturbance is.
-pub const SIM_GROWTH: f64 = 100.0;
+pub(crate) const SIM_GROWTH: f64 = 100.0;
 
 /// The penalty stepper's force model that integrates the 1D rule `method`: CPF for CPF, the
 /// discrete closest-point model (a force from the positions at the start of the step, i.e.
 /// symplectic Euler) for SE.
-pub fn force_model(method: Method) -> ForceModel {
+pub(crate) fn force_model(method: Method) -> ForceModel {
     match method {
         Method::SymplecticEuler => ForceModel::Dpf,
         Method::Cpf => ForceModel::Cpf,
@@ -157,7 +157,7 @@ pub fn force_model(method: Method) -> ForceModel {
 ///
 /// # Errors
 /// [`ExperimentError::Argument`] for invalid parameters.
-pub fn limit_world(
+pub(crate) fn limit_world(
     method: Method,
     k: f64,
     m: f64,
@@ -190,8 +190,8 @@ pub fn limit_world(
     .map_err(|e| arg(&e))
 }
 
-/// True if the trial of [`simulated_limit`] at step `h` is unstable: within [`SIM_STEPS`]
-/// steps the displacement from rest grows [`SIM_GROWTH`]-fold, or the state becomes
+/// True if the trial of [`simulated_limit`] at step `h` is unstable: within `SIM_STEPS`
+/// steps the displacement from rest grows `SIM_GROWTH`-fold, or the state becomes
 /// non-finite or diverges.
 ///
 /// # Errors
@@ -251,9 +251,9 @@ fn unstable_in(
     Ok(Some(false))
 }
 
-/// Stability limit by simulation of the actual penalty stepper ([`limit_world`]: `PenaltyWorld`
+/// Stability limit by simulation of the actual penalty stepper (`limit_world`: `PenaltyWorld`
 /// with CPF, or the discrete model for SE): bisection on Δt over `[0.5, 4]·√(m/k)` (24
-/// halvings, 2e-7·√(m/k)) for the largest step whose trial stays stable for [`SIM_STEPS`] steps
+/// halvings, 2e-7·√(m/k)) for the largest step whose trial stays stable for `SIM_STEPS` steps
 /// ([`simulated_unstable`]: a small disturbance does not grow 100-fold). Independent of
 /// [`update_matrix`]: it agrees with
 /// [`eigen_limit`] only if the stepper integrates the 1D rule the matrix describes.
@@ -338,10 +338,10 @@ fn trajectory_in(method: Method, c: &DropConfig, amp: f64, p: &mut Progress) -> 
 }
 
 /// Growth factor of the drop height that counts as instability.
-pub const BLOW_UP: f64 = 2.0;
+pub(crate) const BLOW_UP: f64 = 2.0;
 
 /// Survival: after the first contact the particle stays finite and never rises above
-/// [`BLOW_UP`] times its drop height (its energy never doubles).
+/// `BLOW_UP` times its drop height (its energy never doubles).
 pub fn survives(method: Method, c: &DropConfig, amp: f64) -> bool {
     survives_in(method, c, amp, &mut Progress::default())
 }
@@ -390,23 +390,23 @@ pub struct Particle1dSummary {
     /// `√(2m/k)` (s).
     pub cpf_analytic_limit_s: f64,
     /// Largest surviving relative stiffness perturbation under SE.
-    pub se_max_perturbation: f64,
+    pub(crate) se_max_perturbation: f64,
     /// Largest surviving relative stiffness perturbation under CPF.
-    pub cpf_max_perturbation: f64,
+    pub(crate) cpf_max_perturbation: f64,
     /// SE limit by eigenvalues (s; in `limits.csv`, not in `summary.json`).
     #[serde(skip)]
-    pub se_eigen_limit_s: f64,
+    pub(crate) se_eigen_limit_s: f64,
     /// CPF limit by eigenvalues (s; in `limits.csv`).
     #[serde(skip)]
-    pub cpf_eigen_limit_s: f64,
+    pub(crate) cpf_eigen_limit_s: f64,
     /// Perturbation frequency used (Hz; printed by the CLI, not in `summary.json`).
     #[serde(skip)]
-    pub perturbation_hz: f64,
+    pub(crate) perturbation_hz: f64,
     /// Set if a signal stopped the experiment: `"SIGINT at step k of <what>"`, k counting every
     /// simulated step of every trial so far ([`signorini_harness::cancel`]); the figures not reached are
     /// NaN (`null` in `summary.json`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub interrupted: Option<String>,
+    pub(crate) interrupted: Option<String>,
 }
 
 /// Run everything, write `limits.csv`, `trajectory.csv`, `trajectory.svg`, `summary.json`

@@ -24,20 +24,20 @@ pub(crate) const MAX_OVERLAP: f64 = 1e-6;
 #[derive(Debug, Clone)]
 pub struct PileRun {
     /// Contact model.
-    pub model: ContactModel,
+    pub(crate) model: ContactModel,
     /// 2 or 3.
-    pub dimension: usize,
+    pub(crate) dimension: usize,
     /// Shape name.
-    pub shape: String,
+    pub(crate) shape: String,
     /// Bodies.
     pub n: usize,
     /// Step size (s).
-    pub h: f64,
+    pub(crate) h: f64,
     /// Friction coefficient.
-    pub mu: f64,
+    pub(crate) mu: f64,
     /// Stage times summed over steps (s): broad phase, detection, formulation, solve, gap
     /// corrections, integration.
-    pub stage_seconds: [f64; 6],
+    pub(crate) stage_seconds: [f64; 6],
     /// Total overlap after each step.
     pub overlap: Vec<f64>,
     /// Largest number of unknowns of a step.
@@ -45,13 +45,13 @@ pub struct PileRun {
     /// Steps whose solves all failed.
     pub failed_steps: usize,
     /// Steps in which a solve spent its work budget.
-    pub budget_steps: usize,
+    pub(crate) budget_steps: usize,
     /// Process peak resident memory after the run (MiB; NaN if unknown).
-    pub peak_mib: f64,
+    pub(crate) peak_mib: f64,
     /// Pour layout: the step before which each body entered.
     pub drops: Vec<usize>,
     /// Pour layout: steps a drop waited because the spawn region was occupied.
-    pub spawn_waits: usize,
+    pub(crate) spawn_waits: usize,
     /// Pour layout: largest exact overlap of a body with the others where it entered.
     pub spawn_overlap: f64,
 }
@@ -104,7 +104,7 @@ impl PileRun {
     }
 
     /// Mean stepper time per step (ms).
-    pub fn ms_per_step(&self) -> f64 {
+    pub(crate) fn ms_per_step(&self) -> f64 {
         1e3 * self.stage_seconds.iter().sum::<f64>() / self.steps().max(1) as f64
     }
 

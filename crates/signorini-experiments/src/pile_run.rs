@@ -98,7 +98,7 @@ pub fn scene(supply: &Supply, n: usize, layout: Layout) -> Result<PileScene, Exp
                 })
                 .collect();
             Ok(PileScene {
-                boxed: PileBox::Spatial(pile::open_box3(&lat)),
+                boxed: PileBox::Spatial(pile::open_box3(&lat)?),
                 lattice: lat,
                 bodies,
             })
@@ -116,7 +116,7 @@ pub fn scene(supply: &Supply, n: usize, layout: Layout) -> Result<PileScene, Exp
                 })
                 .collect();
             Ok(PileScene {
-                boxed: PileBox::Planar(pile::open_box2(&lat)),
+                boxed: PileBox::Planar(pile::open_box2(&lat)?),
                 lattice: lat,
                 bodies,
             })
@@ -267,9 +267,9 @@ pub struct PileResult {
     /// Every run, in run order (N increasing, then model).
     pub runs: Vec<PileRun>,
     /// The printed table and verdict (also `report.txt`).
-    pub report: String,
+    pub(crate) report: String,
     /// PEG's targets held in every PEG run (true if there was no PEG run).
-    pub targets_met: bool,
+    pub(crate) targets_met: bool,
 }
 
 /// The sizes in run order: increasing, each once.

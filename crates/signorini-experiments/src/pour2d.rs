@@ -41,6 +41,9 @@ pub fn paper_step_sizes() -> Vec<f64> {
 /// The open box: floor, left wall, right wall (static, counter-clockwise rectangles;
 /// docs/formulation-notes.md §7).
 pub fn open_box() -> Compound {
+    // Constant data, so neither `expect` can fail: each rectangle has x0 < x1 and y0 < y1,
+    // all finite, which is a valid counter-clockwise rectangle; the three of them make a
+    // non-empty compound. Every pour2d test builds this box.
     let parts = [
         (-1.0, -0.4, 1.0, 0.0),
         (-1.2, -0.4, -0.8, 1.6),

@@ -47,6 +47,8 @@ use std::sync::Arc;
 
 /// The container: the five static hexahedra of docs/formulation-notes.md §9.
 pub fn open_box3() -> Compound3 {
+    // Constant data, so this cannot fail: `open_box` only fails for a size or thickness that
+    // is not finite and positive. The test `scene_matches_the_stored_experiment` builds it.
     Compound3::open_box(10.0, 4.0, 4.0, 0.25).expect("the pour3d box is valid")
 }
 
@@ -83,7 +85,7 @@ pub struct RunSpec3 {
 
 impl RunSpec3 {
     /// Scene label `<bodies>_c<k>` (the `set` of the run's [`RunResult`]).
-    pub fn scene(&self) -> String {
+    pub(crate) fn scene(&self) -> String {
         format!("{}_c{}", self.bodies.label(), self.config)
     }
 
@@ -277,9 +279,9 @@ fn refs(cfg: &Pour3Config, model: &str) -> Vec<ReferenceOverlap> {
 
 /// Floor under the authors' median for the median check (issue 7: "the authors' stored PEG
 /// median or 1e-15 m³, whichever is larger").
-pub const MEDIAN_FLOOR: Real = 1e-15;
+pub(crate) const MEDIAN_FLOOR: Real = 1e-15;
 /// Largest per-step overlap volume PEG may show in any run (m³).
-pub const MAX_OVERLAP: Real = 1e-6;
+pub(crate) const MAX_OVERLAP: Real = 1e-6;
 
 /// The "must show" comparison: per h, PEG's runs, failed runs and runs with failed steps,
 /// median vs the authors', max, the baselines' medians and ratios, the standard model's failed

@@ -16,7 +16,7 @@ pub struct Table {
 
 impl Table {
     /// Read a comma-separated file with a header line.
-    pub fn read(path: &Path) -> Result<Table, ExperimentError> {
+    pub(crate) fn read(path: &Path) -> Result<Table, ExperimentError> {
         let text = std::fs::read_to_string(path).map_err(|e| ExperimentError::io(path, e))?;
         let mut lines = text.lines().filter(|l| !l.trim().is_empty());
         let header: Vec<String> = lines
@@ -35,7 +35,7 @@ impl Table {
     }
 
     /// Column `name` of every row (empty string if missing).
-    pub fn column(&self, name: &str) -> Vec<String> {
+    pub(crate) fn column(&self, name: &str) -> Vec<String> {
         let i = self.header.iter().position(|h| h == name);
         self.rows
             .iter()
@@ -44,7 +44,7 @@ impl Table {
     }
 
     /// Column `name` parsed as numbers (NaN if unparsable).
-    pub fn numbers(&self, name: &str) -> Vec<f64> {
+    pub(crate) fn numbers(&self, name: &str) -> Vec<f64> {
         self.column(name)
             .iter()
             .map(|s| s.parse().unwrap_or(f64::NAN))
@@ -60,23 +60,23 @@ pub fn h_key(h: f64) -> i64 {
 /// Authors' per-h overlap aggregates for one stored model (`peg` or `corrective_standard`):
 /// median over trials of the per-trial median, Q1 and Q3, and the largest per-trial maximum.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ReferenceOverlap {
+pub(crate) struct ReferenceOverlap {
     /// Step size.
-    pub h: f64,
+    pub(crate) h: f64,
     /// Number of stored trials.
-    pub trials: usize,
+    pub(crate) trials: usize,
     /// Median of per-trial medians.
-    pub median: f64,
+    pub(crate) median: f64,
     /// Median of per-trial Q1.
-    pub q1: f64,
+    pub(crate) q1: f64,
     /// Median of per-trial Q3.
-    pub q3: f64,
+    pub(crate) q3: f64,
     /// Largest per-trial maximum.
-    pub max: f64,
+    pub(crate) max: f64,
 }
 
 /// Read `reference_overlap.csv` and aggregate per h for `model`.
-pub fn reference_overlap(
+pub(crate) fn reference_overlap(
     path: &Path,
     model: &str,
 ) -> Result<Vec<ReferenceOverlap>, ExperimentError> {
@@ -191,7 +191,7 @@ pub struct TriangleReference {
     /// Final y.
     pub y: f64,
     /// Final θ.
-    pub theta: f64,
+    pub(crate) theta: f64,
 }
 
 /// Read `triangle_drop/reference_final_states.csv`.

@@ -3,7 +3,7 @@
 //! the step (Fig. 16).
 //!
 //! Owns: [`RingsParams`] ([`RingsParams::small`], [`RingsParams::full`]), [`build`], [`run`]
-//! and the sweep rows [`SweepRow`]. The rings are stiff pressurised shells (tori) whose springs
+//! and the sweep rows `SweepRow`. The rings are stiff pressurised shells (tori) whose springs
 //! are sub-stepped; base and pins are static obstacles. Scaling (docs/deformable.md,
 //! "Experiments"): the paper's Δt is kept; gravity is 0.981 mm/s² with the rings thrown down
 //! at 2 cm/s (the resting depth of a penalty contact is `m g / (k q)` for `q` pairs per vertex:
@@ -103,7 +103,7 @@ impl RingsParams {
 }
 
 /// Ring shell: stiff springs and pressure; ≈ 410 kg per vertex (see the module docs).
-pub const RING: Material = Material {
+pub(crate) const RING: Material = Material {
     areal_density: 4e6,
     stretch: 4e6,
     shear: 1.2e6,
@@ -205,15 +205,15 @@ pub fn build(p: &RingsParams) -> Result<DeformableWorld, ExperimentError> {
 
 /// One run of the sweep.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SweepRow {
+pub(crate) struct SweepRow {
     /// Stiffness (N/m).
-    pub stiffness: Real,
+    pub(crate) stiffness: Real,
     /// Step (s).
-    pub dt: Real,
+    pub(crate) dt: Real,
     /// Its summary.
-    pub summary: DeformSummary,
+    pub(crate) summary: DeformSummary,
     /// Its extra figures.
-    pub extra: Extra,
+    pub(crate) extra: Extra,
 }
 
 /// Run `p` (without its sweep) under each of `models`, each into `DIR/<model>/`, and write
@@ -221,7 +221,7 @@ pub struct SweepRow {
 ///
 /// # Errors
 /// [`ExperimentError`] for invalid parameters or unwritable files.
-pub fn compare(
+pub(crate) fn compare(
     p: &RingsParams,
     models: &[ForceModel],
     out: &Path,
@@ -253,7 +253,7 @@ pub struct RingsResult {
     /// Its extra figures.
     pub extra: Extra,
     /// The sweep (empty unless [`RingsParams::sweep`]).
-    pub sweep: Vec<SweepRow>,
+    pub(crate) sweep: Vec<SweepRow>,
 }
 
 fn one(

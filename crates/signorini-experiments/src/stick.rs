@@ -41,7 +41,7 @@ fn tilt() -> Quat {
 /// ball (of the cuboid's six faces, the one most opposed to `v`). (0, 0, 1) here.
 pub fn analytic_rebound(c: &StickConfig) -> Vec3 {
     let v = Vec3::new(c.speed, 0.0, 0.0);
-    let n = [
+    let faces = [
         Vec3::x(),
         -Vec3::x(),
         Vec3::y(),
@@ -49,10 +49,15 @@ pub fn analytic_rebound(c: &StickConfig) -> Vec3 {
         Vec3::z(),
         -Vec3::z(),
     ]
-    .map(|a| tilt() * a)
-    .into_iter()
-    .min_by(|a, b| a.dot(&v).total_cmp(&b.dot(&v)))
-    .expect("six faces");
+    .map(|a| tilt() * a);
+    // The first of the most opposed (as `min_by`).
+    let n = faces[1..].iter().fold(faces[0], |best, a| {
+        if a.dot(&v).total_cmp(&best.dot(&v)).is_lt() {
+            *a
+        } else {
+            best
+        }
+    });
     (v - 2.0 * v.dot(&n) * n).normalize()
 }
 
@@ -89,18 +94,18 @@ impl Default for StickConfig {
 pub struct StickSummary {
     /// The common fields.
     #[serde(flatten)]
-    pub common: ModelSummary,
+    pub(crate) common: ModelSummary,
     /// Unit direction of the ball's final velocity.
-    pub rebound_direction: [Real; 3],
+    pub(crate) rebound_direction: [Real; 3],
     /// The reference direction: analytic, [`analytic_rebound`].
     pub reference_rebound_direction: [Real; 3],
     /// Angle between the two (degrees; not in `summary.json`, written to `details.csv`).
     #[serde(skip)]
-    pub angle_to_reference_deg: Real,
+    pub(crate) angle_to_reference_deg: Real,
     /// Angle between the fine discrete run (the discrete model at `h / 100`) and the
     /// reference (degrees; a diagnostic, `details.csv`).
     #[serde(skip)]
-    pub fine_discrete_angle_deg: Real,
+    pub(crate) fine_discrete_angle_deg: Real,
 }
 
 /// The scene at step `h`: the tilted static stick (body 0) and the ball (body 1), no gravity.

@@ -24,11 +24,11 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepPoint {
     /// Multiple of the experiment's stiffness.
-    pub factor: Real,
+    pub(crate) factor: Real,
     /// Stiffness per pair (N/m).
     pub stiffness: Real,
     /// One run per model, in the order the comparison ran them.
-    pub runs: Vec<(DeformSummary, Extra)>,
+    pub(crate) runs: Vec<(DeformSummary, Extra)>,
 }
 
 /// The folder of factor `f` inside `out`: `k_x<f>` (`k_x0.5`, `k_x4`).

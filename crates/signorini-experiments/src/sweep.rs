@@ -24,7 +24,7 @@ pub struct SweepResult {
     /// Human-readable comparison with the authors' results (also in `report.txt`).
     pub report: String,
     /// True if every checked criterion held (see `report`).
-    pub all_checks_pass: bool,
+    pub(crate) all_checks_pass: bool,
 }
 
 /// What a run produced.
@@ -70,7 +70,7 @@ pub struct RunResult {
 
 impl RunResult {
     /// File stem `<model>_set<t>_h<hhh>`.
-    pub fn stem(&self) -> String {
+    pub(crate) fn stem(&self) -> String {
         format!("{}_set{}_{}", self.model, self.set, h_tag(self.h))
     }
 }
@@ -79,27 +79,27 @@ impl RunResult {
 #[derive(Debug, Clone)]
 pub struct Pooled {
     /// Model name.
-    pub model: String,
+    pub(crate) model: String,
     /// Step size.
-    pub h: f64,
+    pub(crate) h: f64,
     /// Runs pooled (successful).
-    pub runs: usize,
+    pub(crate) runs: usize,
     /// Runs that failed.
-    pub failed_runs: usize,
+    pub(crate) failed_runs: usize,
     /// Runs with at least one failed step.
-    pub runs_with_failed_steps: usize,
+    pub(crate) runs_with_failed_steps: usize,
     /// Failed steps summed over the successful runs.
-    pub failed_steps: usize,
+    pub(crate) failed_steps: usize,
     /// Statistics over all steps of all runs.
-    pub overlap: Summary,
+    pub(crate) overlap: Summary,
     /// Largest per-run maximum.
-    pub max_run_max: f64,
+    pub(crate) max_run_max: f64,
     /// Mean I + X constraints per step.
-    pub mean_inter: f64,
+    pub(crate) mean_inter: f64,
     /// Fraction of steps with at least one I- or X-constraint (an SM trap; paper Fig. 22).
-    pub trap_fraction: f64,
+    pub(crate) trap_fraction: f64,
     /// Mean stepper time per step (ms).
-    pub ms_per_step: f64,
+    pub(crate) ms_per_step: f64,
 }
 
 /// Run `run` on every spec in parallel (rayon) with a progress bar on stderr (hidden when

@@ -9,7 +9,7 @@
 //! |final − initial position|) and the largest final speed; "at rest" if drift < 1e-6 m and
 //! every final speed < 1e-6 m/s.
 //!
-//! Owns: the scene ([`tower_world`]), one run per model ([`run_tower`]) with its outputs
+//! Owns: the scene (`tower_world`), one run per model ([`run_tower`]) with its outputs
 //! (`summary.csv`, `trajectories/tower_<model>.csv`, `report.txt`). Does not own: the physics.
 
 use crate::ExperimentError;
@@ -27,7 +27,7 @@ use std::path::PathBuf;
 /// Number of cubes.
 pub const CUBES: usize = 8;
 /// Drift and speed limits of the "at rest" verdict (m, m/s).
-pub const REST_TOLERANCE: Real = 1e-6;
+pub(crate) const REST_TOLERANCE: Real = 1e-6;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -48,19 +48,19 @@ pub struct TowerConfig {
 #[derive(Debug, Clone)]
 pub struct TowerRun {
     /// Model.
-    pub model: ContactModel,
+    pub(crate) model: ContactModel,
     /// Steps.
-    pub steps: usize,
+    pub(crate) steps: usize,
     /// Mean stepper time per step (ms).
-    pub ms_per_step: f64,
+    pub(crate) ms_per_step: f64,
     /// Largest per-step total overlap (m³).
-    pub max_overlap: f64,
+    pub(crate) max_overlap: f64,
     /// Max over cubes of |final − initial position| (m).
-    pub drift: f64,
+    pub(crate) drift: f64,
     /// Largest final speed (m/s).
-    pub max_speed: f64,
+    pub(crate) max_speed: f64,
     /// Failed steps.
-    pub failed_steps: usize,
+    pub(crate) failed_steps: usize,
 }
 
 impl TowerRun {
@@ -71,12 +71,18 @@ impl TowerRun {
 }
 
 /// The world: floor first, then cube k at (0, 0, 0.5 + k).
-pub fn tower_world(model: ContactModel, h: Real, mu: Real) -> Result<World3, ExperimentError> {
+pub(crate) fn tower_world(
+    model: ContactModel,
+    h: Real,
+    mu: Real,
+) -> Result<World3, ExperimentError> {
     let mut world = World3::new(pile_params(model, h, mu))?;
-    let floor = ConvexPolyhedron::cuboid(Vec3::new(2.0, 2.0, 0.5)).expect("valid floor");
+    let floor = ConvexPolyhedron::cuboid(Vec3::new(2.0, 2.0, 0.5))
+        .map_err(|e| ExperimentError::Argument(format!("tower floor: {e}")))?;
     world
         .add_body(PolyBody::fixed(floor).with_pose(Vec3::new(0.0, 0.0, -0.5), Quat::identity()))?;
-    let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5)).expect("valid cube");
+    let cube = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5))
+        .map_err(|e| ExperimentError::Argument(format!("tower cube: {e}")))?;
     let body = PolyBody::from_density(&cube, 1.0)
         .map_err(|e| ExperimentError::Argument(format!("tower cube: {e}")))?;
     for k in 0..CUBES {

@@ -6,7 +6,7 @@
 //! standard model wedges T2 on T1's apex (final (1.2247, 2.1213), ν = 0); PEG slides off to
 //! about (4.59, −3.96) (h = 1e-4 reference).
 //!
-//! Owns: the scene, one run ([`run_triangle`]), the sweep over models and h ([`run_all`]) and
+//! Owns: the scene, one run ([`run_triangle`]), the sweep over models and h (`run_all`) and
 //! its outputs (`final_states.csv`, `trajectories/<model>_h<hhh>.csv`, `report.txt`).
 
 use crate::ExperimentError;
@@ -20,12 +20,15 @@ use signorini_world::{ContactModel, World};
 use std::path::{Path, PathBuf};
 
 /// Duration of the test (s).
-pub const DURATION: Real = 1.5;
+pub(crate) const DURATION: Real = 1.5;
 /// Gravity of the test (m/s², simulator default; docs/formulation-notes.md §10).
-pub const GRAVITY: Real = 9.81;
+pub(crate) const GRAVITY: Real = 9.81;
 
 /// Equilateral triangle with vertices at distance `r` from the origin, apex up (CCW).
-pub fn triangle(r: Real) -> ConvexPolygon {
+pub(crate) fn triangle(r: Real) -> ConvexPolygon {
+    // Called with the constants of [`scene`] only (r = 2√2 and √2): three distinct finite
+    // vertices turning left by 120° each are a valid counter-clockwise polygon, so the
+    // `expect` cannot fail. The triangle-drop tests build both.
     let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
     ConvexPolygon::new(vec![
         Vec2::new(0.0, r),
@@ -41,6 +44,7 @@ pub fn scene() -> Vec<RigidBody2> {
     let side = std::f64::consts::SQRT_2 * 3f64.sqrt();
     let height = 1.5 * std::f64::consts::SQRT_2;
     let inertia = side * height.powi(3) / 36.0;
+    // Mass 1 and inertia side·height³/36 ≈ 0.24 are finite and positive, all `dynamic` checks.
     let t2 = RigidBody2::dynamic(triangle(std::f64::consts::SQRT_2), 1.0, inertia)
         .expect("positive mass")
         .with_pose(Vec2::new(1.0, 5.0), std::f64::consts::FRAC_PI_3)
@@ -52,11 +56,11 @@ pub fn scene() -> Vec<RigidBody2> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TriangleOutcome {
     /// Model.
-    pub model: ContactModel,
+    pub(crate) model: ContactModel,
     /// Step size.
-    pub h: Real,
+    pub(crate) h: Real,
     /// Steps taken.
-    pub n_steps: usize,
+    pub(crate) n_steps: usize,
     /// Final position.
     pub position: Vec2,
     /// Final angle.
@@ -112,18 +116,16 @@ pub fn run_triangle(
 
 /// Result of [`run_all`].
 #[derive(Debug, Clone)]
-pub struct TriangleSweep {
-    /// Outcomes (or error messages), sorted by (model, h).
-    pub outcomes: Vec<Result<TriangleOutcome, String>>,
+pub(crate) struct TriangleSweep {
     /// Human-readable comparison with the references.
-    pub report: String,
+    pub(crate) report: String,
     /// True if every check held (standard trapped; PEG within 1% at h ≤ 0.001 and 3% at all h).
-    pub all_checks_pass: bool,
+    pub(crate) all_checks_pass: bool,
 }
 
 /// Run every model at every h in parallel and write `final_states.csv`, trajectories and
 /// `report.txt` to `out`. `data_dir` holds `triangle_drop/reference_final_states.csv`.
-pub fn run_all(
+pub(crate) fn run_all(
     models: &[ContactModel],
     hs: &[Real],
     stepper: signorini_harness::presets::Stepper,
@@ -177,7 +179,6 @@ pub fn run_all(
     let report = signorini_harness::cancel::mark_report(report);
     signorini_harness::write_atomic(&out.join("report.txt"), report.as_bytes())?;
     Ok(TriangleSweep {
-        outcomes,
         report,
         all_checks_pass: ok,
     })
@@ -248,7 +249,7 @@ fn compare(
     (s, ok)
 }
 
-/// The parameters of `signorini experiment triangle-drop` ([`run_all`]).
+/// The parameters of `signorini experiment triangle-drop` (`run_all`).
 #[derive(Debug, Clone)]
 pub struct TriangleConfig {
     /// Models.

@@ -40,7 +40,7 @@ pub struct BodySet {
     /// Label used in file names (`a`…`j` for the shared sets, else the file stem).
     pub label: String,
     /// The file it came from.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// Bodies in drop order.
     pub bodies: Vec<BodySpec>,
 }

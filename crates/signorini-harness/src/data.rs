@@ -21,7 +21,7 @@ pub(crate) fn repo_data() -> PathBuf {
 /// The default data root: the repository's `data/` if it exists, else `data/` in the current
 /// directory (which may not exist either; callers check the files they need with
 /// [`require`]).
-pub fn default_root() -> PathBuf {
+pub(crate) fn default_root() -> PathBuf {
     let repo = repo_data();
     if repo.is_dir() {
         repo
@@ -30,7 +30,7 @@ pub fn default_root() -> PathBuf {
     }
 }
 
-/// `explicit` if given, else `sub` (e.g. `"peg2d"`) under [`default_root`].
+/// `explicit` if given, else `sub` (e.g. `"peg2d"`) under `default_root`.
 pub fn resolve(explicit: Option<&Path>, sub: &str) -> PathBuf {
     match explicit {
         Some(p) => p.to_path_buf(),
@@ -40,14 +40,14 @@ pub fn resolve(explicit: Option<&Path>, sub: &str) -> PathBuf {
 }
 
 /// The message for a missing data file or folder.
-pub fn not_found(path: &Path) -> String {
+pub(crate) fn not_found(path: &Path) -> String {
     format!(
         "data file not found: {}; expected in the repository's data/ folder or pass --data",
         path.display()
     )
 }
 
-/// `Ok` if `path` exists, else the [`not_found`] message.
+/// `Ok` if `path` exists, else the `not_found` message.
 pub fn require(path: &Path) -> Result<(), String> {
     if path.exists() {
         Ok(())

@@ -43,7 +43,7 @@ pub struct VelocityGradient {
 
 impl VelocityGradient {
     /// `L (x − origin)` (m/s).
-    pub fn at(&self, x: Vec3) -> Vec3 {
+    pub(crate) fn at(&self, x: Vec3) -> Vec3 {
         self.gradient * (x - self.origin)
     }
 }

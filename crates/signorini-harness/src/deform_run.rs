@@ -35,22 +35,22 @@ pub struct DeformTrace {
     /// Total contact-force magnitude `Σ |J| / h` (N).
     pub force: Vec<Real>,
     /// Pairs evaluated by the stepper.
-    pub pairs: Vec<usize>,
+    pub(crate) pairs: Vec<usize>,
     /// Edge–triangle pairs crossing at the end of the step.
-    pub crossing_pairs: Vec<usize>,
+    pub(crate) crossing_pairs: Vec<usize>,
     /// Their largest depth (m).
     pub crossing_depth: Vec<Real>,
     /// Tracked pairs really interpenetrating at the end of the step (stepper's report).
-    pub tracked_penetrating: Vec<usize>,
+    pub(crate) tracked_penetrating: Vec<usize>,
     /// Root-mean-square vertex speed of the deformables (m/s).
     pub rms_speed: Vec<Real>,
     /// Wall-clock milliseconds per step (the step only, not the measurements).
     pub ms_per_step: Real,
     /// The step (0-based) at which the run diverged (`PenaltyReport::diverged`: a state not
     /// finite, or a runaway predicted motion); the run stopped there.
-    pub diverged_at: Option<usize>,
+    pub(crate) diverged_at: Option<usize>,
     /// Set if a signal stopped the run: `"SIGINT at step k"` ([`crate::cancel`]).
-    pub interrupted: Option<String>,
+    pub(crate) interrupted: Option<String>,
 }
 
 /// Crossings among all deformables and obstacles of `w` at their current positions.

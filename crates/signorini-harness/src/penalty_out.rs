@@ -51,7 +51,7 @@ pub fn plot(
     plot_scaled(path, title, xl, yl, false, series)
 }
 
-/// As [`plot`], optionally with a log y axis.
+/// As [`plot`], optionally with a log y axis. Written atomically ([`crate::write_atomic`]).
 pub fn plot_scaled(
     path: &Path,
     title: &str,
@@ -75,7 +75,7 @@ pub fn plot_scaled(
                 .collect(),
         });
     }
-    std::fs::write(path, p.to_svg()).map_err(|e| ExperimentError::io(path, e))
+    crate::writer::write_atomic(path, p.to_svg().as_bytes())
 }
 
 /// Jitter figure of a contact-force series: the mean absolute step-to-step change divided by
@@ -94,7 +94,7 @@ pub fn jitter(force: &[f64]) -> f64 {
 }
 
 /// Window (steps) of [`jitter_high_pass`]'s centred moving average.
-pub const HIGH_PASS_WINDOW: usize = 9;
+pub(crate) const HIGH_PASS_WINDOW: usize = 9;
 
 /// High-pass jitter of a contact-force series: the mean absolute residual from the centred
 /// moving average over `window` steps (odd), divided by the mean force (0 for an all-zero

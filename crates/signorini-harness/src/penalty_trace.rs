@@ -15,7 +15,7 @@ pub struct Trace {
     /// Time at the end of each step (s).
     pub t: Vec<Real>,
     /// Height of the dynamic body's centre of mass (m).
-    pub z: Vec<Real>,
+    pub(crate) z: Vec<Real>,
     /// Largest vertex speed of the dynamic body (m/s).
     pub speed: Vec<Real>,
     /// Total contact-force magnitude (N).
@@ -23,7 +23,7 @@ pub struct Trace {
     /// Deepest vertex inside another body (m).
     pub penetration: Vec<Real>,
     /// Pairs evaluated.
-    pub pairs: Vec<usize>,
+    pub(crate) pairs: Vec<usize>,
     /// Wall-clock milliseconds per step (mean).
     pub ms_per_step: Real,
 }

@@ -1,7 +1,7 @@
 //! The pile scaling experiment's scene: N bodies on a lattice (or poured one at a time) in an
 //! open box, in 2D or 3D (`signorini experiment pile`; docs/guide.md).
 //!
-//! 3D: body k uses point set `k mod 500` of `random_polyhedra.json` ([`polyhedra::random_body`]),
+//! 3D: body k uses point set `k mod 500` of `random_polyhedra.json` (`polyhedra::random_body`),
 //! or [`polyhedra::icosahedron_body`], or a cube of circumradius 0.5 (edge 1/√3, mass 0.5, inertia
 //! of the geometry). Lattice spacing [`SPACING`] = 1.15 m, n = ⌈∛N⌉ sites per horizontal axis
 //! (integer arithmetic, [`ceil_root`]); body k at i = k mod n, j = (k / n) mod n, l = k / n²,
@@ -31,15 +31,15 @@ use std::path::Path;
 /// 3D lattice spacing (m).
 pub const SPACING: Real = 1.15;
 /// Spacing factor over the bodies' diameter (2D lattice: s₂ = 1.15 · 2 · r_max).
-pub const SPACING_FACTOR: Real = 1.15;
+pub(crate) const SPACING_FACTOR: Real = 1.15;
 /// Wall and floor thickness of both boxes (m).
-pub const WALL: Real = 0.25;
+pub(crate) const WALL: Real = 0.25;
 /// Head room of the walls above the top lattice row (m).
-pub const HEADROOM: Real = 1.0;
+pub(crate) const HEADROOM: Real = 1.0;
 /// Point sets in `random_polyhedra.json` used cyclically.
-pub const RANDOM_SETS: usize = 500;
+pub(crate) const RANDOM_SETS: usize = 500;
 /// The ten shared 2D body sets, in order.
-pub const SET_LETTERS: &str = "abcdefghij";
+pub(crate) const SET_LETTERS: &str = "abcdefghij";
 
 /// Spatial dimension of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,22 +198,37 @@ pub fn lattice_site2(k: usize, n: usize, spacing: Real) -> Vec2 {
 }
 
 /// The 3D open box of a lattice: `open_box(n·s + t, n·s + t, levels·s + 1, t)`.
-pub fn open_box3(lat: &Lattice) -> Compound3 {
+///
+/// # Errors
+/// [`ExperimentError::Argument`] if the lattice's size or spacing gives no valid box (a
+/// spacing that is not finite and positive, or a size that overflows f64).
+pub fn open_box3(lat: &Lattice) -> Result<Compound3, ExperimentError> {
     let w = lat.inner_width() + WALL;
     let height = lat.levels as Real * lat.spacing + HEADROOM;
-    Compound3::open_box(w, w, height, WALL).expect("pile box dimensions are positive")
+    Compound3::open_box(w, w, height, WALL).map_err(|e| box_error(lat, &e))
 }
 
 /// The 2D open box of a lattice: floor [−W/2 − t, W/2 + t] × [−t, 0], walls
 /// [−W/2 − t, −W/2] and [W/2, W/2 + t] × [0, rows·s₂ + 1], W = n·s₂, t = 0.25.
-pub fn open_box2(lat: &Lattice) -> Compound {
+///
+/// # Errors
+/// As [`open_box3`].
+pub fn open_box2(lat: &Lattice) -> Result<Compound, ExperimentError> {
     let parts = box2_rectangles(lat)
         .iter()
-        .map(|&(x0, y0, x1, y1)| {
-            ConvexPolygon::rectangle(x0, y0, x1, y1).expect("pile box rectangles are valid")
-        })
-        .collect();
-    Compound::new(parts).expect("three parts")
+        .map(|&(x0, y0, x1, y1)| ConvexPolygon::rectangle(x0, y0, x1, y1))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| box_error(lat, &e))?;
+    // Never empty: `box2_rectangles` returns three rectangles, all of them in `parts`.
+    Ok(Compound::new(parts).expect("three parts"))
+}
+
+/// Why a lattice gives no box.
+fn box_error(lat: &Lattice, e: &dyn std::fmt::Display) -> ExperimentError {
+    ExperimentError::Argument(format!(
+        "pile box of {} × {} sites at spacing {} m: {e}",
+        lat.n, lat.levels, lat.spacing
+    ))
 }
 
 /// The rectangles `(x0, y0, x1, y1)` of [`open_box2`]: floor, left wall, right wall.
@@ -229,6 +244,11 @@ pub(crate) fn box2_rectangles(lat: &Lattice) -> [(Real, Real, Real, Real); 3] {
 
 /// A cube of circumradius 0.5 (edge 1/√3), mass 0.5, inertia of the geometry.
 pub(crate) fn cube_body() -> PolyBody {
+    // Constant data, so neither call can fail: with a finite half-extent h = 0.5/√3 > 0 the
+    // cuboid's eight vertices (±h, ±h, ±h) form an exact box (each face's four vertices share
+    // one exact coordinate), which passes every check of `from_vertices_faces`; the density
+    // 0.5 / (2h)³ ≈ 2.6 is then finite and positive, all `from_density` checks. The test
+    // `constant_bodies_build` below builds it.
     let half = CIRCUMRADIUS / 3f64.sqrt();
     let shape = ConvexPolyhedron::cuboid(Vec3::new(half, half, half)).expect("cube is valid");
     let volume = shape.volume();
@@ -290,14 +310,14 @@ pub fn supply2(sets: &[BodySet]) -> Vec<RigidBody2> {
 }
 
 /// Largest circumradius about the body origin over `bodies`.
-pub fn max_radius2(bodies: &[RigidBody2]) -> Real {
+pub(crate) fn max_radius2(bodies: &[RigidBody2]) -> Real {
     bodies
         .iter()
         .flat_map(|b| b.shape.vertices().iter().map(|v| v.norm()))
         .fold(0.0, Real::max)
 }
 
-/// 2D lattice spacing for a supply: 1.15 · 2 · [`max_radius2`].
+/// 2D lattice spacing for a supply: 1.15 · 2 · `max_radius2`.
 pub fn spacing2(bodies: &[RigidBody2]) -> Real {
     SPACING_FACTOR * 2.0 * max_radius2(bodies)
 }
@@ -322,4 +342,16 @@ pub fn placed2(body: &RigidBody2, at: Vec2) -> RigidBody2 {
 pub fn pour_interval(spacing: Real, h: Real) -> usize {
     let fall = (2.0 * spacing / GRAVITY).sqrt();
     2 * ((fall / h).ceil() as usize).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The bodies built from constants with `expect` ([`super::cube_body`],
+    /// [`crate::polyhedra::icosahedron_body`]) do build.
+    #[test]
+    fn constant_bodies_build() {
+        let cube = super::cube_body();
+        let icosahedron = crate::polyhedra::icosahedron_body();
+        assert!(cube.shape.volume() > 0.0 && icosahedron.shape.volume() > 0.0);
+    }
 }

@@ -59,7 +59,7 @@ pub fn pile_params(model: ContactModel, h: Real, mu: Real) -> WorldParams {
 }
 
 /// Gap corrections of the PEG runs (the experiments' default, as pour2d/pour3d).
-pub const GAP_CORRECTIONS: usize = 8;
+pub(crate) const GAP_CORRECTIONS: usize = 8;
 
 impl PileWorld {
     /// An empty world with the static box.

@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 /// Gravity (m/s²).
 pub const GRAVITY: Real = 9.81;
 /// Circumradius of every dropped body (m).
-pub const CIRCUMRADIUS: Real = 0.5;
+pub(crate) const CIRCUMRADIUS: Real = 0.5;
 /// Mass of every dropped body (kg).
-pub const BODY_MASS: Real = 0.5;
+pub(crate) const BODY_MASS: Real = 0.5;
 /// Bodies per configuration of the `random` variant.
-pub const BODIES_PER_CONFIG: usize = 11;
+pub(crate) const BODIES_PER_CONFIG: usize = 11;
 
 /// The drop orientation: 0.2 rad about (1, 2, 3)/|(1, 2, 3)|.
 pub fn drop_orientation() -> Quat {
@@ -41,6 +41,10 @@ pub fn dropped(body: &PolyBody) -> PolyBody {
 /// on +z, vertex order and faces as there; [`ConvexPolyhedron::authors_icosahedron`]) at
 /// circumradius 0.5, mass 0.5, inertia 0.5·(3 + √5)/20·I₃.
 pub fn icosahedron_body() -> PolyBody {
+    // Constant data, so neither call can fail: the authors' 12 vertices and 20 faces at the
+    // fixed circumradius 0.5 are one fixed input to `from_vertices_faces`, and mass 0.5 and
+    // inertia 0.5·(3 + √5)/20 ≈ 0.13 are finite and positive, all `dynamic` checks. The test
+    // `pile::tests::constant_bodies_build` builds it (so do the pour3d and pile tests).
     let shape = ConvexPolyhedron::authors_icosahedron(CIRCUMRADIUS).expect("icosahedron is valid");
     let j = 0.5 * (3.0 + 5f64.sqrt()) / 20.0;
     PolyBody::dynamic(shape, BODY_MASS, Mat3::identity() * j).expect("positive mass")
@@ -150,7 +154,7 @@ fn body_error(path: &Path, body: usize, reason: String) -> ExperimentError {
 
 /// One random body from its point set (see [`Bodies::config`]):
 /// [`hull_body`]`(points, CIRCUMRADIUS, BODY_MASS)`.
-pub fn random_body(points: &[Vec3]) -> Result<PolyBody, String> {
+pub(crate) fn random_body(points: &[Vec3]) -> Result<PolyBody, String> {
     hull_body(points, CIRCUMRADIUS, BODY_MASS)
 }
 

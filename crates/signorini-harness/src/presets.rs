@@ -11,10 +11,6 @@ pub fn step_count(duration: f64, h: f64) -> usize {
     (duration / h).floor().max(0.0) as usize
 }
 
-/// Work budget of each PEG solve in the experiments: `signorini_world::PEG_SOLVE_WORK_LIMIT`
-/// (documented there), re-exported under its old name.
-pub const PEG_SOLVE_WORK_LIMIT: f64 = signorini_world::PEG_SOLVE_WORK_LIMIT;
-
 /// Which stepper an experiment runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stepper {

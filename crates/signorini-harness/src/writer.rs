@@ -88,11 +88,6 @@ impl AtomicFile {
         })
     }
 
-    /// The final path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Append bytes.
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), ExperimentError> {
         self.out

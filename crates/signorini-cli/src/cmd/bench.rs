@@ -232,10 +232,7 @@ pub fn run(a: BenchArgs) -> Result<Outcome, BadInput> {
             .map(signorini_harness::cancel::signal_name),
     };
     match a.format {
-        Format::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("report serialises")
-        ),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
         Format::Text => print_text(&report),
     }
     Ok(Outcome::Success)

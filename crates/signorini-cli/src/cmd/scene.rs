@@ -223,10 +223,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
     bar.finish_and_clear();
     let s = &outcome.summary;
     match a.format {
-        Format::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(s).expect("summary serialises")
-        ),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(s)?),
         Format::Text if !a.quiet => print_summary(s, &out),
         Format::Text => {}
     }

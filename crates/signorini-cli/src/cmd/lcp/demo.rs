@@ -9,7 +9,7 @@ use crate::cmd::lcp::{Report, solver_name};
 use crate::exit::{BadInput, Outcome};
 use nalgebra::{DMatrix, DVector};
 use signorini_complementarity::siconos::{ProblemKind, read_problem};
-use signorini_complementarity::{Lcp, Mcp, SolveParams, SolverKind};
+use signorini_complementarity::{Lcp, Mcp, ProblemError, SolveParams, SolverKind};
 
 /// Bundled Siconos files (Apache-2.0, see `data/README.md`), embedded from this crate's own
 /// `data/` folder (`crates/signorini-cli/data/`: a crate embeds only files inside it, so that
@@ -42,7 +42,7 @@ const FILES: [(&str, ProblemKind, &str); 4] = [
 /// Run the default job.
 pub fn run() -> Result<Outcome, BadInput> {
     let mut problems: Vec<(String, Mcp)> =
-        vec![("two_contact_friction".into(), two_contact_box().to_mcp())];
+        vec![("two_contact_friction".into(), two_contact_box()?.to_mcp())];
     for (name, kind, text) in FILES {
         problems.push((name.into(), read_problem(kind, text)?));
     }
@@ -105,7 +105,7 @@ pub fn run() -> Result<Outcome, BadInput> {
 /// h = 0.01 s of the Stewart–Trinkle LCP (1996) with two contacts, friction μ = 0.3 and
 /// two friction directions (±x) per contact. Unknowns
 /// (p_n1, p_n2, β1+, β1−, β2+, β2−, σ1, σ2): n = 8, zero diagonal on the σ block.
-fn two_contact_box() -> Lcp {
+fn two_contact_box() -> Result<Lcp, ProblemError> {
     let (mass, inertia, h, mu, g) = (1.0, 1.0 / 6.0, 0.01, 0.3, 9.81);
     let winv = DVector::from_column_slice(&[1.0 / mass, 1.0 / mass, 1.0 / inertia]);
     // Contact points relative to the centre of mass; generalized velocity (vx, vy, ω).
@@ -135,7 +135,7 @@ fn two_contact_box() -> Lcp {
     for i in 0..6 {
         q[i] = gv[i] + if i < 2 { 0.001 / h } else { 0.0 };
     }
-    Lcp::new(m, q).expect("the demo problem is finite and square")
+    Lcp::new(m, q)
 }
 
 #[cfg(test)]

@@ -109,10 +109,10 @@ pub fn run(cmd: LcpCommand) -> Result<Outcome, BadInput> {
                 // The problem is unusable for this solver (e.g. PGS on a zero diagonal): print
                 // the report, then exit 2 with the reason.
                 let msg = std::mem::take(&mut report.message);
-                report.print(format, &file);
+                report.print(format, &file)?;
                 return Err(BadInput(anyhow::anyhow!("{file}: {msg}")));
             }
-            report.print(format, &file);
+            report.print(format, &file)?;
             Ok(if report.status == "solved" {
                 Outcome::Success
             } else {
@@ -218,13 +218,10 @@ impl Report {
     }
 
     /// Print to stdout (text or JSON); the failure message goes to stderr.
-    pub fn print(&self, format: FormatArg, file: &str) {
+    pub fn print(&self, format: FormatArg, file: &str) -> Result<(), serde_json::Error> {
         match format {
             FormatArg::Json => {
-                outln!(
-                    "{}",
-                    serde_json::to_string(self).expect("report serialises")
-                );
+                outln!("{}", serde_json::to_string(self)?);
             }
             FormatArg::Text => {
                 outln!("file:       {file}");
@@ -243,6 +240,7 @@ impl Report {
         if !self.message.is_empty() {
             eprintln!("{}", self.message);
         }
+        Ok(())
     }
 }
 
