@@ -198,7 +198,8 @@ fn slope_of_cubic_data_is_three() {
 }
 
 /// The small pile: 27 random polyhedra released from rest on the lattice, PEG,
-/// frictionless, h = 0.01 s, 2 s (200 steps; the pile forms one island of ~900 unknowns).
+/// frictionless, h = 0.01 s, 2 s (200 steps; the pile forms one island of ~400 unknowns with
+/// the vertex–vertex cone form, ~900 with the per-face-pair form).
 /// No step may fail and no step may leave more than 1e-6 m³ of overlap.
 #[test]
 fn a_pile_of_27_ends_with_no_failed_step_and_overlap_within_the_limit() {
@@ -218,7 +219,7 @@ fn a_pile_of_27_ends_with_no_failed_step_and_overlap_within_the_limit() {
     let max = run.overlap.iter().copied().fold(0.0, f64::max);
     assert!(max <= 1e-6, "max overlap {max:e} m³");
     assert!(
-        run.max_unknowns > 500,
+        run.max_unknowns > 300,
         "the pile is one large island: {}",
         run.max_unknowns
     );
