@@ -37,7 +37,7 @@ use signorini_harness::polyhedra::Bodies;
 use signorini_harness::presets::Stepper;
 use signorini_harness::stats::summarize;
 use signorini_harness::svg::{BarSeries, Bars};
-use signorini_world::{ContactModel, Gyroscopic};
+use signorini_world::{ContactModel, Gyroscopic, VertexVertex};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -189,6 +189,7 @@ pub fn jobs(cfg: &AblationConfig) -> Vec<Job> {
                             stepper,
                             timing: None,
                             gyroscopic: Gyroscopic::default(),
+                            vertex_vertex: VertexVertex::default(),
                         }));
                     }
                 }

@@ -8,7 +8,7 @@ use signorini_harness::bodyset;
 use signorini_harness::polyhedra::Bodies;
 use signorini_harness::presets::Stepper;
 use signorini_harness::stats::summarize;
-use signorini_world::{ContactModel, Gyroscopic, WorldParams};
+use signorini_world::{ContactModel, Gyroscopic, VertexVertex, WorldParams};
 use std::sync::Arc;
 
 const MODELS: [ContactModel; 3] = [
@@ -106,6 +106,7 @@ fn ablation_cells_are_the_pouring_runs_under_each_stepper() {
                 stepper,
                 timing: None,
                 gyroscopic: Gyroscopic::default(),
+                vertex_vertex: VertexVertex::default(),
             };
             pour3d::run_pour3d(&spec, None).unwrap()
         };
