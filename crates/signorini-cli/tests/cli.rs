@@ -272,3 +272,42 @@ fn pile_rejects_bad_arguments_with_exit_2() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// `experiment ablation` runs the requested cells (here one pour2d set and the icosahedra,
+/// PEG only, a fraction of a second each) and writes its table and figure; a bad
+/// configuration number is bad input (exit 2).
+#[test]
+fn ablation_runs_a_small_case_and_rejects_bad_configurations() {
+    let root = tmp("ablation");
+    let out = root.path().join("out");
+    let o = out.to_str().unwrap();
+    let small = [
+        "experiment",
+        "ablation",
+        "--quiet",
+        "--sets",
+        "a",
+        "--h",
+        "0.016",
+        "--h3",
+        "0.016",
+        "--models",
+        "peg",
+        "--duration",
+        "0.3",
+        "--out",
+    ];
+    let (code, text, err) = signorini(&[&small[..], &[o]].concat());
+    assert_eq!(code, 0, "stderr: {err}\nstdout: {text}");
+    assert!(text.contains("| pour2d | 16 | peg | 1 |"), "{text}");
+    assert!(
+        text.contains("| pour3d-icosahedra | 16 | peg | 1 |"),
+        "{text}"
+    );
+    for f in ["ablation.csv", "runs.csv", "ablation.md", "ablation.svg"] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let (code, _, err) = signorini(&[&small[..], &[o, "--random-configs", "x"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--random-configs"), "{err}");
+}

@@ -46,6 +46,10 @@ pub const REGISTRY: &[Entry] = &[
         about: "pour the paper's random polygons into a box (PEG paper Figs. 20-22); scene: pour2d_a_h010",
     },
     Entry {
+        name: "ablation",
+        about: "pour2d and pour3d with {PEG, standard, corrective} x {paper stepper, Signorini stepper (every addition, every model)}: what is PEG's, what the stepper's (issue 22)",
+    },
+    Entry {
         name: "triangle-drop",
         about: "drop a triangle onto a triangle: the standard-model trap (docs/formulation-notes.md §10); scene: triangle_drop",
     },

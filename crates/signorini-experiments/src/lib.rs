@@ -9,7 +9,8 @@
 //! [`chain`] (after Figs. 1a, 8; not a reproduction) and [`bucket`] (Fig. 14), sharing
 //! [`DeformExperiment`], with the comparison over stiffness [`fn@stiffness_sweep`]; the
 //! authors' stored results ([`reference`](mod@reference)) and the pass / fail verdicts (the
-//! private `checks`). Every experiment is listed in [`REGISTRY`] and implements
+//! private `checks`); the [`ablation`] of PEG against the baselines under the paper's and the
+//! project's stepper. Every experiment is listed in [`REGISTRY`] and implements
 //! [`Experiment`].
 //!
 //! The public surface is what the CLI and a user need: one module per experiment (its
@@ -28,6 +29,7 @@
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]
 
+pub mod ablation;
 pub mod box_on_plane;
 pub mod bucket;
 pub mod chain;

@@ -1,6 +1,7 @@
 //! The world settings every run shares: the project's stepper ([`Stepper::Project`],
-//! [`experiment_params`]) or the paper's ([`Stepper::Paper`]), the PEG solve budget, and the
-//! step count of a duration.
+//! [`experiment_params`]), the paper's ([`Stepper::Paper`]) or the project's applied alike to
+//! every model ([`Stepper::Uniform`], the ablation's), the PEG solve budget, and the step
+//! count of a duration.
 //!
 //! Owns: presets. Does not own: `WorldParams` itself (`signorini-world`).
 
@@ -25,6 +26,14 @@ pub enum Stepper {
     /// The paper's stepper with every project addition off ([`WorldParams::paper`]; the CLI's
     /// `--paper`).
     Paper,
+    /// The project's stepper with every addition applied to every model where it applies,
+    /// PEG's settings for all three ([`WorldParams::signorini_uniform`]): the ablation's
+    /// Signorini stepper (`signorini experiment ablation`). For PEG the same as
+    /// [`Stepper::Project`] with the same count.
+    Uniform {
+        /// Gap-correction re-solves per step, every model.
+        gap_corrections: usize,
+    },
 }
 
 impl Stepper {
@@ -36,14 +45,18 @@ impl Stepper {
         match self {
             Stepper::Project { gap_corrections } => experiment_params(model, h, gap_corrections),
             Stepper::Paper => WorldParams::paper(model, h),
+            Stepper::Uniform { gap_corrections } => {
+                WorldParams::signorini_uniform(model, h, gap_corrections)
+            }
         }
     }
 
-    /// `project` or `paper` (reports).
+    /// `project`, `paper` or `uniform` (reports).
     pub fn name(self) -> &'static str {
         match self {
             Stepper::Project { .. } => "project",
             Stepper::Paper => "paper",
+            Stepper::Uniform { .. } => "uniform",
         }
     }
 }

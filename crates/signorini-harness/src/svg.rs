@@ -7,8 +7,9 @@
 //! the bottom of the axis, the floor is 1e-20; the x axis is linear, or logarithmic with
 //! [`Plot::log_x`]) and [`TimePlot`] (the scene report's time series: [`Line`]s over one time
 //! axis, legend on top; the SVG root carries `data-x0/x1` (data range) and `data-px0/px1`
-//! (pixel range) so the report's script can draw a cursor at the replay's current time). Both
-//! draw through one `Frame` (canvas, title, axes, grid lines, labels, polylines).
+//! (pixel range) so the report's script can draw a cursor at the replay's current time), and
+//! [`Bars`] (grouped bars with a marker each on a logarithmic axis: the ablation's figure).
+//! All draw through one `Frame` (canvas, title, axes, grid lines, labels, polylines).
 
 use std::fmt::Write;
 
@@ -521,9 +522,197 @@ impl TimePlot {
     }
 }
 
+/// One series of a [`Bars`] chart: a bar per category and a marker above it.
+#[derive(Debug, Clone)]
+pub struct BarSeries {
+    /// Legend label.
+    pub name: String,
+    /// CSS colour.
+    pub color: String,
+    /// Per category: `(bar, marker)` (e.g. median and maximum); NaN leaves the category
+    /// empty.
+    pub values: Vec<(f64, f64)>,
+}
+
+/// Grouped bars on a logarithmic y axis: one group per category (labelled below the axis),
+/// one bar per [`BarSeries`] in each group, reaching the bar value, with a hollow marker at
+/// the marker value joined to the bar's top. Values ≤ 0 draw no bar and a "0" at the
+/// bottom of the axis (its range covers the positive values only).
+#[derive(Debug, Clone)]
+pub struct Bars {
+    /// Title.
+    pub title: String,
+    /// x-axis label (what the categories are).
+    pub xlabel: String,
+    /// y-axis label (with unit).
+    pub ylabel: String,
+    /// What the bar and the marker show (a line below the legend), e.g. "bar: median, o: max".
+    pub key: String,
+    /// Category labels, left to right.
+    pub categories: Vec<String>,
+    /// Series, drawn left to right within each group.
+    pub series: Vec<BarSeries>,
+}
+
+const BARS: Frame = Frame {
+    w: 1000.0,
+    h: 520.0,
+    l: 90.0,
+    r: 250.0,
+    t: 50.0,
+    b: 60.0,
+    title_y: 25.0,
+    title_size: 15,
+    xlabel_dy: 15.0,
+    ylabel_x: 20.0,
+    tick_gap: 5.0,
+};
+
+impl Bars {
+    /// The decades the axis covers (log10 of the positive finite values, floored and ceiled).
+    fn y_range(&self) -> (f64, f64) {
+        let logs = self
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().flat_map(|&(a, b)| [a, b]))
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .map(|v| v.max(LOG_FLOOR).log10());
+        let (lo, hi) = logs.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(v), h.max(v))
+        });
+        if !lo.is_finite() {
+            return (0.0, 1.0);
+        }
+        (lo.floor(), hi.ceil().max(lo.floor() + 1.0))
+    }
+
+    /// Render.
+    pub fn to_svg(&self) -> String {
+        let f = &BARS;
+        let (y0, y1) = self.y_range();
+        let py = |v: f64| f.py(v.log10().clamp(y0, y1), (y0, y1));
+        let mut s = String::new();
+        f.open(&mut s, "", 12, &self.title);
+        f.border(&mut s);
+        let step = ((y1 - y0) / 10.0).ceil().max(1.0);
+        let mut t = y0;
+        while t <= y1 + 1e-9 {
+            f.y_tick(&mut s, f.py(t, (y0, y1)), &format!("1e{t:.0}"));
+            t += step;
+        }
+        f.labels(&mut s, &self.xlabel, &self.ylabel);
+        let n = self.categories.len().max(1) as f64;
+        let group = (f.w - f.l - f.r) / n;
+        let bar = 0.8 * group / self.series.len().max(1) as f64;
+        let bottom = f.h - f.b;
+        for (c, label) in self.categories.iter().enumerate() {
+            let x0 = f.l + group * c as f64 + 0.1 * group;
+            if c > 0 {
+                let x = f.l + group * c as f64;
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{bottom}" stroke="#ddd"/>"##,
+                    f.t
+                );
+            }
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+                f.l + group * (c as f64 + 0.5),
+                bottom + 18.0,
+                esc(label)
+            );
+            for (k, ser) in self.series.iter().enumerate() {
+                let Some(&(v, m)) = ser.values.get(c) else {
+                    continue;
+                };
+                let x = x0 + bar * k as f64;
+                let xc = x + bar / 2.0;
+                if v.is_finite() && v > 0.0 {
+                    let top = py(v);
+                    let _ = writeln!(
+                        s,
+                        r#"<rect x="{x:.1}" y="{top:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"#,
+                        bar * 0.9,
+                        bottom - top,
+                        ser.color
+                    );
+                } else if v == 0.0 {
+                    let _ = writeln!(
+                        s,
+                        r#"<text x="{xc:.1}" y="{}" text-anchor="middle" font-size="10" fill="{}">0</text>"#,
+                        bottom - 3.0,
+                        ser.color
+                    );
+                }
+                if m.is_finite() && m > 0.0 {
+                    let from = if v.is_finite() && v > 0.0 {
+                        py(v)
+                    } else {
+                        bottom
+                    };
+                    let _ = writeln!(
+                        s,
+                        r#"<line x1="{xc:.1}" y1="{from:.1}" x2="{xc:.1}" y2="{:.1}" stroke="{1}"/><circle cx="{xc:.1}" cy="{0:.1}" r="3" fill="white" stroke="{1}"/>"#,
+                        py(m),
+                        ser.color
+                    );
+                }
+            }
+        }
+        for (k, ser) in self.series.iter().enumerate() {
+            let ly = f.t + 15.0 + 20.0 * k as f64;
+            let _ = writeln!(
+                s,
+                r#"<rect x="{}" y="{}" width="24" height="10" fill="{}"/><text x="{}" y="{}">{}</text>"#,
+                f.w - f.r + 15.0,
+                ly - 5.0,
+                ser.color,
+                f.w - f.r + 45.0,
+                ly + 4.0,
+                esc(&ser.name)
+            );
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            f.w - f.r + 15.0,
+            f.t + 19.0 + 20.0 * self.series.len() as f64,
+            esc(&self.key)
+        );
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bars_draw_positive_values_and_mark_zeros() {
+        let b = Bars {
+            title: "t".into(),
+            xlabel: "x".into(),
+            ylabel: "y".into(),
+            key: "bar: median, o: max".into(),
+            categories: vec!["a".into(), "b".into()],
+            series: vec![BarSeries {
+                name: "s".into(),
+                color: "red".into(),
+                values: vec![(1e-3, 1e-1), (0.0, 1e-2)],
+            }],
+        };
+        assert_eq!(b.y_range(), (-3.0, -1.0));
+        let svg = b.to_svg();
+        assert_eq!(
+            svg.matches(r#"fill="red"/>"#).count(),
+            2,
+            "one bar and one legend swatch"
+        );
+        assert_eq!(svg.matches("<circle").count(), 2);
+        assert!(svg.contains(">0</text>"));
+    }
 
     #[test]
     fn ticks_cover_the_range() {

@@ -200,6 +200,7 @@ pub const PEG_SOLVE_WORK_LIMIT: Real = 1e9;
 /// | [`WorldParams::paper`] | the paper's stepper (CLI `--paper`) | 0 | off | none | on | off |
 /// | [`WorldParams::new`] | the bare stepper: the paper's formulation with the project's solver-side additions | 0 | off | none | on | on |
 /// | [`WorldParams::signorini`] | **the default**: what `signorini run` and every experiment use | 8 | on | [`PEG_SOLVE_WORK_LIMIT`] | off | on |
+/// | [`WorldParams::signorini_uniform`] | the ablation's Signorini stepper: PEG's settings of the default for every model | 8 (every model) | on (every model) | [`PEG_SOLVE_WORK_LIMIT`] (every model) | off | on |
 ///
 /// Use [`WorldParams::signorini`] unless you are reproducing the paper; the fields can be
 /// changed after construction.
@@ -287,6 +288,33 @@ impl WorldParams {
             p.mixed_fallback = false;
         }
         p
+    }
+
+    /// The project's stepper with every addition applied to every model where it applies:
+    /// PEG's settings of [`WorldParams::signorini_with_corrections`] whatever the model, so the
+    /// standard and corrective models get the same stepper as PEG. This is the ablation's
+    /// "Signorini stepper" (`signorini experiment ablation`, docs/peg2d.md); the defaults
+    /// ([`WorldParams::signorini`]) keep the baselines without the gap corrections, the split
+    /// impulse and the solve budget. For PEG the result equals
+    /// [`WorldParams::signorini_with_corrections`]; for the baselines it adds
+    /// `gap_corrections` re-solves, the split impulse with the position projection and the
+    /// solve budget [`PEG_SOLVE_WORK_LIMIT`]. Besides `model`, one field differs from PEG's:
+    /// the baselines keep the default's `mixed_fallback = false`, the retry of a failed
+    /// reduced LCP in the mixed form, which is no addition (the paper's stepper has it) and
+    /// has the same solutions as the reduced LCP; with it the standard model's many unsolvable
+    /// steps cost about twice as much. Where an addition cannot act:
+    /// the detection additions (`paper_detection = false`) are rules of PEG's detection and
+    /// change nothing for the baselines; a gap correction re-measures feature pairs, which the
+    /// corrective model's whole-body contacts do not have, so for corrective it can only
+    /// re-solve the same subproblem (2D: never triggered; 3D: when a vertex is found inside
+    /// another body at the trial pose), and only PEG adds the feature pairs found at the trial
+    /// pose to the re-solve.
+    pub fn signorini_uniform(model: ContactModel, h: Real, gap_corrections: usize) -> Self {
+        WorldParams {
+            model,
+            mixed_fallback: model == ContactModel::Peg,
+            ..Self::signorini_with_corrections(ContactModel::Peg, h, gap_corrections)
+        }
     }
 
     /// True if every project addition is off (the preset [`WorldParams::paper`] whatever the

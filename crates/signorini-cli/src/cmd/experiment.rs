@@ -12,7 +12,7 @@ use crate::exit::{BadInput, Outcome};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 use signorini_experiments::TimingSpec;
-use signorini_experiments::{pour2d, pour3d, triangle_drop};
+use signorini_experiments::{ablation, pour2d, pour3d, triangle_drop};
 use signorini_harness::{bodyset, data};
 use signorini_world::ContactModel;
 use std::path::PathBuf;
@@ -57,6 +57,53 @@ pub enum ExperimentCommand {
     Pile(super::pile_exp::PileArgs),
     /// Eight unit cubes stacked on a floor must stay at rest (drift and final speeds).
     Tower(super::pile_exp::TowerArgs),
+    /// PEG, standard and corrective under the paper's stepper and under the Signorini stepper
+    /// (every addition, every model) on pour2d and pour3d: one table, one plot.
+    Ablation(AblationArgs),
+}
+
+/// `ablation` options. The default run (the one in docs/peg2d.md): pour2d body sets a…e and
+/// pour3d icosahedra (configuration 0) and random polyhedra (configurations 0, 1, 2), all at
+/// h = 0.005 and 0.010 s, 5 s each, every model under both steppers; `--quick`: pour2d sets
+/// a, b at h = 0.005, 0.010 s and pour3d icosahedra at h = 0.010 s, 2 s each.
+#[derive(Args, Debug)]
+pub struct AblationArgs {
+    /// A small run (a minute or two): pour2d sets a, b at h = 0.005, 0.010 s, pour3d
+    /// icosahedra at h = 0.010 s, 2 s each (the options below override it).
+    #[arg(long)]
+    quick: bool,
+    /// pour2d body sets: letters a…j or JSON files (default a…e; `--quick` a, b; an empty
+    /// list `--sets ''`: no 2D runs).
+    #[arg(long, value_delimiter = ',')]
+    sets: Option<Vec<String>>,
+    /// pour2d step sizes in seconds, comma separated (default 0.005,0.01).
+    #[arg(long, value_delimiter = ',')]
+    h: Vec<f64>,
+    /// pour3d step sizes in seconds, comma separated (default 0.005,0.01; `--quick` 0.01).
+    #[arg(long, value_delimiter = ',')]
+    h3: Vec<f64>,
+    /// pour3d random-polyhedra configurations (data/peg3d/random_polyhedra.json; default
+    /// 0,1,2; `--quick` none; an empty list `--random-configs ''`: none).
+    #[arg(long, value_delimiter = ',')]
+    random_configs: Option<Vec<String>>,
+    /// Leave out the pour3d icosahedra.
+    #[arg(long)]
+    no_icosahedra: bool,
+    /// Contact models, comma separated: peg, standard, corrective (default: all three).
+    #[arg(long, value_delimiter = ',')]
+    models: Vec<String>,
+    /// Simulated time per run in seconds (default 5 as the paper; `--quick` 2).
+    #[arg(long)]
+    duration: Option<f64>,
+    /// Gap-correction re-solves per step of the Signorini stepper, every model.
+    #[arg(long, default_value_t = 8)]
+    gap_corrections: usize,
+    /// Data directory holding peg2d/ and peg3d/ (default: the repository's data/).
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// Output directory.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 /// Options shared by the experiments.
@@ -176,6 +223,7 @@ pub fn run(a: ExperimentArgs) -> Result<Outcome, BadInput> {
         ExperimentCommand::Bucket(a) => super::deform_exp::bucket(a),
         ExperimentCommand::Pile(a) => super::pile_exp::pile(a),
         ExperimentCommand::Tower(a) => super::pile_exp::tower(a),
+        ExperimentCommand::Ablation(a) => ablation(a),
     }
 }
 
@@ -201,15 +249,19 @@ fn hs(c: &Common) -> anyhow::Result<Vec<f64>> {
 }
 
 fn models(c: &Common) -> anyhow::Result<Vec<ContactModel>> {
-    if c.models.is_empty() {
+    parse_models(&c.models)
+}
+
+/// `--models`: the listed models, or all three if none.
+fn parse_models(list: &[String]) -> anyhow::Result<Vec<ContactModel>> {
+    if list.is_empty() {
         return Ok(vec![
             ContactModel::Peg,
             ContactModel::Standard,
             ContactModel::Corrective,
         ]);
     }
-    c.models
-        .iter()
+    list.iter()
         .map(|m| {
             ContactModel::parse(m)
                 .ok_or_else(|| anyhow!("--models: unknown model `{m}` (peg, standard, corrective)"))
@@ -305,6 +357,100 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
         vertex_vertex: a.vertex_vertex,
     };
     finish(&cfg)
+}
+
+fn ablation(a: AblationArgs) -> Result<Outcome, BadInput> {
+    let (d2, d3) = match &a.data {
+        Some(d) => (d.join("peg2d"), d.join("peg3d")),
+        None => (data::resolve(None, "peg2d"), data::resolve(None, "peg3d")),
+    };
+    let duration = a.duration.unwrap_or(if a.quick { 2.0 } else { 5.0 });
+    if !(duration.is_finite() && duration > 0.0) {
+        return Err(anyhow!("--duration must be > 0, got {duration}").into());
+    }
+    let nonempty = |v: Vec<String>| -> Vec<String> {
+        v.into_iter()
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
+    };
+    let set_names = match a.sets.clone() {
+        Some(v) => nonempty(v),
+        None if a.quick => vec!["a".into(), "b".into()],
+        None => "abcde".chars().map(String::from).collect(),
+    };
+    if !set_names.is_empty() {
+        data::require(&d2.join("body_sets")).map_err(|e| anyhow!(e))?;
+    }
+    let sets = set_names
+        .iter()
+        .map(|e| {
+            let (label, path) = bodyset::resolve_set(e, &d2);
+            bodyset::load_body_set(&label, &path)
+                .map(Arc::new)
+                .with_context(|| format!("--sets entry `{e}`"))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let step_sizes = |given: &[f64], default: &[f64], flag: &str| -> anyhow::Result<Vec<f64>> {
+        let hs = if given.is_empty() {
+            default.to_vec()
+        } else {
+            given.to_vec()
+        };
+        if let Some(h) = hs
+            .iter()
+            .find(|h| !(h.is_finite() && **h > 0.0 && **h <= 1.0))
+        {
+            bail!("{flag}: step size {h} must be in (0, 1] s");
+        }
+        Ok(hs)
+    };
+    let hs2 = step_sizes(&a.h, &[0.005, 0.01], "--h")?;
+    let hs3 = if a.quick {
+        step_sizes(&a.h3, &[0.01], "--h3")?
+    } else {
+        step_sizes(&a.h3, &[0.005, 0.01], "--h3")?
+    };
+    let random_configs = match a.random_configs.clone() {
+        Some(v) => nonempty(v)
+            .iter()
+            .map(|c| {
+                c.parse::<usize>()
+                    .map_err(|_| anyhow!("--random-configs: `{c}` is not a configuration number"))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        None if a.quick => Vec::new(),
+        None => vec![0, 1, 2],
+    };
+    let mut scenes3 = Vec::new();
+    if !a.no_icosahedra {
+        scenes3.push(ablation::Scene3 {
+            bodies: Arc::new(signorini_harness::polyhedra::Bodies::Icosahedra),
+            configs: vec![0],
+        });
+    }
+    if !random_configs.is_empty() {
+        let file = d3.join("random_polyhedra.json");
+        data::require(&file).map_err(|e| anyhow!(e))?;
+        scenes3.push(ablation::Scene3 {
+            bodies: Arc::new(
+                signorini_harness::polyhedra::Bodies::read("random", &file)
+                    .context("random polyhedra (pass --data DIR for another data directory)")?,
+            ),
+            configs: random_configs,
+        });
+    }
+    let models = parse_models(&a.models)?;
+    finish(&ablation::AblationConfig {
+        sets,
+        hs2,
+        scenes3,
+        hs3,
+        models,
+        duration,
+        gap_corrections: a.gap_corrections,
+        out: a.out,
+    })
 }
 
 fn tri(a: TriangleArgs) -> Result<Outcome, BadInput> {

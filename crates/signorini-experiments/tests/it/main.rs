@@ -1,6 +1,7 @@
 //! Integration tests of the experiments: body sets, drop schedule, triangle drop against the
 //! authors' references, determinism of trajectory files.
 
+mod ablation;
 mod pile;
 mod pour3d;
 mod regression;
