@@ -33,17 +33,7 @@ impl Boxed<'_> {
 
     /// The same arithmetic as [`Mcp::residual`].
     fn residual(&self, z: &DVector<Real>) -> Real {
-        let w = self.w(z);
-        let mut r: Real = 0.0;
-        for i in 0..z.len() {
-            let p = (z[i] - w[i]).clamp(self.lower[i], self.upper[i]);
-            let d = (z[i] - p).abs();
-            if !d.is_finite() {
-                return Real::INFINITY;
-            }
-            r = r.max(d);
-        }
-        r
+        crate::problem::box_residual(z, &self.w(z), self.lower, self.upper)
     }
 }
 
