@@ -33,7 +33,7 @@ impl Boxed<'_> {
 
     /// The same arithmetic as [`Mcp::residual`].
     fn residual(&self, z: &DVector<Real>) -> Real {
-        crate::problem::box_residual(z, &self.w(z), self.lower, self.upper)
+        crate::sparse_problem::natural_residual(z, &self.w(z), self.lower, self.upper)
     }
 }
 

@@ -148,28 +148,8 @@ impl Mcp {
     /// Natural-map residual ‖z − mid(l, u, z − w)‖∞ with w = M z + q. Zero iff z solves the MCP.
     /// Returns +∞ if any entry is non-finite.
     pub fn residual(&self, z: &DVector<Real>) -> Real {
-        box_residual(z, &self.w(z), &self.lower, &self.upper)
+        crate::sparse_problem::natural_residual(z, &self.w(z), &self.lower, &self.upper)
     }
-}
-
-/// ‖z − mid(l, u, z − w)‖∞ for a given w (+∞ if any entry is non-finite): [`Mcp::residual`],
-/// and the polish's on a borrowed problem.
-pub(crate) fn box_residual(
-    z: &DVector<Real>,
-    w: &DVector<Real>,
-    lower: &DVector<Real>,
-    upper: &DVector<Real>,
-) -> Real {
-    let mut r: Real = 0.0;
-    for i in 0..z.len() {
-        let p = (z[i] - w[i]).clamp(lower[i], upper[i]);
-        let d = (z[i] - p).abs();
-        if !d.is_finite() {
-            return Real::INFINITY;
-        }
-        r = r.max(d);
-    }
-    r
 }
 
 fn check_square(m: &DMatrix<Real>, q: &DVector<Real>) -> Result<(), ProblemError> {
