@@ -282,15 +282,7 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
     } else {
         a.sets.clone()
     };
-    let sets = entries
-        .iter()
-        .map(|e| {
-            let (label, path) = bodyset::resolve_set(e, &data);
-            bodyset::load_body_set(&label, &path)
-                .map(Arc::new)
-                .with_context(|| format!("--sets entry `{e}`"))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let sets = load_sets(&entries, &data)?;
     let cfg = pour2d::PourConfig {
         sets,
         hs: hs(&a.common)?,
@@ -382,15 +374,7 @@ fn ablation(a: AblationArgs) -> Result<Outcome, BadInput> {
     if !set_names.is_empty() {
         data::require(&d2.join("body_sets")).map_err(|e| anyhow!(e))?;
     }
-    let sets = set_names
-        .iter()
-        .map(|e| {
-            let (label, path) = bodyset::resolve_set(e, &d2);
-            bodyset::load_body_set(&label, &path)
-                .map(Arc::new)
-                .with_context(|| format!("--sets entry `{e}`"))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let sets = load_sets(&set_names, &d2)?;
     let step_sizes = |given: &[f64], default: &[f64], flag: &str| -> anyhow::Result<Vec<f64>> {
         let hs = if given.is_empty() {
             default.to_vec()
@@ -491,4 +475,21 @@ pub fn default_job() -> Result<Outcome, BadInput> {
 fn parse_vertex_vertex(s: &str) -> Result<signorini_world::VertexVertex, String> {
     signorini_world::VertexVertex::parse(s)
         .ok_or_else(|| format!("unknown vertex-vertex form `{s}` (cone, face-pairs, off)"))
+}
+
+/// The `--sets` entries (names in `dir`, or files) loaded as body sets, each error naming its
+/// entry (pour2d and ablation).
+fn load_sets(
+    entries: &[String],
+    dir: &std::path::Path,
+) -> anyhow::Result<Vec<Arc<signorini_harness::bodyset::BodySet>>> {
+    entries
+        .iter()
+        .map(|e| {
+            let (label, path) = bodyset::resolve_set(e, dir);
+            bodyset::load_body_set(&label, &path)
+                .map(Arc::new)
+                .with_context(|| format!("--sets entry `{e}`"))
+        })
+        .collect()
 }
