@@ -51,6 +51,7 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
         Covering::Ones,
         params.warm_start.as_ref(),
         params.warm_basis.as_deref(),
+        params.warm_factor.as_ref(),
     )?;
     let z = if mcp.residual(&r.z) > tol {
         polish_if_better(mcp, r.z).0
@@ -251,6 +252,7 @@ pub(crate) fn solve_auto(
             covering,
             warm.filter(|_| k == 0),
             params.warm_basis.as_deref().filter(|_| k == 0),
+            params.warm_factor.as_ref().filter(|_| k == 0),
         );
         chain
             .budget
@@ -326,6 +328,7 @@ pub(crate) fn solve_auto(
             &reg,
             chain.budget.pivots(params.max_iterations),
             Covering::Ones,
+            None,
             None,
             None,
         );

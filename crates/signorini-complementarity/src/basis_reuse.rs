@@ -146,6 +146,7 @@ mod tests {
             covering: Covering::Ones,
             warm_basis: None,
             n_free: 0,
+            factor: None,
         };
         let r = lemke_lcp(m, q, &cfg).unwrap();
         (r.z, r.factor.unwrap())

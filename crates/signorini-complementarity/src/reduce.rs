@@ -329,7 +329,7 @@ mod tests {
         let m = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -1.0, 0.0]);
         let mcp = Mcp::mixed(m, DVector::from_column_slice(&[-2.0, 3.0]), 1).unwrap();
         assert_eq!(Reduction::new(&mcp, false).free, FreeHandling::Split);
-        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();
+        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None, None).unwrap();
         assert!(
             (r.z[0] - 3.0).abs() < 1e-12 && (r.z[1] - 2.0).abs() < 1e-12,
             "{}",
@@ -347,7 +347,7 @@ mod tests {
         let red = Reduction::new(&mcp, true);
         assert_eq!(red.free, FreeHandling::Schur);
         assert_eq!((red.m.nrows(), red.m[(0, 0)]), (1, 0.5));
-        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None).unwrap();
+        let r = lemke_mcp(&mcp, None, Covering::Ones, None, None, None).unwrap();
         assert!(
             (r.z[0] - 1.0).abs() < 1e-12 && r.z[1].abs() < 1e-12,
             "{}",

@@ -223,6 +223,17 @@ impl Space<3> for Planar {
         violated
     }
 
+    /// 2D: none (every interpenetration of polygons has a vertex inside, which the
+    /// detection sees).
+    fn unseen(
+        _params: &WorldParams,
+        _bodies: &[RigidBody2],
+        _geometry: &Vec<Vec<Vec2>>,
+        _set: &ConstraintSet<Contact>,
+    ) -> Vec<Contact> {
+        Vec::new()
+    }
+
     fn kinetic_energy(b: &RigidBody2, v: &Vec3) -> Real {
         0.5 * (b.mass * (v.x * v.x + v.y * v.y) + b.inertia * v.z * v.z)
     }

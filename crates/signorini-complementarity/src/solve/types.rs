@@ -44,6 +44,13 @@ pub struct SolveParams {
     /// problem with the same structure (size and bounds). Wins over `warm_start` for Lemke;
     /// a basis of the wrong length is ignored. A singular basis falls back to a cold start.
     pub warm_basis: Option<Vec<bool>>,
+    /// Lemke restart from the final basis of an earlier solve of the *same* matrix
+    /// (`SolveInfo::factor`, e.g. a time step's gap-correction re-solve after
+    /// [`LemkeFactor::resolve`] found the new q outside the basis's invariance region): the
+    /// stored inverse is installed as it is and the pivots start there, instead of a cold
+    /// run. Used only by plain LCPs of at least 400 unknowns (below, a cold run is cheap);
+    /// wins over `warm_basis` and `warm_start`.
+    pub warm_factor: Option<Arc<LemkeFactor>>,
     /// PGS/SOR relaxation ω ∈ (0, 2); 1 is plain projected Gauss–Seidel.
     pub relaxation: Real,
     /// Deterministic work budget of a `Lemke` or `Auto` solve, in multiply–adds as
@@ -71,6 +78,7 @@ impl Default for SolveParams {
             max_iterations: None,
             warm_start: None,
             warm_basis: None,
+            warm_factor: None,
             relaxation: 1.0,
             work_limit: None,
         }

@@ -200,7 +200,11 @@ fn slope_of_cubic_data_is_three() {
 /// The small pile: 27 random polyhedra released from rest on the lattice, PEG,
 /// frictionless, h = 0.01 s, 2 s (200 steps; the pile forms one island of ~400 unknowns with
 /// the vertex–vertex cone form, ~900 with the per-face-pair form).
-/// No step may fail and no step may leave more than 1e-6 m³ of overlap.
+/// No step may fail and no step may leave more than 1e-8 m³ of overlap: the limit is
+/// 1e-6, and every step has met 1e-8 since the position projection's energy reference counts
+/// the depth it finds (before: one landing step left 9.4e-7 m³, passing the limit
+/// by a factor of 1.07 only). The island has ~425 unknowns, so this also runs Lemke's
+/// restart from a factor and the structured basis inverse (both from 400 unknowns).
 #[test]
 fn a_pile_of_27_ends_with_no_failed_step_and_overlap_within_the_limit() {
     let out = crate::tmp("pile-27");
@@ -217,7 +221,7 @@ fn a_pile_of_27_ends_with_no_failed_step_and_overlap_within_the_limit() {
     assert_eq!(run.overlap.len(), 200);
     assert_eq!(run.failed_steps, 0, "failed steps");
     let max = run.overlap.iter().copied().fold(0.0, f64::max);
-    assert!(max <= 1e-6, "max overlap {max:e} m³");
+    assert!(max <= 1e-8, "max overlap {max:e} m³");
     assert!(
         run.max_unknowns > 300,
         "the pile is one large island: {}",
