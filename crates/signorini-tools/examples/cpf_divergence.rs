@@ -74,11 +74,8 @@ fn main() {
     let (mut err_num, mut err_den) = (0.0, 0.0);
     for s in 1..=steps {
         let rep = w.step();
-        let inv = |(o, i): (usize, usize)| {
-            w.deformables
-                .get(o)
-                .map_or(0.0, |d| d.inverse_masses()[i])
-        };
+        let inv =
+            |(o, i): (usize, usize)| w.deformables.get(o).map_or(0.0, |d| d.inverse_masses()[i]);
         let mut per: BTreeMap<(usize, usize), VertexStats> = BTreeMap::new();
         let mut max_j: Real = 0.0;
         let (mut num, mut den) = (0.0, 0.0);
@@ -94,7 +91,9 @@ fn main() {
                     continue;
                 }
                 let c = r.coeffs[n];
-                let e = per.entry(id).or_insert((0.0, 0, 0, 0, 0.0, Vec3::zeros(), 0.0, 0.0));
+                let e = per
+                    .entry(id)
+                    .or_insert((0.0, 0, 0, 0, 0.0, Vec3::zeros(), 0.0, 0.0));
                 e.0 += kh2 * c * c * wi;
                 e.1 += 1;
                 match r.key.kind {
@@ -155,7 +154,12 @@ fn main() {
                 if !r.distance && e > 0.5 * r.j_exact.norm() {
                     println!(
                         "    err {:?} {:?} c={:?} J={:?} J_exact={:?} tau={:.3}",
-                        r.key.kind, r.ids, r.coeffs.map(|c| (c * 1e3).round() / 1e3), r.j, r.j_exact, r.tau
+                        r.key.kind,
+                        r.ids,
+                        r.coeffs.map(|c| (c * 1e3).round() / 1e3),
+                        r.j,
+                        r.j_exact,
+                        r.tau
                     );
                 }
             }
@@ -165,7 +169,14 @@ fn main() {
                 if let Some(n) = r.ids.iter().position(|x| *x == id) {
                     println!(
                         "    pair {:?} {:?} c={:?} (this vertex {n}: c={:.3}) J={:?} |J|={:.3e} tau={:.3} distance={}",
-                        r.key.kind, r.ids, r.coeffs.map(|c| (c * 1e3).round() / 1e3), r.coeffs[n], r.j.map(|x| (x * 1e9).round() / 1e9), r.j.norm(), r.tau, r.distance
+                        r.key.kind,
+                        r.ids,
+                        r.coeffs.map(|c| (c * 1e3).round() / 1e3),
+                        r.coeffs[n],
+                        r.j.map(|x| (x * 1e9).round() / 1e9),
+                        r.j.norm(),
+                        r.tau,
+                        r.distance
                     );
                 }
             }

@@ -699,7 +699,9 @@ impl DeformableWorld {
                     coeffs: tr.coeffs,
                     j: pi.j,
                     scale: s,
-                    j_exact: tracked_impulse_thick(ForceModel::CpfExact, &traj, tr, k, h, d).0.j,
+                    j_exact: tracked_impulse_thick(ForceModel::CpfExact, &traj, tr, k, h, d)
+                        .0
+                        .j,
                     tau,
                     distance: tr.distance,
                 });
@@ -964,7 +966,14 @@ fn collision_points(
     let q: Vec3 = (first..4).map(|n| -c[n] * x(n)).sum();
     let (a, b) = (ids[0].0, ids[3].0);
     let key = |v: &Vec3| [v.x, v.y, v.z];
-    let swap = a > b || (a == b && key(&q).iter().zip(key(&p)).map(|(x, y)| x.total_cmp(&y)).find(|o| o.is_ne()) == Some(std::cmp::Ordering::Less));
+    let swap = a > b
+        || (a == b
+            && key(&q)
+                .iter()
+                .zip(key(&p))
+                .map(|(x, y)| x.total_cmp(&y))
+                .find(|o| o.is_ne())
+                == Some(std::cmp::Ordering::Less));
     if swap { (b, q, a, p) } else { (a, p, b, q) }
 }
 
@@ -1028,5 +1037,9 @@ pub fn coincident_shares(
 /// the corners of triangle `t` of object `b` (barycentric weights `w` of the closest point).
 fn vertex_face(objs: &[Object<'_>], ((a, vi), (b, t), w): VertexFace, jv: Vec3) -> Discrete {
     let tri = objs[b].triangles[t].map(|c| (b, c as usize));
-    ([(a, vi), tri[0], tri[1], tri[2]], [1.0, -w[0], -w[1], -w[2]], jv)
+    (
+        [(a, vi), tri[0], tri[1], tri[2]],
+        [1.0, -w[0], -w[1], -w[2]],
+        jv,
+    )
 }
