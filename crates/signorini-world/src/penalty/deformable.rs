@@ -706,10 +706,16 @@ impl DeformableWorld {
                     distance: tr.distance,
                 });
             }
+            // The implicit correction scales only friction by `s` (the limit's role); the
+            // coincident share also divides its normal impulse and contact stiffness.
+            let (j, tau) = match contacts {
+                Some(_) => (pi.j * *sh, tau * *sh),
+                None => (pi.j, tau),
+            };
             let pair = Applied {
                 ids,
                 c: &tr.coeffs,
-                j: pi.j,
+                j,
                 s,
                 tau,
             };
