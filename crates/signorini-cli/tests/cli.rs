@@ -214,6 +214,32 @@ fn the_stiffness_sweep_prints_one_row_per_factor_and_rejects_bad_factors() {
     assert!(err.contains("--compare"), "{err}");
 }
 
+/// `--model cpf-exact` runs a deformable experiment (the exact-normal quadrature), and
+/// `--dpf-vertex-stiffness-limit` and `--share-coincident-pairs` are accepted; an unknown
+/// model is refused with exit code 2 and the list of models.
+#[test]
+fn deformable_experiments_take_cpf_exact_and_the_new_switches() {
+    let root = tmp("cpf-exact");
+    let out = root.path().join("out");
+    let o = out.to_str().unwrap();
+    let base = ["experiment", "cloth-tori", "--quiet", "--duration", "0.1"];
+    let run = |extra: &[&str]| signorini(&[&base[..], extra, &["--out", o]].concat());
+    let (code, text, err) = run(&["--model", "cpf-exact"]);
+    assert_eq!(code, 0, "{text} {err}");
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(summary.contains("\"cpf_exact\""), "{summary}");
+    let (code, text, err) = run(&[
+        "--model",
+        "dpf",
+        "--dpf-vertex-stiffness-limit",
+        "--share-coincident-pairs",
+    ]);
+    assert_eq!(code, 0, "{text} {err}");
+    let (code, _, err) = run(&["--model", "cpf-exactly"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cpf-exact"), "{err}");
+}
+
 /// A temporary folder `<temp dir>/signorini-cli-<name>-XXXXXX`, removed when dropped (at the
 /// end of the test, pass or fail).
 fn tmp(name: &str) -> tempfile::TempDir {

@@ -42,6 +42,12 @@ pub struct ChainParams {
     /// Linearly implicit contact correction instead of the stiffness limit
     /// (`PenaltyParams::implicit_contact`; default off).
     pub implicit_contact: bool,
+    /// Apply the per-vertex stiffness limit to the discrete model too
+    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
+    pub dpf_vertex_stiffness_limit: bool,
+    /// Pairs with coincident collision points share one contact's impulse
+    /// (`PenaltyParams::share_coincident_pairs`; default off: the paper's plain sum).
+    pub share_coincident_pairs: bool,
     /// Friction.
     pub friction: Friction,
     /// Simulated time (s).
@@ -68,6 +74,8 @@ impl ChainParams {
             tolerance: 2e-3,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             implicit_contact: false,
+            dpf_vertex_stiffness_limit: false,
+            share_coincident_pairs: false,
             friction: Friction {
                 mu: 0.3,
                 viscous: 0.0,
@@ -170,6 +178,8 @@ pub fn spec(p: &ChainParams) -> Result<WorldSpec, ExperimentError> {
         self_collision: true,
         vertex_stiffness_limit: p.vertex_stiffness_limit,
         implicit_contact: p.implicit_contact,
+        dpf_vertex_stiffness_limit: p.dpf_vertex_stiffness_limit,
+        share_coincident_pairs: p.share_coincident_pairs,
     })
 }
 

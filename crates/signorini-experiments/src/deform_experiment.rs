@@ -26,6 +26,8 @@ pub trait DeformParams: Clone {
     fn knobs(&mut self) -> [&mut f64; 4];
     /// The implicit contact correction switch.
     fn implicit(&mut self) -> &mut bool;
+    /// `[dpf_vertex_stiffness_limit, share_coincident_pairs]`, for the command-line switches.
+    fn switches(&mut self) -> [&mut bool; 2];
     /// The world these parameters build (for the memory estimate).
     fn world(&self) -> Result<WorldSpec, ExperimentError>;
     /// Steps of one run.
@@ -247,6 +249,12 @@ macro_rules! knobs {
         }
         fn implicit(&mut self) -> &mut bool {
             &mut self.implicit_contact
+        }
+        fn switches(&mut self) -> [&mut bool; 2] {
+            [
+                &mut self.dpf_vertex_stiffness_limit,
+                &mut self.share_coincident_pairs,
+            ]
         }
         fn steps(&self) -> u64 {
             (self.duration / self.dt).ceil().max(0.0) as u64

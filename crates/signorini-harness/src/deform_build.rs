@@ -128,6 +128,12 @@ pub struct WorldSpec {
     pub vertex_stiffness_limit: Real,
     /// Linearly implicit contact correction (`PenaltyParams::implicit_contact`; default off).
     pub implicit_contact: bool,
+    /// The per-vertex stiffness limit for the discrete model too
+    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
+    pub dpf_vertex_stiffness_limit: bool,
+    /// Coincident pairs share one contact's impulse (`PenaltyParams::share_coincident_pairs`;
+    /// default off).
+    pub share_coincident_pairs: bool,
 }
 
 /// `mesh` rotated by `rotation` (if any) and then moved by `at`: `x ↦ R x + at`.
@@ -187,6 +193,8 @@ pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
     params.thickness = spec.thickness;
     params.vertex_stiffness_limit = spec.vertex_stiffness_limit;
     params.implicit_contact = spec.implicit_contact;
+    params.dpf_vertex_stiffness_limit = spec.dpf_vertex_stiffness_limit;
+    params.share_coincident_pairs = spec.share_coincident_pairs;
     let rigid = (spec.rigid.iter().enumerate())
         .map(|(k, r)| r.build().map_err(|e| format!("rigid body {k}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;

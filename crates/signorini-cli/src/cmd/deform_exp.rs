@@ -18,7 +18,8 @@ pub struct DeformArgs {
     /// Output directory.
     #[arg(long)]
     out: PathBuf,
-    /// Force model: cpf, dpf or dpf-ccd.
+    /// Force model: cpf, cpf-exact (the exact normal by quadrature instead of the closed
+    /// form's `L_k`), dpf or dpf-ccd.
     #[arg(long, default_value = "cpf")]
     model: String,
     /// Step (s; default: the paper's).
@@ -41,6 +42,16 @@ pub struct DeformArgs {
     /// docs/deformable.md).
     #[arg(long)]
     implicit_contact: bool,
+    /// Apply the per-vertex stiffness limit (--vertex-stiffness-limit, default 1) to the
+    /// discrete model (dpf) too; off by default (the paper's baseline has no limit).
+    #[arg(long)]
+    dpf_vertex_stiffness_limit: bool,
+    /// Pairs with the same collision points (a vertex–vertex or vertex–edge contact, which CCD
+    /// and proximity find as many vertex–face and edge–edge pairs) share one contact's
+    /// impulse instead of the paper's plain sum (see docs/deformable.md, "Why plain CPF
+    /// diverged"). With --vertex-stiffness-limit 0: CPF without the limit.
+    #[arg(long)]
+    share_coincident_pairs: bool,
     /// The full-size variant (many more triangles; slow).
     #[arg(long)]
     full: bool,
@@ -66,9 +77,10 @@ pub struct DeformArgs {
 fn model(s: &str) -> anyhow::Result<ForceModel> {
     match s {
         "cpf" => Ok(ForceModel::Cpf),
+        "cpf-exact" | "cpf_exact" => Ok(ForceModel::CpfExact),
         "dpf" => Ok(ForceModel::Dpf),
         "dpf-ccd" | "dpf_ccd" => Ok(ForceModel::DpfCcd),
-        _ => bail!("--model: unknown model `{s}` (cpf, dpf, dpf-ccd)"),
+        _ => bail!("--model: unknown model `{s}` (cpf, cpf-exact, dpf, dpf-ccd)"),
     }
 }
 
@@ -111,6 +123,9 @@ fn params<P: DeformParams>(
         *v = o.unwrap_or(*v);
     }
     *p.implicit() |= a.implicit_contact;
+    let [dpf_limit, share] = p.switches();
+    *dpf_limit |= a.dpf_vertex_stiffness_limit;
+    *share |= a.share_coincident_pairs;
     // The world must fit in memory (`--full` is the user's choice of size), as for `run`.
     if let Some(limit) =
         crate::cmd::scene::memory_limit(a.memory_limit.as_deref()).map_err(|e| e.0)?

@@ -108,6 +108,12 @@ pub struct RawContact {
     pub vertex_stiffness_limit: Option<f64>,
     /// Linearly implicit contact correction (deformable scenes only; default false).
     pub implicit_contact: Option<bool>,
+    /// The per-vertex stiffness limit for the discrete model too (deformable scenes only;
+    /// default false).
+    pub dpf_vertex_stiffness_limit: Option<bool>,
+    /// Pairs with coincident collision points share one contact's impulse (deformable scenes
+    /// only; default false: the paper's plain sum).
+    pub share_coincident_pairs: Option<bool>,
 }
 
 /// `contact.stiffness_perturbation`: `k(t) = k (1 + amplitude sin 2π frequency t)`.

@@ -60,11 +60,20 @@ pub(super) fn no_deformable_fields(cx: &Ctx, raw: &RawScene) -> Res<()> {
             ));
         }
     }
-    if raw.contact.implicit_contact.is_some() {
-        return Err(cx.bad(
-            &root.key("contact").key("implicit_contact"),
-            "only for scenes with `[[deformable]]` bodies (DeformableWorld)",
-        ));
+    for (name, v) in [
+        ("implicit_contact", raw.contact.implicit_contact),
+        (
+            "dpf_vertex_stiffness_limit",
+            raw.contact.dpf_vertex_stiffness_limit,
+        ),
+        ("share_coincident_pairs", raw.contact.share_coincident_pairs),
+    ] {
+        if v.is_some() {
+            return Err(cx.bad(
+                &root.key("contact").key(name),
+                "only for scenes with `[[deformable]]` bodies (DeformableWorld)",
+            ));
+        }
     }
     Ok(())
 }
@@ -118,6 +127,8 @@ pub(super) fn deformable_scene(
             self_collision: true,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             implicit_contact: false,
+            dpf_vertex_stiffness_limit: false,
+            share_coincident_pairs: false,
         },
         names: Vec::new(),
         colors: Vec::new(),
@@ -215,6 +226,8 @@ fn settings(cx: &Ctx, raw: &RawScene, out: &mut SceneDeformables) -> Res<()> {
         out.spec.vertex_stiffness_limit = cx.non_negative(&c.key("vertex_stiffness_limit"), v)?;
     }
     out.spec.implicit_contact = raw.contact.implicit_contact.unwrap_or(false);
+    out.spec.dpf_vertex_stiffness_limit = raw.contact.dpf_vertex_stiffness_limit.unwrap_or(false);
+    out.spec.share_coincident_pairs = raw.contact.share_coincident_pairs.unwrap_or(false);
     Ok(())
 }
 

@@ -43,16 +43,21 @@ pub enum Model {
     Dpf,
     /// Continuous penalty forces.
     Cpf,
+    /// Continuous penalty forces with the exact normal by quadrature (CPF §3.4) instead of
+    /// the closed form's `L_k`.
+    CpfExact,
     /// Discrete penalty forces with CCD-tracked features and normals.
     DpfCcd,
 }
 
 impl Model {
-    /// Parse a model name (`peg`, `standard`, `corrective`, `dpf`, `cpf`).
+    /// Parse a model name (`peg`, `standard`, `corrective`, `dpf`, `cpf`, `cpf-exact`,
+    /// `dpf-ccd`).
     pub fn parse(s: &str) -> Option<Model> {
         match s.trim().to_ascii_lowercase().as_str() {
             "dpf" | "penalty" => Some(Model::Dpf),
             "cpf" => Some(Model::Cpf),
+            "cpf-exact" | "cpf_exact" => Some(Model::CpfExact),
             "dpf-ccd" | "dpf_ccd" => Some(Model::DpfCcd),
             other => ContactModel::parse(other).map(|m| match m {
                 ContactModel::Peg => Model::Peg,
@@ -70,6 +75,7 @@ impl Model {
             Model::Corrective => "corrective",
             Model::Dpf => "dpf",
             Model::Cpf => "cpf",
+            Model::CpfExact => "cpf-exact",
             Model::DpfCcd => "dpf-ccd",
         }
     }
@@ -79,6 +85,7 @@ impl Model {
         match self {
             Model::Dpf => Some(ForceModel::Dpf),
             Model::Cpf => Some(ForceModel::Cpf),
+            Model::CpfExact => Some(ForceModel::CpfExact),
             Model::DpfCcd => Some(ForceModel::DpfCcd),
             _ => None,
         }
@@ -90,7 +97,7 @@ impl Model {
             Model::Peg => Some(ContactModel::Peg),
             Model::Standard => Some(ContactModel::Standard),
             Model::Corrective => Some(ContactModel::Corrective),
-            Model::Dpf | Model::Cpf | Model::DpfCcd => None,
+            Model::Dpf | Model::Cpf | Model::CpfExact | Model::DpfCcd => None,
         }
     }
 

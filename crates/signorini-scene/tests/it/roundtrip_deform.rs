@@ -379,3 +379,29 @@ fn cube_on_cloth_scene_is_the_world_tests_cube_and_stays_on_the_cloth() {
         "the cube in the replay"
     );
 }
+
+/// `contact.dpf_vertex_stiffness_limit` and `contact.share_coincident_pairs` in the
+/// cloth-and-tori scene are the experiment's options (the same world description), and
+/// `model = "cpf-exact"` selects the exact-normal quadrature.
+#[test]
+fn the_dpf_limit_and_sharing_fields_and_cpf_exact_reach_the_world_description() {
+    let text = std::fs::read_to_string(repo().join("scenes/cloth_tori.toml")).unwrap();
+    let text = text.replace(
+        "[contact]\n",
+        "[contact]\ndpf_vertex_stiffness_limit = true\nshare_coincident_pairs = true\n",
+    );
+    let dir = tmp("dpf-limit-field");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scene.toml");
+    std::fs::write(&path, text).unwrap();
+    let s = load_scene(&path).unwrap();
+    let want = ClothToriParams {
+        dpf_vertex_stiffness_limit: true,
+        share_coincident_pairs: true,
+        ..ClothToriParams::small(ForceModel::Cpf)
+    };
+    assert_eq!(s.bodies.deformables().unwrap().spec, spec(&want).unwrap());
+    assert_eq!(Model::parse("cpf-exact"), Some(Model::CpfExact));
+    assert_eq!(Model::CpfExact.force_model(), Some(ForceModel::CpfExact));
+    assert_eq!(Model::parse(Model::CpfExact.name()), Some(Model::CpfExact));
+}

@@ -125,11 +125,42 @@ pub struct DeformableWorld {
     time: Real,
     edges: Vec<Vec<[u32; 2]>>,
     bvh_cache: collide::BvhCache,
+    /// Diagnostics: record every tracked pair's impulse of the last step (off by default).
+    record_pairs: bool,
+    last_pairs: Vec<PairRecord>,
+}
+
+/// One tracked pair's contact impulse in the last step (diagnostics,
+/// [`DeformableWorld::set_record_pairs`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairRecord {
+    /// The pair's key (kind and features).
+    pub key: PairKey,
+    /// Its four `(object, vertex)` ids, in the order of its trajectory.
+    pub ids: [(usize, usize); 4],
+    /// Its separation coefficients `cᵢ`.
+    pub coeffs: [Real; 4],
+    /// The model's contact impulse `J` on the first collision point, before any scale.
+    pub j: Vec3,
+    /// The stiffness-limit scale applied to it, times its coincident share (1 without a
+    /// limit and a share).
+    pub scale: Real,
+    /// The same pair's impulse under the exact-normal quadrature (`ForceModel::CpfExact`),
+    /// for measuring the closed form's `L_k` error along a run.
+    pub j_exact: Vec3,
+    /// Fraction of the step in contact.
+    pub tau: Real,
+    /// A distance pair ([`Tracked::distance`]).
+    pub distance: bool,
 }
 
 /// A discrete vertex–face contact: `((vertex object, vertex), (triangle object, triangle),
 /// barycentric weights of the closest point)`.
 type VertexFace = ((usize, usize), (usize, usize), [Real; 3]);
+
+/// A discrete contact as applied: its four `(object, vertex)` ids, their weights and the
+/// impulse on the vertex.
+type Discrete = ([(usize, usize); 4], [Real; 4], Vec3);
 
 /// One pair's contact impulse as the stepper applies it: its vertices and separation
 /// coefficients, the contact impulse `j` on the first collision point, the stiffness-limit
@@ -192,6 +223,8 @@ impl DeformableWorld {
             time: 0.0,
             edges,
             bvh_cache: collide::BvhCache::default(),
+            record_pairs: false,
+            last_pairs: Vec::new(),
         })
     }
 
@@ -322,6 +355,19 @@ impl DeformableWorld {
         Ok(d)
     }
 
+    /// Diagnostics: record the impulse of every tracked pair in each following step
+    /// ([`Self::last_pairs`]); costs one copy per pair. Does not change the simulation.
+    pub fn set_record_pairs(&mut self, on: bool) {
+        self.record_pairs = on;
+        self.last_pairs.clear();
+    }
+
+    /// The tracked pairs' impulses of the last step, if recording
+    /// ([`Self::set_record_pairs`]); empty otherwise, and for the discrete model.
+    pub fn last_pairs(&self) -> &[PairRecord] {
+        &self.last_pairs
+    }
+
     /// The pairs tracked into the next step (diagnostics).
     pub fn tracker(&self) -> &Tracker {
         &self.tracker
@@ -410,7 +456,9 @@ impl DeformableWorld {
                 let thickness = self.params.thickness;
                 let active =
                     collide::gather(&objs, &self.tracker, thickness, &mut bvh_cache, &mut report);
-                self.continuous_impulses(&objs, &active, &vel, &mut imp, &mut contacts);
+                let mut rec = self.record_pairs.then(Vec::new);
+                self.continuous_impulses(&objs, &active, &vel, &mut imp, &mut contacts, &mut rec);
+                self.last_pairs = rec.unwrap_or_default();
                 active
             }
         };
@@ -618,14 +666,21 @@ impl DeformableWorld {
         v: &[Vec<Vec3>],
         imp: &mut [Vec<Vec3>],
         contacts: &mut Option<Vec<PairContact>>,
+        record: &mut Option<Vec<PairRecord>>,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
         let ids: Vec<[(usize, usize); 4]> = active
             .keys()
             .map(|key| self.vertex_ids(objs, key))
             .collect();
-        let scale = self.stability_scales(&ids, active);
-        for (((key, tr), s), ids) in active.iter().zip(scale).zip(&ids) {
+        let share = if self.params.share_coincident_pairs {
+            coincident_shares(objs, &ids, active, self.params.thickness)
+        } else {
+            vec![1.0; ids.len()]
+        };
+        let scale = self.stability_scales(&ids, active, &share);
+        for ((((key, tr), s), ids), sh) in active.iter().zip(scale).zip(&ids).zip(&share) {
+            let s = s * sh;
             let traj = collide::trajectory(objs, key);
             let d = self.params.thickness;
             let (pi, iv) = tracked_impulse_thick(self.params.model, &traj, tr, k, h, d);
@@ -637,10 +692,30 @@ impl DeformableWorld {
                 ForceModel::DpfCcd => 1.0,
                 _ => iv.measure(),
             };
+            if let Some(r) = record {
+                r.push(PairRecord {
+                    key: *key,
+                    ids: *ids,
+                    coeffs: tr.coeffs,
+                    j: pi.j,
+                    scale: s,
+                    j_exact: tracked_impulse_thick(ForceModel::CpfExact, &traj, tr, k, h, d)
+                        .0
+                        .j,
+                    tau,
+                    distance: tr.distance,
+                });
+            }
+            // The implicit correction scales only friction by `s` (the limit's role); the
+            // coincident share also divides its normal impulse and contact stiffness.
+            let (j, tau) = match contacts {
+                Some(_) => (pi.j * *sh, tau * *sh),
+                None => (pi.j, tau),
+            };
             let pair = Applied {
                 ids,
                 c: &tr.coeffs,
-                j: pi.j,
+                j,
                 s,
                 tau,
             };
@@ -686,43 +761,31 @@ impl DeformableWorld {
         }
     }
 
-    /// A discrete vertex–face contact: impulse `jv` on vertex `(a, vi)`, `−wₙ jv` on the corners
-    /// of triangle `t` of object `b` (barycentric weights `w` of the closest point), with
-    /// friction as for every pair ([`Self::apply_pair`]).
-    fn apply_vertex_face(
-        &self,
-        objs: &[Object<'_>],
-        ((a, vi), (b, t), w): VertexFace,
-        jv: Vec3,
-        v: &[Vec<Vec3>],
-        imp: &mut [Vec<Vec3>],
-    ) {
-        let tri = objs[b].triangles[t].map(|c| (b, c as usize));
-        let ids = [(a, vi), tri[0], tri[1], tri[2]];
-        let c = [1.0, -w[0], -w[1], -w[2]];
-        let pair = Applied {
-            ids: &ids,
-            c: &c,
-            j: jv,
-            s: 1.0,
-            tau: 1.0,
-        };
-        // Always explicit: the discrete model has neither the limit nor the implicit correction.
-        self.apply_pair(&pair, v, imp, &mut None);
-    }
-
     /// Per-pair impulse scale of [`PenaltyParams::vertex_stiffness_limit`]: 1 when off;
-    /// otherwise `min(1, a_max / aᵢ)` over the pair's vertices, `aᵢ = Σ_pairs k cᵢ² Δt² wᵢ`
+    /// otherwise `min(1, a_max / aᵢ)` over the pair's vertices, `aᵢ = Σ_pairs σₚ k cᵢ² Δt² wᵢ`
+    /// (`σₚ` the pair's coincident share, [`coincident_shares`])
     /// (the vertex's contact stiffness relative to CPF's stability bound, supplementary §C).
     /// `ids` are the pairs' vertices ([`Self::vertex_ids`]), in the order of `active`.
     fn stability_scales(
         &self,
         ids: &[[(usize, usize); 4]],
         active: &BTreeMap<PairKey, Tracked>,
+        share: &[Real],
+    ) -> Vec<Real> {
+        let coeffs: Vec<[Real; 4]> = active.values().map(|t| t.coeffs).collect();
+        self.limit_scales(ids, &coeffs, share)
+    }
+
+    /// [`Self::stability_scales`] for contacts given by their vertices, weights and shares.
+    fn limit_scales(
+        &self,
+        ids: &[[(usize, usize); 4]],
+        coeffs: &[[Real; 4]],
+        share: &[Real],
     ) -> Vec<Real> {
         let limit = self.params.vertex_stiffness_limit;
         if limit <= 0.0 {
-            return vec![1.0; active.len()];
+            return vec![1.0; ids.len()];
         }
         let kh2 = self.params.stiffness * self.params.h * self.params.h;
         let mut a: Vec<Vec<Real>> = self
@@ -735,10 +798,10 @@ impl DeformableWorld {
                     .map(|b| vec![0.0; b.mesh().vertices().len()]),
             )
             .collect();
-        for (id, tr) in ids.iter().zip(active.values()) {
-            for (&(o, i), c) in id.iter().zip(tr.coeffs) {
+        for ((id, cs), sh) in ids.iter().zip(coeffs).zip(share) {
+            for (&(o, i), &c) in id.iter().zip(cs) {
                 if o < a.len() {
-                    a[o][i] += kh2 * c * c * self.inv_mass((o, i));
+                    a[o][i] += sh * kh2 * c * c * self.inv_mass((o, i));
                 }
             }
         }
@@ -768,8 +831,9 @@ impl DeformableWorld {
         rep: &mut PenaltyReport,
     ) {
         let (k, h) = (self.params.stiffness, self.params.h);
+        let mut list: Vec<Discrete> = Vec::new();
         if self.params.thickness > 0.0 {
-            self.proximity_impulses(objs, v, imp, rep);
+            self.proximity_impulses(objs, &mut list, rep);
         }
         for (i, j) in collide::object_pairs(objs) {
             for (a, b) in [(i, j), (j, i)] {
@@ -785,12 +849,32 @@ impl DeformableWorld {
                     let (t, w, q, d) = query::closest_point(p, ob.x0, ob.triangles);
                     let jv = signorini_penalty::discrete::closest_point_impulse(p, &q, k, h);
                     let vf = ((a, vi), (b, t), w);
-                    self.apply_vertex_face(objs, vf, jv, v, imp);
+                    list.push(vertex_face(objs, vf, jv));
                     rep.pairs += 1;
                     rep.penetrating_pairs += 1;
                     rep.max_depth = rep.max_depth.max(d);
                 }
             }
+        }
+        // The limit, if asked for (off by default: the paper's baseline has none), from the
+        // contacts' weights as for the tracked pairs; then each contact with its friction.
+        let scales = if self.params.dpf_vertex_stiffness_limit {
+            let ids: Vec<[(usize, usize); 4]> = list.iter().map(|c| c.0).collect();
+            let coeffs: Vec<[Real; 4]> = list.iter().map(|c| c.1).collect();
+            self.limit_scales(&ids, &coeffs, &vec![1.0; list.len()])
+        } else {
+            vec![1.0; list.len()]
+        };
+        for ((ids, c, jv), s) in list.iter().zip(scales) {
+            let pair = Applied {
+                ids,
+                c,
+                j: *jv,
+                s,
+                tau: 1.0,
+            };
+            // Always explicit: the discrete model has no implicit correction.
+            self.apply_pair(&pair, v, imp, &mut None);
         }
     }
 
@@ -802,8 +886,7 @@ impl DeformableWorld {
     fn proximity_impulses(
         &self,
         objs: &[Object<'_>],
-        vel: &[Vec<Vec3>],
-        imp: &mut [Vec<Vec3>],
+        out: &mut Vec<Discrete>,
         rep: &mut PenaltyReport,
     ) {
         let (k, h, d) = (self.params.stiffness, self.params.h, self.params.thickness);
@@ -850,7 +933,7 @@ impl DeformableWorld {
                 }
                 let jv = (h * k * (d - dist) / dist) * (p - q);
                 let vf = ((a, v as usize), (b, t as usize), w);
-                self.apply_vertex_face(objs, vf, jv, vel, imp);
+                out.push(vertex_face(objs, vf, jv));
                 rep.pairs += 1;
             }
         }
@@ -868,4 +951,101 @@ impl DeformableWorld {
         let d = self.params.thickness;
         self.tracker = collide::retain(&self.objects(&now), active, d, report);
     }
+}
+
+/// Collision points of a pair at the step's start, oriented so that the first belongs to the
+/// object with the smaller id: `(object, P, object, Q)` with `P = Σ_first cᵢ xᵢ` and
+/// `Q = −Σ_second cᵢ xᵢ` (VF: the vertex and the point on the triangle; EE: the points on the
+/// two edges).
+fn collision_points(
+    objs: &[Object<'_>],
+    ids: &[(usize, usize); 4],
+    c: &[Real; 4],
+    kind: Kind,
+) -> (usize, Vec3, usize, Vec3) {
+    let first = match kind {
+        Kind::VertexFace => 1,
+        Kind::EdgeEdge => 2,
+    };
+    let x = |n: usize| objs[ids[n].0].x0[ids[n].1];
+    let p: Vec3 = (0..first).map(|n| c[n] * x(n)).sum();
+    let q: Vec3 = (first..4).map(|n| -c[n] * x(n)).sum();
+    let (a, b) = (ids[0].0, ids[3].0);
+    let key = |v: &Vec3| [v.x, v.y, v.z];
+    let swap = a > b
+        || (a == b
+            && key(&q)
+                .iter()
+                .zip(key(&p))
+                .map(|(x, y)| x.total_cmp(&y))
+                .find(|o| o.is_ne())
+                == Some(std::cmp::Ordering::Less));
+    if swap { (b, q, a, p) } else { (a, p, b, q) }
+}
+
+/// The share `1/nₚ` of each pair's impulse when pairs with coincident collision points count
+/// as one contact ([`PenaltyParams::share_coincident_pairs`]): `nₚ` is the number of active
+/// pairs (itself included) between the same two objects whose collision points at the step's
+/// start are each within `radius` of this pair's (the contact thickness; `1e-9` of the pair's
+/// size without one; a self pair's points are ordered lexicographically). CCD and proximity report a
+/// vertex–vertex contact as every vertex–face and edge–edge pair of the two vertices'
+/// features, and a vertex–edge contact as the vertex against both faces of the edge plus
+/// its edges against that edge, all with the same collision points: without the share, such
+/// a contact is `nₚ` times as stiff as a contact inside a face. `ids` are the pairs' vertices
+/// in the order of `active`. Deterministic (sorted sweep); `O(n log n)` plus the matches.
+pub fn coincident_shares(
+    objs: &[Object<'_>],
+    ids: &[[(usize, usize); 4]],
+    active: &BTreeMap<PairKey, Tracked>,
+    thickness: Real,
+) -> Vec<Real> {
+    let pts: Vec<(usize, Vec3, usize, Vec3)> = ids
+        .iter()
+        .zip(active.iter())
+        .map(|(id, (key, tr))| collision_points(objs, id, &tr.coeffs, key.kind))
+        .collect();
+    // Sort by (object pair, P.x); sweep a window of width `r` in x.
+    let mut order: Vec<usize> = (0..pts.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (a, b) = (&pts[i], &pts[j]);
+        (a.0, a.2)
+            .cmp(&(b.0, b.2))
+            .then(a.1.x.total_cmp(&b.1.x))
+            .then(i.cmp(&j))
+    });
+    let radius = |p: &(usize, Vec3, usize, Vec3)| {
+        if thickness > 0.0 {
+            thickness
+        } else {
+            1e-9 * (p.1 - p.3).norm().max(p.1.norm()).max(Real::MIN_POSITIVE)
+        }
+    };
+    let mut count = vec![1usize; pts.len()];
+    for (n, &i) in order.iter().enumerate() {
+        let pi = &pts[i];
+        let r = radius(pi);
+        for &j in &order[n + 1..] {
+            let pj = &pts[j];
+            if (pj.0, pj.2) != (pi.0, pi.2) || pj.1.x - pi.1.x > r {
+                break;
+            }
+            let same = (pi.1 - pj.1).norm() <= r && (pi.3 - pj.3).norm() <= r;
+            if same {
+                count[i] += 1;
+                count[j] += 1;
+            }
+        }
+    }
+    count.iter().map(|&n| 1.0 / n as Real).collect()
+}
+
+/// A discrete vertex–face contact as applied: impulse `jv` on vertex `(a, vi)`, `−wₙ jv` on
+/// the corners of triangle `t` of object `b` (barycentric weights `w` of the closest point).
+fn vertex_face(objs: &[Object<'_>], ((a, vi), (b, t), w): VertexFace, jv: Vec3) -> Discrete {
+    let tri = objs[b].triangles[t].map(|c| (b, c as usize));
+    (
+        [(a, vi), tri[0], tri[1], tri[2]],
+        [1.0, -w[0], -w[1], -w[2]],
+        jv,
+    )
 }

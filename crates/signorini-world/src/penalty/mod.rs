@@ -33,7 +33,7 @@ pub mod deformable;
 mod implicit;
 
 pub use body::MeshBody;
-pub use deformable::{DeformableWorld, Obstacle};
+pub use deformable::{DeformableWorld, Obstacle, PairRecord};
 
 use collide::Object;
 use signorini_contact::DofBody;
@@ -185,6 +185,24 @@ pub struct PenaltyParams {
     /// (explicit, the paper's scheme plus the limit). A departure from the paper, which
     /// integrates explicitly; see docs/deformable.md.
     pub implicit_contact: bool,
+    /// Deformable stepper, tracked-pair models: pairs whose collision points coincide share
+    /// one contact's impulse (see [`coincident_shares`](deformable::coincident_shares)). A
+    /// vertex–vertex or vertex–edge contact is found as many vertex–face and edge–edge pairs
+    /// (up to 49 in the cloth-and-tori scene: 6 + 6 vertex–face pairs and 36 edge–edge pairs
+    /// of the two vertices' edges), all with the same collision points, normal and depth;
+    /// summed, they make that one contact up to 49 times as stiff as a pair, far past CPF's
+    /// explicit bound, and plain CPF diverged there (docs/deformable.md, "Why plain CPF
+    /// diverged"). With this on, each pair's impulse is divided by the number of pairs whose
+    /// collision points on both sides lie within the contact thickness of its own (the same
+    /// factor on both sides, so momentum is conserved; a pair with no such neighbour is
+    /// exactly the paper's). Default `false`: the paper's plain sum over pairs (with the
+    /// per-vertex limit on, sharing made the default runs rougher; see the docs).
+    pub share_coincident_pairs: bool,
+    /// Deformable stepper: apply [`Self::vertex_stiffness_limit`] to the discrete
+    /// closest-point model (`Dpf`) too, with its contacts' weights (`1` on the vertex,
+    /// `−wₙ` on the triangle's corners) in `aᵢ`. Default `false`: the paper's discrete
+    /// baseline has no limit.
+    pub dpf_vertex_stiffness_limit: bool,
     /// How the rigid bodies' free-flight velocity carries the gyroscopic torque −ω × Jω
     /// (`signorini_dynamics::Gyroscopic`; default the body-frame implicit midpoint rule, as
     /// `WorldParams::gyroscopic`).
@@ -203,6 +221,8 @@ impl PenaltyParams {
             measure_penetration: false,
             vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
             implicit_contact: false,
+            share_coincident_pairs: false,
+            dpf_vertex_stiffness_limit: false,
             gyroscopic: Gyroscopic::default(),
         }
     }
