@@ -335,7 +335,7 @@ pub fn octopus(
     arm_rings: usize,
 ) -> Result<TriMesh, MeshError> {
     const ELONGATION: Real = 1.25;
-    const TIP: Real = 0.25;
+    const TIP: Real = 0.4;
     const DROOP: Real = 0.3;
     let (k, nl) = (k.max(1), arm_rings.max(1));
     let (ns, nt) = (2 * OCTOPUS_ARMS * k, OCTOPUS_ARMS * k);
