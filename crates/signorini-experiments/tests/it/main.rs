@@ -8,6 +8,7 @@ mod regression;
 
 mod bucket;
 mod deformable;
+mod octopus;
 mod penalty;
 
 use signorini_experiments::{pour2d, reference, triangle_drop};
