@@ -2,9 +2,9 @@
 //! through a triangle after the bodies have landed in the bucket, the full variant has the
 //! paper's ≥ 100k triangles and forty bodies.
 
-use crate::tmp;
+use crate::{strip, tmp};
 use signorini_experiments::bucket::{self, BucketParams};
-use signorini_harness::deform_run::{DeformSummary, ForceModel};
+use signorini_harness::deform_run::ForceModel;
 
 /// Two bodies of ≈ 50 triangles in a 108-triangle bucket, 30 s (they land at ≈ 22 s and,
 /// under the per-vertex stiffness limit, bounce a few times: contact in the last 2 s).
@@ -16,13 +16,6 @@ fn tiny(model: ForceModel) -> BucketParams {
         bucket_segments: (12, 2, 3),
         duration: 30.0,
         ..BucketParams::small(model)
-    }
-}
-
-fn strip(s: &DeformSummary) -> DeformSummary {
-    DeformSummary {
-        ms_per_step: 0.0,
-        ..s.clone()
     }
 }
 

@@ -23,6 +23,16 @@ fn data() -> PathBuf {
 
 pub use signorini_harness::test_support::Tmp;
 
+/// A deformable run's summary without its wall-clock timing (what must repeat bit for bit).
+pub fn strip(
+    s: &signorini_harness::deform_run::DeformSummary,
+) -> signorini_harness::deform_run::DeformSummary {
+    signorini_harness::deform_run::DeformSummary {
+        ms_per_step: 0.0,
+        ..s.clone()
+    }
+}
+
 /// A fresh temporary folder for one test (see [`Tmp`]).
 pub fn tmp(name: &str) -> Tmp {
     Tmp::new("exp", name)

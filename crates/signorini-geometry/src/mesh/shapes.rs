@@ -320,7 +320,7 @@ pub const OCTOPUS_ARMS: usize = 8;
 ///   vertices) a tube of `arm_rings ≥ 1` rings of `4 k` vertices runs `arm_length` along a
 ///   centre line that leaves along the patch's outward normal and droops (a parabola falling
 ///   `0.3 arm_length` below the straight line at its end), its radius tapering linearly from
-///   the patch's to a quarter of it, closed by a tip vertex. Each ring is perpendicular to the
+///   the patch's to 0.4 of it, closed by a tip vertex. Each ring is perpendicular to the
 ///   centre line; the arms spread apart, so nothing intersects at rest.
 ///
 /// `2·16k(8k − 1) − 16k² + 8(8k·arm_rings + 4k)` triangles (k = 2, 16 rings: 3008; k = 3,

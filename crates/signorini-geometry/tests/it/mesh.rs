@@ -202,10 +202,16 @@ fn octopus_is_one_closed_shell_with_eight_tapered_arms() {
         // The shell's volume exceeds the mantle's alone (arms add volume).
         let vol = mass::mass_properties(&o, 1.0).unwrap().volume;
         let mantle = 4.0 / 3.0 * std::f64::consts::PI * r * r * 1.25 * r;
-        assert!(vol > 0.9 * mantle && vol < 2.0 * mantle, "volume {vol} vs {mantle}");
+        assert!(
+            vol > 0.9 * mantle && vol < 2.0 * mantle,
+            "volume {vol} vs {mantle}"
+        );
     }
     assert_eq!(
-        shapes::octopus(0.06, 0.21, 3, 65).unwrap().triangles().len(),
+        shapes::octopus(0.06, 0.21, 3, 65)
+            .unwrap()
+            .triangles()
+            .len(),
         14_640
     );
     assert!(shapes::octopus(0.0, 0.2, 2, 4).is_err());
