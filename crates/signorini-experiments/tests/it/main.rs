@@ -33,6 +33,16 @@ pub fn strip(
     }
 }
 
+/// Of the last `n` steps of a deformable run's per-step CSV, those with a contact force.
+pub fn steps_touching(csv: &std::path::Path, n: usize) -> usize {
+    let text = std::fs::read_to_string(csv).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    rows[rows.len() - n..]
+        .iter()
+        .filter(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() > 0.0)
+        .count()
+}
+
 /// A fresh temporary folder for one test (see [`Tmp`]).
 pub fn tmp(name: &str) -> Tmp {
     Tmp::new("exp", name)

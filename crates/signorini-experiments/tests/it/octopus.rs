@@ -2,7 +2,7 @@
 //! (through) the bowl and no edge through a triangle, after the octopus has landed;
 //! deterministic; the full variant has about the paper's 14.7k triangles.
 
-use crate::{strip, tmp};
+use crate::{steps_touching, strip, tmp};
 use signorini_experiments::octopus::{self, OctopusParams};
 use signorini_harness::deform_run::ForceModel;
 use signorini_math::Vec3;
@@ -29,12 +29,7 @@ fn tiny_octopus_cpf_ends_with_no_vertex_through_the_bowl() {
     assert_eq!(through, 0, "octopus vertices through the bowl at the end");
     assert_eq!(a.pairs_penetrating_at_end, 0, "{a:?}");
     // The octopus reached the bowl: a contact force in most of the final 60 steps.
-    let csv = std::fs::read_to_string(dir.join("octopus_cpf.csv")).unwrap();
-    let rows: Vec<&str> = csv.lines().skip(1).collect();
-    let touching = rows[rows.len() - 60..]
-        .iter()
-        .filter(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() > 0.0)
-        .count();
+    let touching = steps_touching(&dir.join("octopus_cpf.csv"), 60);
     assert!(touching > 30, "the octopus is not resting in the bowl");
     assert_eq!(
         std::fs::read_to_string(dir.join("bowl.csv")).unwrap(),

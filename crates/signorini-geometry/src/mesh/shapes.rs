@@ -1,10 +1,10 @@
 //! Procedural triangle meshes: box, UV sphere, rounded box, pole-free cube sphere and rounded
-//! cube, torus, capped cylinder, thin stick, cloth grid, open bucket.
+//! cube, torus, capped cylinder, thin stick, cloth grid, open bucket and bowl, octopus.
 //!
 //! Every closed shape is centred at the origin with outward counter-clockwise triangles, so
-//! [`TriMesh::new`] accepts it and its centre of mass is the origin. The open shapes (grid,
-//! bucket) say where they sit and which way their normals point. Resolutions are clamped to
-//! the smallest valid values.
+//! [`TriMesh::new`] accepts it and its centre of mass is the origin (except the octopus, whose
+//! mantle is centred there). The open shapes (grid, bucket, bowl) say where they sit and which
+//! way their normals point. Resolutions are clamped to the smallest valid values.
 
 use super::{MeshError, TriMesh};
 use signorini_math::{Real, Vec3};
