@@ -88,6 +88,7 @@ fn list_names_every_scene_and_experiment() {
         "particle1d_perturbed",
         "cloth_tori",
         "bucket",
+        "octopus",
         "cube_on_cloth",
     ] {
         assert!(out.contains(name), "{name} not listed:\n{out}");

@@ -23,7 +23,9 @@
 use crate::ExperimentError;
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
-use signorini_harness::deform_build::{DeformSpec, WorldSpec, build_world, place, surface_area};
+use signorini_harness::deform_build::{
+    DeformSpec, WorldSpec, build_world, place, with_vertex_mass,
+};
 use signorini_harness::deform_run::{
     DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
 };
@@ -216,9 +218,7 @@ pub fn spec(p: &BucketParams) -> Result<WorldSpec, ExperimentError> {
         );
         let turn = Quat::from_euler_angles(0.7 * k as Real, 0.4 * (k % 5) as Real, 0.3 * k as Real);
         let mesh = place(&kinds[k % 3], Some(turn), c).map_err(|e| arg(&e))?;
-        let mut material = p.material;
-        material.areal_density =
-            p.vertex_mass * mesh.vertices().len() as Real / surface_area(&mesh);
+        let material = with_vertex_mass(p.material, &mesh, p.vertex_mass);
         bodies.push(DeformSpec {
             mesh,
             material,

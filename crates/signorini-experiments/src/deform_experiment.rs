@@ -1,4 +1,4 @@
-//! The four deformable experiments (cloth-tori, rings, chain, bucket) behind one
+//! The five deformable experiments (cloth-tori, rings, chain, bucket, octopus) behind one
 //! [`Experiment`]: [`DeformExperiment`] holds an experiment's parameters ([`DeformParams`]:
 //! the knobs every one of them shares, its world, its single run and its comparison of the
 //! three force models) and the mode (one model, `--compare`, or the comparison repeated over
@@ -6,7 +6,7 @@
 //! fails the experiment.
 
 use crate::stiffness_sweep::{SweepPoint, factor_dir, stiffness_sweep};
-use crate::{Experiment, ExperimentError, Report, bucket, chain, cloth_tori, rings};
+use crate::{Experiment, ExperimentError, Report, bucket, chain, cloth_tori, octopus, rings};
 use signorini_harness::deform_build::WorldSpec;
 use signorini_harness::deform_run::{DeformSummary, Extra, ForceModel};
 use std::fmt::Write;
@@ -20,7 +20,7 @@ pub(crate) type Runs = Vec<(DeformSummary, Extra)>;
 
 /// What every deformable experiment's parameters share.
 pub trait DeformParams: Clone {
-    /// The experiment's name (`cloth-tori`, `rings`, `chain`, `bucket`).
+    /// The experiment's name (`cloth-tori`, `rings`, `chain`, `bucket`, `octopus`).
     const NAME: &'static str;
     /// `[dt, stiffness, duration, vertex_stiffness_limit]`, for the command-line overrides.
     fn knobs(&mut self) -> [&mut f64; 4];
@@ -327,6 +327,28 @@ impl DeformParams for bucket::BucketParams {
         let (s, e) = bucket::run(self, out)?;
         let mut t = String::new();
         let ok = run_text(&mut t, Self::NAME, &s, &e, None);
+        Ok((t, ok))
+    }
+}
+
+impl DeformParams for octopus::OctopusParams {
+    const NAME: &'static str = "octopus";
+    knobs!();
+    fn world(&self) -> Result<WorldSpec, ExperimentError> {
+        octopus::spec(self)
+    }
+    fn compare(&self, models: &[ForceModel], out: &Path) -> Option<Result<Runs, ExperimentError>> {
+        let runs = octopus::compare(self, models, out);
+        Some(runs.map(|r| r.into_iter().map(|(s, e, _)| (s, e)).collect()))
+    }
+    fn run_one(&self, out: &Path) -> Result<(String, bool), ExperimentError> {
+        let (s, e, through) = octopus::run(self, out)?;
+        let mut t = String::new();
+        let ok = run_text(&mut t, Self::NAME, &s, &e, None);
+        let _ = writeln!(
+            t,
+            "  octopus vertices through the bowl at the end: {through} (bowl.csv)"
+        );
         Ok((t, ok))
     }
 }

@@ -86,6 +86,10 @@ pub const REGISTRY: &[Entry] = &[
         about: "CPF Fig. 14: soft bodies poured into an open bucket (--full: 40 bodies, 108k triangles); scene: bucket (small variant)",
     },
     Entry {
+        name: "octopus",
+        about: "CPF Figs. 10-11: a soft octopus (mantle and eight arms, one shell) falls into a rigid bowl (--full: 14.6k triangles); scene: octopus (small variant)",
+    },
+    Entry {
         name: "pile",
         about: "time per step against N: N bodies on a lattice (or poured) in a box, 2D or 3D; scenes: pile3d_n27, pile3d_n125, pile2d_n100",
     },

@@ -6,7 +6,8 @@
 //! summary and fit: [`SUMMARY_HEADER`], [`loglog_slope`]) and the eight-cube [`tower`];
 //! [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at rest), [`stick`] (Fig. 9),
 //! and the deformable benchmarks [`cloth_tori`] (Figs. 12–13), [`rings`] (Figs. 15–16),
-//! [`chain`] (after Figs. 1a, 8; not a reproduction) and [`bucket`] (Fig. 14), sharing
+//! [`chain`] (after Figs. 1a, 8; not a reproduction), [`bucket`] (Fig. 14) and [`octopus`]
+//! (Figs. 10–11), sharing
 //! [`DeformExperiment`], with the comparison over stiffness [`fn@stiffness_sweep`]; the
 //! authors' stored results ([`reference`](mod@reference)) and the pass / fail verdicts (the
 //! private `checks`); the [`ablation`] of PEG against the baselines under the paper's and the
@@ -37,6 +38,7 @@ mod checks;
 pub mod cloth_tori;
 mod deform_experiment;
 mod experiment;
+pub mod octopus;
 pub mod particle1d;
 mod pile_config;
 mod pile_out;

@@ -4,7 +4,7 @@
 //!
 //! Owns: [`DeformSpec`] (one deformable), [`VelocityGradient`] (an affine initial velocity
 //! field), [`RigidSpec`] (one dynamic rigid mesh), [`WorldSpec`] (the world), [`build_world`],
-//! [`place`], [`grid_corners`] and [`surface_area`].
+//! [`place`], [`grid_corners`], [`surface_area`] and [`with_vertex_mass`].
 
 use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::TriMesh;
@@ -158,6 +158,15 @@ pub fn surface_area(m: &TriMesh) -> Real {
     (0..m.triangles().len())
         .map(|t| 0.5 * m.face_normal(t).norm())
         .sum()
+}
+
+/// `material` with the areal density that gives `mesh`'s vertices `vertex_mass` (kg) each on
+/// average (`vertex_mass · vertices / area`; each vertex gets a third of its triangles' area).
+pub fn with_vertex_mass(material: Material, mesh: &TriMesh, vertex_mass: Real) -> Material {
+    Material {
+        areal_density: vertex_mass * mesh.vertices().len() as Real / surface_area(mesh),
+        ..material
+    }
 }
 
 /// Make the world.

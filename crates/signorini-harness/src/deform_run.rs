@@ -54,7 +54,7 @@ pub struct DeformTrace {
 }
 
 /// Crossings among all deformables and obstacles of `w` at their current positions.
-pub(crate) fn world_crossings(w: &DeformableWorld) -> crate::crossings::Crossings {
+pub fn world_crossings(w: &DeformableWorld) -> crate::crossings::Crossings {
     let d_edges: Vec<Vec<[u32; 2]>> = w.deformables.iter().map(|d| d.mesh().edges()).collect();
     let o_edges: Vec<Vec<[u32; 2]>> = w.obstacles.iter().map(|o| o.mesh().edges()).collect();
     let mut views: Vec<MeshView<'_>> = w

@@ -42,6 +42,11 @@ pub enum ExperimentError {
 }
 
 impl ExperimentError {
+    /// [`ExperimentError::Argument`] with `e`'s text (a parameter's error, e.g. a mesh's).
+    pub fn argument(e: impl std::fmt::Display) -> Self {
+        ExperimentError::Argument(e.to_string())
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         ExperimentError::Io {

@@ -48,6 +48,7 @@ pub const SCENES: &[Builtin] = &[
     scene!("rings"),
     scene!("chain"),
     scene!("bucket"),
+    scene!("octopus"),
     scene!("cube_on_cloth"),
     scene!("pile3d_n27"),
     scene!("pile3d_n125"),

@@ -64,6 +64,10 @@ pub(crate) fn primitive_triangles(
         "cylinder" => 4 * n.max(3),
         // n + 2 n (rings + stacks − 1).
         "bucket" => mul(2 * n.max(3), m.max(1) + s.max(1) - 1).saturating_add(n.max(3)),
+        // n (2 rings − 1).
+        "bowl" => mul(n.max(3), 2 * m.max(1) - 1),
+        // 240 k² + 64 k rings (mantle less the eight patches, eight arms with their tips).
+        "octopus" => mul(240 * n.max(1), n.max(1)).saturating_add(mul(64 * n.max(1), m.max(1))),
         _ => 12,
     }
 }
@@ -103,8 +107,19 @@ mod tests {
             primitive_triangles("bucket", 6, 2, 3),
             t(shapes::bucket(1.0, 1.0, 6, 2, 3))
         );
+        assert_eq!(
+            primitive_triangles("bowl", 7, 3, 0),
+            t(shapes::bowl(1.0, 7, 3))
+        );
+        for (k, rings) in [(1, 1), (2, 5), (3, 4)] {
+            assert_eq!(
+                primitive_triangles("octopus", k, rings, 0),
+                t(shapes::octopus(1.0, 3.0, k, rings))
+            );
+        }
         assert_eq!(grid_triangles(4, 3), t(shapes::grid(1.0, 1.0, 4, 3)));
         // Hostile counts saturate into a comparable number instead of overflowing.
         assert!(primitive_triangles("torus", usize::MAX, usize::MAX, 0) > u64::MAX as u128);
+        assert!(primitive_triangles("octopus", usize::MAX, usize::MAX, 0) > u64::MAX as u128);
     }
 }

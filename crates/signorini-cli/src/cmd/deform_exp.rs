@@ -1,5 +1,5 @@
-//! `signorini experiment cloth-tori | rings | chain | bucket`: the CPF paper's deformable
-//! benchmarks (`signorini-experiments::{cloth_tori, rings, chain, bucket}`). Each writes CSV, SVG and `DIR/summary.json`
+//! `signorini experiment cloth-tori | rings | chain | bucket | octopus`: the CPF paper's
+//! deformable benchmarks (`signorini-experiments::{cloth_tori, rings, chain, bucket, octopus}`). Each writes CSV, SVG and `DIR/summary.json`
 //! and prints the must-show figures. Exit code 2 on bad input, including a world whose estimated
 //! memory is above the limit (`--memory-limit`, `SIGNORINI_MEMORY_LIMIT`, else the machine's).
 
@@ -7,7 +7,7 @@ use crate::exit::{BadInput, Outcome};
 use anyhow::{anyhow, bail};
 use clap::Args;
 use signorini_experiments::{DeformExperiment, DeformParams, Mode};
-use signorini_experiments::{bucket, chain, cloth_tori, rings};
+use signorini_experiments::{bucket, chain, cloth_tori, octopus, rings};
 use signorini_harness::deform_run::ForceModel;
 use signorini_scene::memory;
 use std::path::PathBuf;
@@ -187,5 +187,11 @@ pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
 /// Run `bucket`.
 pub fn bucket(a: DeformArgs) -> Result<Outcome, BadInput> {
     use bucket::BucketParams as P;
+    drive(a, (P::small, P::full), None)
+}
+
+/// Run `octopus`.
+pub fn octopus(a: DeformArgs) -> Result<Outcome, BadInput> {
+    use octopus::OctopusParams as P;
     drive(a, (P::small, P::full), None)
 }

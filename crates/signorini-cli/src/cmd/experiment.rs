@@ -52,6 +52,8 @@ pub enum ExperimentCommand {
     Chain(super::deform_exp::DeformArgs),
     /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
     Bucket(super::deform_exp::DeformArgs),
+    /// CPF Figs. 10–11: a soft octopus (mantle and eight arms) falls into a rigid bowl.
+    Octopus(super::deform_exp::DeformArgs),
     /// Time per step against the number of bodies: N bodies on a lattice (or poured) in a box,
     /// 2D or 3D (data: the repository's data/).
     Pile(super::pile_exp::PileArgs),
@@ -221,6 +223,7 @@ pub fn run(a: ExperimentArgs) -> Result<Outcome, BadInput> {
         ExperimentCommand::Rings(a) => super::deform_exp::rings(a),
         ExperimentCommand::Chain(a) => super::deform_exp::chain(a),
         ExperimentCommand::Bucket(a) => super::deform_exp::bucket(a),
+        ExperimentCommand::Octopus(a) => super::deform_exp::octopus(a),
         ExperimentCommand::Pile(a) => super::pile_exp::pile(a),
         ExperimentCommand::Tower(a) => super::pile_exp::tower(a),
         ExperimentCommand::Ablation(a) => ablation(a),

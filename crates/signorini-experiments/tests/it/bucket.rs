@@ -2,9 +2,9 @@
 //! through a triangle after the bodies have landed in the bucket, the full variant has the
 //! paper's ≥ 100k triangles and forty bodies.
 
-use crate::tmp;
+use crate::{steps_touching, strip, tmp};
 use signorini_experiments::bucket::{self, BucketParams};
-use signorini_harness::deform_run::{DeformSummary, ForceModel};
+use signorini_harness::deform_run::ForceModel;
 
 /// Two bodies of ≈ 50 triangles in a 108-triangle bucket, 30 s (they land at ≈ 22 s and,
 /// under the per-vertex stiffness limit, bounce a few times: contact in the last 2 s).
@@ -16,13 +16,6 @@ fn tiny(model: ForceModel) -> BucketParams {
         bucket_segments: (12, 2, 3),
         duration: 30.0,
         ..BucketParams::small(model)
-    }
-}
-
-fn strip(s: &DeformSummary) -> DeformSummary {
-    DeformSummary {
-        ms_per_step: 0.0,
-        ..s.clone()
     }
 }
 
@@ -39,12 +32,7 @@ fn tiny_bucket_cpf_is_deterministic_and_ends_without_crossings() {
     );
     assert_eq!(a.pairs_penetrating_at_end, 0, "{a:?}");
     // The bodies reached the bucket: a contact force in the final steps.
-    let csv = std::fs::read_to_string(dir.join("bucket_cpf.csv")).unwrap();
-    let rows: Vec<&str> = csv.lines().skip(1).collect();
-    let touching = rows[rows.len() - 60..]
-        .iter()
-        .filter(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() > 0.0)
-        .count();
+    let touching = steps_touching(&dir.join("bucket_cpf.csv"), 60);
     assert!(touching > 30, "the bodies are not resting in the bucket");
     let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();

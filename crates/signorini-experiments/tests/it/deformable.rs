@@ -2,12 +2,12 @@
 //! of a cloth-and-torus run while discrete forces let the torus through the cloth, runs are
 //! deterministic, `summary.json` has exactly the fields, crossing depths are right.
 
-use crate::tmp;
+use crate::{strip, tmp};
 use signorini_experiments::chain::{self, ChainParams};
 use signorini_experiments::cloth_tori::{self, ClothToriParams};
 use signorini_experiments::rings::{self, RingsParams};
 use signorini_harness::crossings::segment_triangle;
-use signorini_harness::deform_run::{DeformSummary, ForceModel};
+use signorini_harness::deform_run::ForceModel;
 use signorini_math::Vec3;
 
 /// One torus (96 triangles) 1 cm above a 6 × 6-cell cloth (72 triangles), 3 s at Δt = 1/30 s,
@@ -23,14 +23,6 @@ fn tiny_cloth(model: ForceModel) -> ClothToriParams {
         drop: 0.045,
         duration: 3.0,
         ..ClothToriParams::small(model)
-    }
-}
-
-/// Everything but the wall-clock timing.
-fn strip(s: &DeformSummary) -> DeformSummary {
-    DeformSummary {
-        ms_per_step: 0.0,
-        ..s.clone()
     }
 }
 

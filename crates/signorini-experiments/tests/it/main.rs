@@ -8,6 +8,7 @@ mod regression;
 
 mod bucket;
 mod deformable;
+mod octopus;
 mod penalty;
 
 use signorini_experiments::{pour2d, reference, triangle_drop};
@@ -21,6 +22,26 @@ fn data() -> PathBuf {
 }
 
 pub use signorini_harness::test_support::Tmp;
+
+/// A deformable run's summary without its wall-clock timing (what must repeat bit for bit).
+pub fn strip(
+    s: &signorini_harness::deform_run::DeformSummary,
+) -> signorini_harness::deform_run::DeformSummary {
+    signorini_harness::deform_run::DeformSummary {
+        ms_per_step: 0.0,
+        ..s.clone()
+    }
+}
+
+/// Of the last `n` steps of a deformable run's per-step CSV, those with a contact force.
+pub fn steps_touching(csv: &std::path::Path, n: usize) -> usize {
+    let text = std::fs::read_to_string(csv).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    rows[rows.len() - n..]
+        .iter()
+        .filter(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() > 0.0)
+        .count()
+}
 
 /// A fresh temporary folder for one test (see [`Tmp`]).
 pub fn tmp(name: &str) -> Tmp {

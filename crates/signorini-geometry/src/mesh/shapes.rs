@@ -1,10 +1,10 @@
 //! Procedural triangle meshes: box, UV sphere, rounded box, pole-free cube sphere and rounded
-//! cube, torus, capped cylinder, thin stick, cloth grid, open bucket.
+//! cube, torus, capped cylinder, thin stick, cloth grid, open bucket and bowl, octopus.
 //!
 //! Every closed shape is centred at the origin with outward counter-clockwise triangles, so
-//! [`TriMesh::new`] accepts it and its centre of mass is the origin. The open shapes (grid,
-//! bucket) say where they sit and which way their normals point. Resolutions are clamped to
-//! the smallest valid values.
+//! [`TriMesh::new`] accepts it and its centre of mass is the origin (except the octopus, whose
+//! mantle is centred there). The open shapes (grid, bucket, bowl) say where they sit and which
+//! way their normals point. Resolutions are clamped to the smallest valid values.
 
 use super::{MeshError, TriMesh};
 use signorini_math::{Real, Vec3};
@@ -252,23 +252,180 @@ pub fn bucket(
 ) -> Result<TriMesh, MeshError> {
     let (n, nr, ns) = (segments.max(3), rings.max(1), stacks.max(1));
     // Level L = 1 … nr + ns: radius r·min(L, nr)/nr, height h·max(L − nr, 0)/ns.
-    let mut v = vec![Vec3::zeros()];
-    for level in 1..=nr + ns {
+    let profile = (1..=nr + ns).map(|level| {
         let rho = r * level.min(nr) as Real / nr as Real;
         let z = height * level.saturating_sub(nr) as Real / ns as Real;
+        (rho, z)
+    });
+    open_revolution(profile, n)
+}
+
+/// An open hemispherical bowl (CPF Fig. 10): the lower half of the sphere of radius `r`
+/// centred at `(0, 0, r)`, bottom pole at the origin, open rim (radius `r`) at z = `r`. A
+/// centre fan plus `rings − 1` bands of equal polar angle, each `segments` around. Normals
+/// point into the bowl (towards the sphere's centre). `segments (2 rings − 1)` triangles; its
+/// only boundary is the rim. Single-sheet and open like the paper's rigid bowl.
+///
+/// # Errors
+/// [`MeshError`] for a zero or non-finite radius.
+pub fn bowl(r: Real, segments: usize, rings: usize) -> Result<TriMesh, MeshError> {
+    let (n, nr) = (segments.max(3), rings.max(1));
+    let profile = (1..=nr).map(|level| {
+        let a = std::f64::consts::FRAC_PI_2 * level as Real / nr as Real;
+        (r * a.sin(), r - r * a.cos())
+    });
+    open_revolution(profile, n)
+}
+
+/// A single-sheet surface of revolution about z, open at its last level: a vertex at the
+/// origin, then one ring of `n` vertices per `(radius, height)` of `levels`; a centre fan and
+/// one band of `2 n` triangles between consecutive rings, normals towards the axis (+z at the
+/// bottom). The triangulation of [`bucket`] and [`bowl`].
+fn open_revolution(
+    levels: impl Iterator<Item = (Real, Real)>,
+    n: usize,
+) -> Result<TriMesh, MeshError> {
+    let mut v = vec![Vec3::zeros()];
+    let mut count = 0;
+    for (rho, z) in levels {
         for i in 0..n {
             let th = TAU * i as Real / n as Real;
             v.push(Vec3::new(rho * th.cos(), rho * th.sin(), z));
         }
+        count += 1;
     }
     let id = |level: usize, i: usize| (1 + (level - 1) * n + i % n) as u32;
     let mut t: Vec<[u32; 3]> = (0..n).map(|i| [0, id(1, i), id(1, i + 1)]).collect();
-    for level in 1..nr + ns {
+    for level in 1..count {
         for i in 0..n {
             let (a, b) = (id(level, i), id(level, i + 1));
             let (c, d) = (id(level + 1, i + 1), id(level + 1, i));
             t.push([a, c, b]);
             t.push([a, d, c]);
+        }
+    }
+    TriMesh::new(v, t)
+}
+
+/// Arms of an [`octopus`].
+pub const OCTOPUS_ARMS: usize = 8;
+
+/// A procedural octopus (CPF Fig. 10): one closed, consistently oriented shell of genus 0, a
+/// mantle with [`OCTOPUS_ARMS`] tapered arms grown out of it.
+///
+/// - **Mantle**: a UV ellipsoid centred at the origin, semi-axes `r`, `r`, `1.25 r` (poles on
+///   z), `16 k` meridians and `8 k` parallels (`k ≥ 1`).
+/// - **Arms**: on the parallels from −45° to −22.5° latitude, eight `k × k`-quad patches
+///   (one every `2 k` meridians) are removed; from each patch's boundary loop (`4 k`
+///   vertices) a tube of `arm_rings ≥ 1` rings of `4 k` vertices runs `arm_length` along a
+///   centre line that leaves along the patch's outward normal and droops (a parabola falling
+///   `0.3 arm_length` below the straight line at its end), its radius tapering linearly from
+///   the patch's to 0.4 of it, closed by a tip vertex. Each ring is perpendicular to the
+///   centre line; the arms spread apart, so nothing intersects at rest.
+///
+/// `2·16k(8k − 1) − 16k² + 8(8k·arm_rings + 4k)` triangles (k = 2, 16 rings: 3008; k = 3,
+/// 65 rings: 14 640, the paper's 14.7k).
+///
+/// # Errors
+/// [`MeshError`] for a zero or non-finite `r` or `arm_length`.
+pub fn octopus(
+    r: Real,
+    arm_length: Real,
+    k: usize,
+    arm_rings: usize,
+) -> Result<TriMesh, MeshError> {
+    const ELONGATION: Real = 1.25;
+    const TIP: Real = 0.4;
+    const DROOP: Real = 0.3;
+    let (k, nl) = (k.max(1), arm_rings.max(1));
+    let (ns, nt) = (2 * OCTOPUS_ARMS * k, OCTOPUS_ARMS * k);
+    let j0 = 2 * k;
+    // Quad (j, i) of the mantle lies in an arm's patch; vertex (j, i) inside one.
+    let in_patch = |j: usize, i: usize| (j0..j0 + k).contains(&j) && (i % ns) % (2 * k) < k;
+    let interior = |j: usize, i: usize| {
+        let m = (i % ns) % (2 * k);
+        j > j0 && j < j0 + k && m > 0 && m < k
+    };
+    let angles = |j: Real, i: Real| {
+        let phi = std::f64::consts::PI * (j / nt as Real) - std::f64::consts::FRAC_PI_2;
+        (phi, TAU * i / ns as Real)
+    };
+    let mut v = vec![Vec3::new(0.0, 0.0, -ELONGATION * r)];
+    let mut idx = vec![u32::MAX; (nt - 1) * ns];
+    for j in 1..nt {
+        for i in 0..ns {
+            if !interior(j, i) {
+                let (phi, th) = angles(j as Real, i as Real);
+                idx[(j - 1) * ns + i] = v.len() as u32;
+                v.push(Vec3::new(
+                    r * phi.cos() * th.cos(),
+                    r * phi.cos() * th.sin(),
+                    ELONGATION * r * phi.sin(),
+                ));
+            }
+        }
+    }
+    v.push(Vec3::new(0.0, 0.0, ELONGATION * r));
+    let top = (v.len() - 1) as u32;
+    let ring = |j: usize, i: usize| idx[(j - 1) * ns + i % ns];
+    let mut t = Vec::new();
+    for i in 0..ns {
+        t.push([0, ring(1, i + 1), ring(1, i)]);
+        t.push([top, ring(nt - 1, i), ring(nt - 1, i + 1)]);
+    }
+    for j in 1..nt - 1 {
+        for i in (0..ns).filter(|&i| !in_patch(j, i)) {
+            let (a, b) = (ring(j, i), ring(j, i + 1));
+            let (c, d) = (ring(j + 1, i), ring(j + 1, i + 1));
+            t.push([a, b, d]);
+            t.push([a, d, c]);
+        }
+    }
+    for arm in 0..OCTOPUS_ARMS {
+        let i0 = 2 * k * arm;
+        // The patch's boundary, counter-clockwise seen from outside (the order of the removed
+        // quads' edges, so the tube continues the mantle's orientation).
+        let mut lp: Vec<u32> = Vec::with_capacity(4 * k);
+        lp.extend((0..k).map(|s| ring(j0, i0 + s)));
+        lp.extend((0..k).map(|s| ring(j0 + s, i0 + k)));
+        lp.extend((0..k).map(|s| ring(j0 + k, i0 + k - s)));
+        lp.extend((0..k).map(|s| ring(j0 + k - s, i0)));
+        let c0 = lp.iter().fold(Vec3::zeros(), |s, &q| s + v[q as usize]) / lp.len() as Real;
+        let (phi, th) = angles(j0 as Real + 0.5 * k as Real, i0 as Real + 0.5 * k as Real);
+        let normal = Vec3::new(
+            phi.cos() * th.cos(),
+            phi.cos() * th.sin(),
+            phi.sin() / ELONGATION,
+        )
+        .normalize();
+        let w: Vec<Vec3> = lp.iter().map(|&q| v[q as usize] - c0).collect();
+        let across = |x: Vec3, d: Vec3| x - d * x.dot(&d);
+        let root = w.iter().map(|&x| across(x, normal).norm()).sum::<Real>() / w.len() as Real;
+        let down = Vec3::new(0.0, 0.0, -DROOP * arm_length);
+        let mut prev = lp.clone();
+        for l in 1..=nl {
+            let s = l as Real / nl as Real;
+            let centre = c0 + normal * (s * arm_length) + down * (s * s);
+            let tangent = (normal * arm_length + down * (2.0 * s)).normalize();
+            let rad = root * (1.0 - (1.0 - TIP) * s);
+            let start = v.len() as u32;
+            for &x in &w {
+                let u = across(x, tangent);
+                v.push(centre + u * (rad / u.norm()));
+            }
+            let next: Vec<u32> = (0..lp.len() as u32).map(|q| start + q).collect();
+            let n = lp.len();
+            for q in 0..n {
+                let (a, b, c, d) = (prev[q], prev[(q + 1) % n], next[q], next[(q + 1) % n]);
+                t.push([a, b, d]);
+                t.push([a, d, c]);
+            }
+            if l == nl {
+                v.push(centre + tangent * rad);
+                let tip = (v.len() - 1) as u32;
+                t.extend((0..n).map(|q| [next[q], next[(q + 1) % n], tip]));
+            }
+            prev = next;
         }
     }
     TriMesh::new(v, t)

@@ -91,17 +91,10 @@ fn bucket_is_an_open_inward_cup() {
         n + 2 * n * (rings - 1) + 2 * n * stacks
     );
     // Every edge used once is on the rim (the only boundary), and there are `n` of them.
-    let mut uses = std::collections::BTreeMap::new();
-    for t in b.triangles() {
-        for k in 0..3 {
-            let (a, c) = (t[k], t[(k + 1) % 3]);
-            *uses.entry([a.min(c), a.max(c)]).or_insert(0) += 1;
-        }
-    }
-    let rim: Vec<_> = uses.iter().filter(|&(_, &u)| u == 1).collect();
+    let rim = boundary_edges(&b);
     assert_eq!(rim.len(), n);
-    for (e, _) in rim {
-        for &i in e {
+    for e in rim {
+        for i in e {
             assert!((b.vertices()[i as usize].z - h).abs() < 1e-12);
         }
     }
@@ -128,6 +121,102 @@ fn bucket_is_an_open_inward_cup() {
     assert!(area < exact && area > 0.95 * exact, "{area} vs {exact}");
     assert!(shapes::bucket(0.0, 1.0, 8, 2, 2).is_err());
     assert!(shapes::bucket(f64::NAN, 1.0, 8, 2, 2).is_err());
+}
+
+/// The edges used by one triangle only.
+fn boundary_edges(m: &TriMesh) -> Vec<[u32; 2]> {
+    let mut uses = std::collections::BTreeMap::new();
+    for t in m.triangles() {
+        for k in 0..3 {
+            let (a, c) = (t[k], t[(k + 1) % 3]);
+            *uses.entry([a.min(c), a.max(c)]).or_insert(0) += 1;
+        }
+    }
+    (uses.into_iter().filter(|&(_, u)| u == 1))
+        .map(|(e, _)| e)
+        .collect()
+}
+
+#[test]
+fn bowl_is_an_open_inward_hemisphere() {
+    let (r, n, rings) = (0.3, 12, 5);
+    let b = shapes::bowl(r, n, rings).unwrap();
+    assert!(!b.is_closed());
+    assert_eq!(b.triangles().len(), n * (2 * rings - 1));
+    // The rim (radius r at z = r) is the only boundary.
+    let rim = boundary_edges(&b);
+    assert_eq!(rim.len(), n);
+    for e in rim {
+        for i in e {
+            let p = b.vertices()[i as usize];
+            assert!((p.z - r).abs() < 1e-12 && (p.xy().norm() - r).abs() < 1e-12);
+        }
+    }
+    // Every vertex on the sphere of radius r about (0, 0, r), none above the rim; every
+    // normal points towards that centre.
+    let c = Vec3::new(0.0, 0.0, r);
+    for p in b.vertices() {
+        assert!(((p - c).norm() - r).abs() < 1e-12 && p.z <= r + 1e-12);
+    }
+    let mut area = 0.0;
+    for t in 0..b.triangles().len() {
+        let mid = b.corners(t).iter().fold(Vec3::zeros(), |s, p| s + p) / 3.0;
+        assert!(b.face_normal(t).dot(&(c - mid)) > 0.0, "triangle {t}");
+        area += 0.5 * b.face_normal(t).norm();
+    }
+    // Area tends to the hemisphere's 2π r² (inscribed: a little less).
+    let exact = std::f64::consts::TAU * r * r;
+    assert!(area < exact && area > 0.9 * exact, "{area} vs {exact}");
+    assert!(shapes::bowl(0.0, 8, 2).is_err());
+    assert!(shapes::bowl(f64::INFINITY, 8, 2).is_err());
+}
+
+#[test]
+fn octopus_is_one_closed_shell_with_eight_tapered_arms() {
+    let (r, arm) = (0.06, 0.21);
+    for (k, rings) in [(1, 3), (2, 16), (3, 65)] {
+        let o = shapes::octopus(r, arm, k, rings).unwrap();
+        // Closed (every edge shared by two consistently oriented triangles), outward.
+        assert!(o.is_closed(), "k = {k}");
+        let (ns, nt) = (16 * k, 8 * k);
+        let want = 2 * ns * (nt - 1) - 16 * k * k + 8 * (8 * k * rings + 4 * k);
+        assert_eq!(o.triangles().len(), want, "k = {k}");
+        // Genus 0: V − E + F = 2 (E = 3F/2 for a closed mesh).
+        let (v, f) = (o.vertices().len() as i64, o.triangles().len() as i64);
+        assert_eq!(v - 3 * f / 2 + f, 2, "k = {k}");
+        // Every vertex is used (the patches' interior vertices were removed).
+        let mut used = vec![false; o.vertices().len()];
+        for t in o.triangles() {
+            for &i in t {
+                used[i as usize] = true;
+            }
+        }
+        assert!(used.iter().all(|&u| u), "k = {k}");
+        // Eight arm tips: the vertices farthest from the z axis, about r + 0.8 arm out and
+        // below the mantle.
+        let mut far: Vec<Vec3> = o.vertices().to_vec();
+        far.sort_by(|a, b| b.xy().norm().total_cmp(&a.xy().norm()));
+        let reach = far[0].xy().norm();
+        assert!(reach > 0.6 * arm && reach < r + arm, "reach {reach}");
+        assert!(far[0].z < -1.25 * r * 0.5, "tip at z = {}", far[0].z);
+        // The shell's volume exceeds the mantle's alone (arms add volume).
+        let vol = mass::mass_properties(&o, 1.0).unwrap().volume;
+        let mantle = 4.0 / 3.0 * std::f64::consts::PI * r * r * 1.25 * r;
+        assert!(
+            vol > 0.9 * mantle && vol < 2.0 * mantle,
+            "volume {vol} vs {mantle}"
+        );
+    }
+    assert_eq!(
+        shapes::octopus(0.06, 0.21, 3, 65)
+            .unwrap()
+            .triangles()
+            .len(),
+        14_640
+    );
+    assert!(shapes::octopus(0.0, 0.2, 2, 4).is_err());
+    assert!(shapes::octopus(0.06, 0.0, 2, 4).is_err());
+    assert!(shapes::octopus(f64::NAN, 0.2, 2, 4).is_err());
 }
 
 #[test]

@@ -373,6 +373,26 @@ pub enum RawPrimitive {
         /// Bands up the wall (≥ 1, default 8).
         stacks: Option<usize>,
     },
+    /// Open hemispherical bowl: bottom pole at z = 0, open rim at z = `radius`.
+    Bowl {
+        /// Radius.
+        radius: f64,
+        /// Segments around (≥ 3, default 32).
+        segments: Option<usize>,
+        /// Bands from the bottom to the rim (≥ 1, default 8).
+        rings: Option<usize>,
+    },
+    /// A mantle with eight tapered arms, one closed shell (the `octopus` experiment's body).
+    Octopus {
+        /// Mantle radius (the mantle is 1.25 times as tall).
+        radius: f64,
+        /// Arm length.
+        length: f64,
+        /// Arm resolution `k` (≥ 1, default 2): `4 k` vertices around an arm.
+        segments: Option<usize>,
+        /// Rings along each arm (≥ 1, default 16).
+        rings: Option<usize>,
+    },
 }
 
 impl RawPrimitive {
@@ -389,6 +409,8 @@ impl RawPrimitive {
             RawPrimitive::Stick { .. } => "stick",
             RawPrimitive::Plane { .. } => "plane",
             RawPrimitive::Bucket { .. } => "bucket",
+            RawPrimitive::Bowl { .. } => "bowl",
+            RawPrimitive::Octopus { .. } => "octopus",
         }
     }
 }

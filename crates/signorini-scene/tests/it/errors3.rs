@@ -395,6 +395,42 @@ fn cases(dir: &std::path::Path) -> Vec<Case> {
             "kind = \"bucket\"",
         ),
         case(
+            prim("kind = \"bowl\", radius = 0.35, rings = 0", ""),
+            "body[1].shape.rings",
+            "must be >= 1",
+            "kind = \"bowl\"",
+        ),
+        case(
+            prim("kind = \"bowl\", radius = 0.35, length = 0.2", ""),
+            "body[1].shape.length",
+            "unknown field `length`",
+            "kind = \"bowl\"",
+        ),
+        case(
+            prim("kind = \"octopus\", radius = 0.06", ""),
+            "body[1].shape",
+            "missing field `length`",
+            "kind = \"octopus\"",
+        ),
+        case(
+            prim("kind = \"octopus\", radius = 0.06, length = -0.2", ""),
+            "body[1].shape.length",
+            "finite and > 0",
+            "kind = \"octopus\"",
+        ),
+        case(
+            prim("kind = \"octopus\", radius = 0.06, length = 0.2, segments = 0", ""),
+            "body[1].shape.segments",
+            "must be >= 1",
+            "kind = \"octopus\"",
+        ),
+        case(
+            prim("kind = \"octopus\", radius = 0.06, length = 0.2, segments = 4000", ""),
+            "body[1].shape",
+            "triangles per mesh",
+            "kind = \"octopus\"",
+        ),
+        case(
             mesh("shape = { type = \"box\", size = [0.1, 0.1, 0.1] }\nmass = 1.0").replace("stiffness = 1e4\n", "stiffness = 1e4\nstiffness_perturbation = { amplitude = 1.0, frequency = 30.0 }\n"),
             "contact.stiffness_perturbation.amplitude",
             "must be below 1",

@@ -134,6 +134,19 @@ fn bucket_scene_is_the_small_experiment_and_traces_identically() {
 }
 
 #[test]
+fn octopus_scene_is_the_small_experiment_and_traces_identically() {
+    use signorini_experiments::octopus::{OctopusParams, build, spec};
+    let small = OctopusParams::small(ForceModel::Cpf);
+    traces_as_experiment(
+        "octopus",
+        spec(&small).unwrap(),
+        600,
+        build(&small).unwrap(),
+        3,
+    );
+}
+
+#[test]
 fn a_deformable_run_records_its_vertex_track_and_the_report_replays_it() {
     use signorini_scene::{MAX_FRAMES, MAX_VERTEX_NUMBERS, VertexTrack};
     // The stride keeps the track within its budgets (cloth_tori: 1465 vertices, 360 steps).

@@ -391,6 +391,32 @@ fn primitive(cx: &Ctx, p: &FieldPath, prim: &RawPrimitive) -> Res<TriMesh> {
             shapes::bucket(length("radius", *radius)?, length("length", *l)?, n, m, s)
                 .map_err(|e| bad_mesh(&e))
         }
+        RawPrimitive::Bowl {
+            radius,
+            segments,
+            rings,
+        } => {
+            let (n, m) = (
+                count("segments", *segments, 32, 3)?,
+                count("rings", *rings, 8, 1)?,
+            );
+            triangles(n, m, 0)?;
+            shapes::bowl(length("radius", *radius)?, n, m).map_err(|e| bad_mesh(&e))
+        }
+        RawPrimitive::Octopus {
+            radius,
+            length: l,
+            segments,
+            rings,
+        } => {
+            let (n, m) = (
+                count("segments", *segments, 2, 1)?,
+                count("rings", *rings, 16, 1)?,
+            );
+            triangles(n, m, 0)?;
+            shapes::octopus(length("radius", *radius)?, length("length", *l)?, n, m)
+                .map_err(|e| bad_mesh(&e))
+        }
     }
 }
 
