@@ -148,7 +148,7 @@ const CLEARANCE: Real = 0.025;
 const TURN: (Real, Real, Real) = (0.25, 0.15, 0.3);
 
 /// The world's description: the bowl (obstacle 0) and the octopus, turned by `TURN` and placed
-/// on the bowl's axis [`CLEARANCE`] above the bowl, moving down at `drop_speed` (built by
+/// on the bowl's axis `CLEARANCE` (2.5 cm) above the bowl, moving down at `drop_speed` (built by
 /// [`build`]; `scenes/octopus.toml` states the same).
 ///
 /// # Errors
@@ -191,7 +191,7 @@ pub fn spec(p: &OctopusParams) -> Result<WorldSpec, ExperimentError> {
 }
 
 /// The octopus in its own frame (mantle centred on the origin), its turn and where that origin
-/// starts: on the bowl's axis, [`CLEARANCE`] above the bowl (`scenes/octopus.toml` states the
+/// starts: on the bowl's axis, `CLEARANCE` (2.5 cm) above the bowl (`scenes/octopus.toml` states the
 /// same `position` and `rotation`).
 ///
 /// # Errors
@@ -207,7 +207,7 @@ pub fn start(p: &OctopusParams) -> Result<(TriMesh, Quat, Vec3), ExperimentError
 }
 
 /// The height at which the octopus (vertices `x` relative to its placement point) hangs
-/// [`CLEARANCE`] above the bowl: the least `z` with every vertex at least that far above the
+/// `CLEARANCE` (2.5 cm) above the bowl: the least `z` with every vertex at least that far above the
 /// bowl's surface straight below it.
 fn drop_height(x: &[Vec3]) -> Result<Real, ExperimentError> {
     let mut z: Real = 0.0;
