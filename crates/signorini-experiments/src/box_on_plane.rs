@@ -119,10 +119,16 @@ pub fn world(c: &BoxConfig, model: ForceModel) -> Result<PenaltyWorld, Experimen
     PenaltyWorld::new(vec![ground()?, b], params).map_err(|e| arg(&e))
 }
 
-/// The models compared by the box and stick experiments.
-pub const MODELS: [ForceModel; 3] = [ForceModel::Cpf, ForceModel::Dpf, ForceModel::DpfCcd];
+/// The models compared by the box and stick experiments: CPF with the paper's L_k normal and
+/// with the exact quadrature normal (§3.4, `cpf_exact`), DPF and DPF with CCD.
+pub const MODELS: [ForceModel; 4] = [
+    ForceModel::Cpf,
+    ForceModel::CpfExact,
+    ForceModel::Dpf,
+    ForceModel::DpfCcd,
+];
 
-/// Run the three models, write `box_<model>.csv`, `force.svg`, `speed.svg` and `summary.json`.
+/// Run the four models, write `box_<model>.csv`, `force.svg`, `speed.svg` and `summary.json`.
 ///
 /// # Errors
 /// [`ExperimentError`] if a run is invalid or a file cannot be written.

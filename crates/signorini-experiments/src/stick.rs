@@ -129,7 +129,7 @@ fn direction(w: &PenaltyWorld) -> Vec3 {
     w.bodies[1].state.linear_velocity.normalize()
 }
 
-/// Run the three models and the fine discrete run (`h / 100`), compare each with the analytic
+/// Run the four models and the fine discrete run (`h / 100`), compare each with the analytic
 /// reference; write `stick_<model>.csv`, `fine_dpf.csv`, `force.svg`, `summary.json`,
 /// `details.csv`.
 ///

@@ -167,3 +167,33 @@ fn the_stick_reference_is_analytic_not_cpf() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The box-on-plane experiment runs `cpf_exact` beside `cpf` (issue 22 item 8); on a box's
+/// flat face the L_k normal is exact, so the two agree to round-off.
+#[test]
+fn box_on_plane_runs_cpf_exact_and_it_matches_cpf_on_a_flat_face() {
+    use signorini_experiments::box_on_plane::{self, BoxConfig};
+    let dir = std::env::temp_dir().join(format!("signorini-boxexact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let c = BoxConfig {
+        duration: 0.6,
+        ..Default::default()
+    };
+    let s = box_on_plane::run(&c, &dir).unwrap();
+    assert_eq!(s.len(), 4);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let (a, b) = (&json["cpf"], &json["cpf_exact"]);
+    for field in ["max_penetration", "final_speed", "jitter"] {
+        let (x, y) = (a[field].as_f64().unwrap(), b[field].as_f64().unwrap());
+        assert!(
+            (x - y).abs() <= 1e-9 * x.abs().max(1e-12),
+            "{field}: cpf {x:e}, cpf_exact {y:e}"
+        );
+    }
+    assert!(
+        a["max_penetration"].as_f64().unwrap() > 0.0,
+        "the box must land"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
