@@ -152,9 +152,11 @@ pub(crate) fn lemke_lcp(
                 | SolveError::Inaccurate { iterations, .. } => *iterations,
                 _ => 0,
             };
+            // The cold run gets the whole pivot limit: a restart that wandered must not
+            // starve the run that Lemke's guarantees cover (the caller's work budget still
+            // counts both).
             let cold = LemkeConfig {
                 factor: None,
-                max_pivots: cfg.max_pivots.saturating_sub(spent).max(1),
                 ..cfg.clone()
             };
             let mut r = lemke_checked(M, q, &cold)?;
