@@ -15,7 +15,7 @@
 //! rotation about a principal axis or an isotropic inertia).
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
-use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, constraint_gaps};
 use signorini_contact::dim3::{
     Contact3, Features3, Peg3Params, SM3_DETECTION_DISTANCE, corrective_contacts3,
     peg_constraints3, peg3_detection_distance, standard_contacts3, vertex_face_contact,
@@ -420,20 +420,9 @@ impl Space<6> for Spatial {
         if params.model != ContactModel::Peg {
             return Vec::new();
         }
-        // Pairs with a violated constraint: a U-constraint's gap, an I- or X-constraint's
-        // largest member gap (one member may read negative while the constraint holds).
-        let unilateral = set.unilateral.iter().map(|&k| (k, set.contacts[k].gap));
-        let grouped = set.inter.iter().chain(set.cross.iter()).map(|p| {
-            let gap = p
-                .secondaries
-                .iter()
-                .fold(set.contacts[p.primary].gap, |m, &k| {
-                    m.max(set.contacts[k].gap)
-                });
-            (p.primary, gap)
-        });
-        let seen: BTreeSet<(usize, usize)> = unilateral
-            .chain(grouped)
+        // Pairs with a violated constraint (one member of an I- or X-constraint may read
+        // negative while the constraint holds).
+        let seen: BTreeSet<(usize, usize)> = constraint_gaps(set)
             .filter(|&(_, gap)| gap < -CORRECTION_TOLERANCE)
             .map(|(k, _)| {
                 let c = &set.contacts[k];

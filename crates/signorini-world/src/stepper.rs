@@ -1300,15 +1300,25 @@ pub use signorini_math::tolerance::APPROXIMATE_RESIDUAL_TOL as APPROXIMATE_TOLER
 /// gap, an I/X-constraint's largest gap over its primary and secondaries (paper Eqs. 11, 15,
 /// 16: the constraint holds iff that value is ≥ 0). +∞ for an empty set.
 pub(crate) fn start_violation<C: ContactRow<D>, const D: usize>(set: &ConstraintSet<C>) -> Real {
-    let unilateral = set.unilateral.iter().map(|&k| set.contacts[k].gap());
+    constraint_gaps(set).fold(Real::INFINITY, |m, (_, gap)| m.min(gap))
+}
+
+/// Each constraint's gap with its (primary) contact's index: a U-constraint's ψ, an I- or
+/// X-constraint's largest member ψ (the constraint holds when any member does).
+pub(crate) fn constraint_gaps<C: ContactRow<D>, const D: usize>(
+    set: &ConstraintSet<C>,
+) -> impl Iterator<Item = (usize, Real)> + '_ {
+    let unilateral = set.unilateral.iter().map(|&k| (k, set.contacts[k].gap()));
     let pairs = set.inter.iter().chain(set.cross.iter()).map(|p| {
-        p.secondaries
+        let gap = p
+            .secondaries
             .iter()
             .fold(set.contacts[p.primary].gap(), |m, &s| {
                 m.max(set.contacts[s].gap())
-            })
+            });
+        (p.primary, gap)
     });
-    unilateral.chain(pairs).fold(Real::INFINITY, Real::min)
+    unilateral.chain(pairs)
 }
 
 /// True if a failed solve stopped because its work budget was spent.
