@@ -247,3 +247,50 @@ fn a_spent_solve_budget_is_reported() {
         "{r:?}"
     );
 }
+
+/// A step whose solve fails still gets the position projection (`split_penetration`): a square
+/// started tilted about 3 cm deep in the floor, with a solver that cannot solve the friction LCP (PGS on
+/// Stewart–Trinkle's non-symmetric matrix) and no mixed-form retry, so every step fails and
+/// continues from the best iterate. Without the projection on failed steps, the 2D pile of
+/// 400 bodies sank into itself (docs/peg3d.md, "Scaling").
+#[test]
+fn a_failed_step_is_still_projected_out_of_penetration() {
+    let run = |split: bool| {
+        let mut params = WorldParams::signorini(ContactModel::Peg, 0.005);
+        params.mu = 0.5;
+        params.solver = signorini_complementarity::SolverKind::Pgs;
+        params.mixed_fallback = false;
+        params.split_penetration = split;
+        let mut w = World::new(params).unwrap();
+        w.add_body(floor()).unwrap();
+        let b = RigidBody2::dynamic(square(0.1), 1.0, 1.0 / 150.0)
+            .unwrap()
+            .with_pose(Vec2::new(0.0, 0.09), 0.2)
+            .with_gravity(Vec2::new(0.0, -9.8));
+        let i = w.add_body(b).unwrap();
+        let r = w.step();
+        (r, w.bodies[i].clone())
+    };
+    let (r, b) = run(true);
+    assert!(r.failed, "the solve was meant to fail: {:?}", r.residual);
+    assert!(
+        r.projections > 0,
+        "no projection on a failed step: {:?}",
+        r.fallbacks
+    );
+    let lowest = b
+        .world_vertices()
+        .iter()
+        .map(|v| v.y)
+        .fold(f64::INFINITY, f64::min);
+    assert!(lowest > -1e-6, "still {lowest} m deep after the projection");
+    // The same step without the split impulse (and so without the projection) stays deep.
+    let (r, b) = run(false);
+    assert!(r.failed && r.projections == 0);
+    let lowest = b
+        .world_vertices()
+        .iter()
+        .map(|v| v.y)
+        .fold(f64::INFINITY, f64::min);
+    assert!(lowest < -1e-3, "{lowest}");
+}
