@@ -257,6 +257,61 @@ pub fn peg_constraints3(
     b.set
 }
 
+/// An axis-aligned box: (min corner, max corner).
+type Box3 = (Vec3, Vec3);
+
+/// True if the boxes are more than `reach` apart along some axis. Two points in them are
+/// then more than `reach` apart: a distance is at least its separation along any axis.
+fn apart(x: &Box3, y: &Box3, reach: Real) -> bool {
+    (0..3).any(|k| y.0[k] - x.1[k] > reach || x.0[k] - y.1[k] > reach)
+}
+
+/// The boxes of a polyhedron's edges and of the whole polyhedron: the edge–edge step's
+/// prefilter. PEG's edge–edge test visits every edge pair of two bodies (E_a × E_b calls of
+/// `closest_segment_segment`: 14 % of the 27-body pile's run before the prefilter), and all
+/// but the few near the contact are farther apart than ε.
+struct EdgeBoxes {
+    edges: Vec<Box3>,
+    all: Box3,
+}
+
+impl EdgeBoxes {
+    fn of(poly: &ConvexPolyhedron) -> Self {
+        let v = poly.vertices();
+        let edges: Vec<Box3> = poly
+            .edges()
+            .iter()
+            .map(|e| (v[e.tail].inf(&v[e.head]), v[e.tail].sup(&v[e.head])))
+            .collect();
+        let all = edges.iter().fold(
+            (
+                Vec3::repeat(Real::INFINITY),
+                Vec3::repeat(Real::NEG_INFINITY),
+            ),
+            |(lo, hi), b| (lo.inf(&b.0), hi.sup(&b.1)),
+        );
+        EdgeBoxes { edges, all }
+    }
+
+    /// The edges whose boxes are within `reach` of `other` (ascending).
+    fn near(&self, other: &Box3, reach: Real) -> Vec<usize> {
+        (0..self.edges.len())
+            .filter(|&k| !apart(&self.edges[k], other, reach))
+            .collect()
+    }
+
+    /// Added to ε so that rounding cannot make the prefilter drop a pair the exact test keeps:
+    /// `closest_segment_segment`'s points are within a few ulps of the segments, far inside
+    /// 1e-9 of the coordinates' magnitude (plus 1e-12 m).
+    fn slack(x: &EdgeBoxes, y: &EdgeBoxes) -> Real {
+        let size = [x.all.0, x.all.1, y.all.0, y.all.1]
+            .iter()
+            .map(|c| c.amax())
+            .fold(0.0, Real::max);
+        1e-9 * size + 1e-12
+    }
+}
+
 /// Distance from `p` to each face polygon of `poly`.
 fn face_distances(p: &signorini_math::Vec3, poly: &ConvexPolyhedron) -> Vec<Real> {
     (0..poly.faces().len())
@@ -637,9 +692,20 @@ impl Builder<'_> {
     /// 1.3e-4 m³.
     fn edge_edge(&mut self, a: usize, b: usize, eps: Real) {
         let (pa, pb) = (&self.now[a], &self.now[b]);
-        for (ka, ea) in pa.edges().iter().enumerate() {
+        // Box prefilter (a speedup only): the pairs it drops are more than ε apart and would
+        // fail the distance test below; the others are visited in the same order as before.
+        let (boxes_a, boxes_b) = (EdgeBoxes::of(pa), EdgeBoxes::of(pb));
+        let reach = eps + EdgeBoxes::slack(&boxes_a, &boxes_b);
+        let near_a = boxes_a.near(&boxes_b.all, reach);
+        let near_b = boxes_b.near(&boxes_a.all, reach);
+        for &ka in &near_a {
+            let ea = &pa.edges()[ka];
             let (a0, a1) = (pa.vertices()[ea.tail], pa.vertices()[ea.head]);
-            for (kb, eb) in pb.edges().iter().enumerate() {
+            for &kb in &near_b {
+                if apart(&boxes_a.edges[ka], &boxes_b.edges[kb], reach) {
+                    continue;
+                }
+                let eb = &pb.edges()[kb];
                 let (b0, b1) = (pb.vertices()[eb.tail], pb.vertices()[eb.head]);
                 let (_, _, p, q) = closest_segment_segment(&a0, &a1, &b0, &b1);
                 if (p - q).norm() > eps || applicability_ee(pa, ka, pb, kb) <= APPL_EE {
