@@ -751,3 +751,73 @@ impl Builder<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod prefilter_tests {
+    use super::*;
+
+    /// The edge–edge prefilter only drops pairs the exact test would drop: for segment pairs
+    /// of every scale and separation, `apart` implies a distance above the reach.
+    #[test]
+    fn apart_segments_are_farther_than_the_reach() {
+        let mut s: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as Real / (1u64 << 53) as Real - 0.5
+        };
+        let (mut dropped, mut kept) = (0, 0);
+        for i in 0..20_000 {
+            let scale = [1e-3, 1.0, 1e3][i % 3];
+            let mut point = || Vec3::new(next(), next(), next()) * scale;
+            let (a0, a1, b0, b1) = (point(), point(), point(), point());
+            let x = (a0.inf(&a1), a0.sup(&a1));
+            let y = (b0.inf(&b1), b0.sup(&b1));
+            let eps = 0.05 * scale * next().abs();
+            let (_, _, p, q) = closest_segment_segment(&a0, &a1, &b0, &b1);
+            if apart(&x, &y, eps) {
+                dropped += 1;
+                assert!(
+                    (p - q).norm() > eps,
+                    "pair {i}: dropped at {}",
+                    (p - q).norm()
+                );
+            } else {
+                kept += 1;
+            }
+        }
+        // Both outcomes occur, so the test exercises the filter.
+        assert!(
+            dropped > 1000 && kept > 1000,
+            "{dropped} dropped, {kept} kept"
+        );
+    }
+
+    /// The near-edge lists keep every edge within reach of the other body's box, in order.
+    #[test]
+    fn near_edges_are_ascending_and_cover_the_close_pairs() {
+        let a = ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap();
+        let b = a.translated(&Vec3::new(1.0005, 0.2, 0.0));
+        let (ba, bb) = (EdgeBoxes::of(&a), EdgeBoxes::of(&b));
+        let reach = 0.001 + EdgeBoxes::slack(&ba, &bb);
+        let near_a = ba.near(&bb.all, reach);
+        assert!(near_a.windows(2).all(|w| w[0] < w[1]));
+        // The filter drops something: b is beside a's +x face, offset in y, so the edges
+        // at x = −0.5 and at y = −0.5 are more than ε from b's box.
+        assert!(near_a.len() < a.edges().len() / 2, "{near_a:?}");
+        for (ka, ea) in a.edges().iter().enumerate() {
+            for eb in b.edges() {
+                let (_, _, p, q) = closest_segment_segment(
+                    &a.vertices()[ea.tail],
+                    &a.vertices()[ea.head],
+                    &b.vertices()[eb.tail],
+                    &b.vertices()[eb.head],
+                );
+                if (p - q).norm() <= 0.001 {
+                    assert!(near_a.contains(&ka), "edge {ka} is within eps but filtered");
+                }
+            }
+        }
+    }
+}
