@@ -147,6 +147,16 @@ fn run_text(t: &mut String, name: &str, s: &DeformSummary, e: &Extra, out: Optio
         "  jitter (final half, mean |ΔF| / mean F) {:.4e}, high-pass (residual from a 9-step mean) {:.4e}, final-half RMS vertex speed {:.3e} m/s",
         s.jitter, e.jitter_high_pass, e.final_rms_speed
     );
+    if e.steps_touching_obstacles > 0 {
+        let _ = writeln!(
+            t,
+            "  force on the static obstacles: peak {:.4e} N, {} steps touching, final-half jitter {:.4e}, high-pass {:.4e}",
+            e.peak_obstacle_force,
+            e.steps_touching_obstacles,
+            e.obstacle_jitter,
+            e.obstacle_jitter_high_pass
+        );
+    }
     let _ = writeln!(
         t,
         "  {:.2} ms/step, {:.1} steps per wall-clock second",
@@ -211,6 +221,24 @@ fn sweep_text(t: &mut String, points: &[SweepPoint], out: &Path) {
         t,
         "plot in {}",
         out.join("jitter_vs_stiffness.svg").display()
+    );
+}
+
+/// The chain's link distances and pin.
+fn links_text(t: &mut String, f: &chain::ChainFigures) {
+    let _ = writeln!(
+        t,
+        "  links: largest centre distance of neighbours {:.4} m over the run, {:.4} m at the end (taut {} m; {}, pulled through above {} m), pinned link moved {:.1e} m (links.csv)",
+        f.peak_gap,
+        f.end_gap,
+        chain::TAUT,
+        if f.linked() {
+            "all interlocked"
+        } else {
+            "a link came apart"
+        },
+        chain::UNLINKED,
+        f.pin_moved
     );
 }
 
@@ -303,13 +331,15 @@ impl DeformParams for chain::ChainParams {
     fn world(&self) -> Result<WorldSpec, ExperimentError> {
         chain::spec(self)
     }
-    fn compare(&self, _: &[ForceModel], _: &Path) -> Option<Result<Runs, ExperimentError>> {
-        None
+    fn compare(&self, models: &[ForceModel], out: &Path) -> Option<Result<Runs, ExperimentError>> {
+        let runs = chain::compare(self, models, out);
+        Some(runs.map(|r| r.into_iter().map(|(s, e, _)| (s, e)).collect()))
     }
     fn run_one(&self, out: &Path) -> Result<(String, bool), ExperimentError> {
-        let (s, e) = chain::run(self, out)?;
+        let (s, e, f) = chain::run(self, out)?;
         let mut t = String::new();
         let ok = run_text(&mut t, Self::NAME, &s, &e, None);
+        links_text(&mut t, &f);
         Ok((t, ok))
     }
 }

@@ -79,7 +79,7 @@ pub const REGISTRY: &[Entry] = &[
     },
     Entry {
         name: "chain",
-        about: "Linked rings swing against a static box (after CPF Figs. 1a, 8, not a reproduction; --full: 37 links); scene: chain (small variant)",
+        about: "CPF Figs. 1a, 8: a chain hangs from a pinned link and swings against a static box, gravity g/1000 (--full: 37 links); scene: chain (small variant)",
     },
     Entry {
         name: "bucket",

@@ -6,7 +6,7 @@
 //! summary and fit: [`SUMMARY_HEADER`], [`loglog_slope`]) and the eight-cube [`tower`];
 //! [`particle1d`] (supplementary §C), [`box_on_plane`] (jitter at rest), [`stick`] (Fig. 9),
 //! and the deformable benchmarks [`cloth_tori`] (Figs. 12–13), [`rings`] (Figs. 15–16),
-//! [`chain`] (after Figs. 1a, 8; not a reproduction), [`bucket`] (Fig. 14) and [`octopus`]
+//! [`chain`] (Figs. 1a, 8, gravity scaled), [`bucket`] (Fig. 14) and [`octopus`]
 //! (Figs. 10–11), sharing
 //! [`DeformExperiment`], with the comparison over stiffness [`fn@stiffness_sweep`]; the
 //! authors' stored results ([`reference`](mod@reference)) and the pass / fail verdicts (the

@@ -44,13 +44,17 @@ pub struct DeformTrace {
     pub(crate) tracked_penetrating: Vec<usize>,
     /// Root-mean-square vertex speed of the deformables (m/s).
     pub rms_speed: Vec<Real>,
+    /// Contact force on the static obstacles (`PenaltyReport::obstacle_force`, N): the force
+    /// between the bodies and the rigid scenery that the paper's force figures plot (the
+    /// chain–box force of Fig. 8, octopus–bowl of Fig. 11, rings–base of Figs. 15–16).
+    pub obstacle_force: Vec<Real>,
     /// Wall-clock milliseconds per step (the step only, not the measurements).
     pub ms_per_step: Real,
     /// The step (0-based) at which the run diverged (`PenaltyReport::diverged`: a state not
     /// finite, or a runaway predicted motion); the run stopped there.
     pub(crate) diverged_at: Option<usize>,
     /// Set if a signal stopped the run: `"SIGINT at step k"` ([`crate::cancel`]).
-    pub(crate) interrupted: Option<String>,
+    pub interrupted: Option<String>,
 }
 
 /// Crossings among all deformables and obstacles of `w` at their current positions.
@@ -144,6 +148,7 @@ impl Tracer {
         tr.crossing_depth.push(self.last.max_depth);
         tr.tracked_penetrating.push(rep.penetrating_pairs);
         tr.rms_speed.push(rms_speed(w));
+        tr.obstacle_force.push(rep.obstacle_force);
         if rep.diverged && tr.diverged_at.is_none() {
             tr.diverged_at = Some(n);
         }
@@ -221,6 +226,15 @@ pub struct Extra {
     pub jitter_high_pass: Real,
     /// The step (0-based) at which the run diverged and stopped (`PenaltyReport::diverged`), if any.
     pub diverged_at: Option<usize>,
+    /// Largest contact force on the static obstacles over the run (N).
+    pub peak_obstacle_force: Real,
+    /// [`jitter`] of the contact force on the static obstacles over the final half (0 if
+    /// nothing touched them then).
+    pub obstacle_jitter: Real,
+    /// [`jitter_high_pass`] of the same (without the slow changes of a swing or a slide).
+    pub obstacle_jitter_high_pass: Real,
+    /// Steps in which something touched a static obstacle (obstacle force > 0).
+    pub steps_touching_obstacles: usize,
 }
 
 /// Step `w` for `round(duration / dt)` steps (at least one) with [`trace`] and summarise
@@ -266,11 +280,19 @@ pub fn summarize(
         final_rms_speed: tail.iter().sum::<Real>() / tail.len().max(1) as Real,
         jitter_high_pass: jitter_high_pass(&tr.force[half..], HIGH_PASS_WINDOW),
         diverged_at: tr.diverged_at,
+        peak_obstacle_force: tr.obstacle_force.iter().copied().fold(0.0, Real::max),
+        obstacle_jitter: jitter(&tr.obstacle_force[half.min(tr.obstacle_force.len())..]),
+        obstacle_jitter_high_pass: jitter_high_pass(
+            &tr.obstacle_force[half.min(tr.obstacle_force.len())..],
+            HIGH_PASS_WINDOW,
+        ),
+        steps_touching_obstacles: tr.obstacle_force.iter().filter(|&&f| f > 0.0).count(),
     };
     (s, e)
 }
 
-/// Write `DIR/<name>_<model>.csv`, `force.svg`, `penetration.svg`, `details.csv` and
+/// Write `DIR/<name>_<model>.csv`, `force.svg`, `obstacle_force.svg`, `penetration.svg`,
+/// `details.csv` and
 /// `summary.json`.
 ///
 /// # Errors
@@ -294,6 +316,13 @@ pub fn write_outputs(
     )?;
     let count: Vec<Real> = tr.crossing_pairs.iter().map(|&c| c as Real).collect();
     plot(
+        &out.join("obstacle_force.svg"),
+        &format!("{title}: contact force on the static obstacles"),
+        "t (s)",
+        "force (N)",
+        &[(&s.model, &tr.t, &tr.obstacle_force)],
+    )?;
+    plot(
         &out.join("penetration.svg"),
         &format!("{title}: edge-triangle pairs crossing at step end"),
         "t (s)",
@@ -303,15 +332,19 @@ pub fn write_outputs(
     write_json(&out.join("summary.json"), s)?;
     write_csv(
         &out.join("details.csv"),
-        "model,peak_pairs,peak_depth,steps_with_crossings,final_rms_speed,jitter_high_pass",
+        "model,peak_pairs,peak_depth,steps_with_crossings,final_rms_speed,jitter_high_pass,peak_obstacle_force,obstacle_jitter,obstacle_jitter_high_pass,steps_touching_obstacles",
         [format!(
-            "{},{},{:e},{},{:e},{:e}",
+            "{},{},{:e},{},{:e},{:e},{:e},{:e},{:e},{}",
             s.model,
             e.peak_pairs,
             e.peak_depth,
             e.steps_with_crossings,
             e.final_rms_speed,
-            e.jitter_high_pass
+            e.jitter_high_pass,
+            e.peak_obstacle_force,
+            e.obstacle_jitter,
+            e.obstacle_jitter_high_pass,
+            e.steps_touching_obstacles
         )],
     )
 }
@@ -320,24 +353,26 @@ pub fn write_outputs(
 pub fn write_trace(path: &Path, tr: &DeformTrace) -> Result<(), ExperimentError> {
     write_csv(
         path,
-        "t,contact_force,pairs,crossing_pairs,crossing_max_depth,tracked_penetrating,rms_speed",
+        "t,contact_force,pairs,crossing_pairs,crossing_max_depth,tracked_penetrating,rms_speed,obstacle_force",
         (0..tr.t.len()).map(|i| {
             format!(
-                "{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{}",
                 tr.t[i],
                 tr.force[i],
                 tr.pairs[i],
                 tr.crossing_pairs[i],
                 tr.crossing_depth[i],
                 tr.tracked_penetrating[i],
-                tr.rms_speed[i]
+                tr.rms_speed[i],
+                tr.obstacle_force[i]
             )
         }),
     )
 }
 
-/// Model comparison plots like the paper's force figures (Figs. 13, 15–16): every run's total
-/// contact force in `DIR/force_compare.svg` and its crossing count in
+/// Model comparison plots like the paper's force figures (Figs. 8, 11, 13, 15–16): every run's
+/// total contact force in `DIR/force_compare.svg`, its force on the static obstacles in
+/// `DIR/obstacle_force_compare.svg` and its crossing count in
 /// `DIR/crossings_compare.svg`, plus `DIR/compare.csv` with one summary row per run.
 ///
 /// # Errors
@@ -368,6 +403,23 @@ pub fn write_comparison(
         "force (N)",
         &force,
     )?;
+    let on_obstacles: Vec<(&str, &[Real], &[Real])> = runs
+        .iter()
+        .map(|(t, s, _)| {
+            (
+                s.model.as_str(),
+                t.t.as_slice(),
+                t.obstacle_force.as_slice(),
+            )
+        })
+        .collect();
+    plot(
+        &out.join("obstacle_force_compare.svg"),
+        &format!("{name}: contact force on the static obstacles per model"),
+        "t (s)",
+        "force (N)",
+        &on_obstacles,
+    )?;
     plot(
         &out.join("crossings_compare.svg"),
         &format!("{name}: edge-triangle pairs crossing at step end"),
@@ -377,10 +429,10 @@ pub fn write_comparison(
     )?;
     write_csv(
         &out.join("compare.csv"),
-        "model,dt,steps,triangles,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth,jitter,ms_per_step,jitter_high_pass",
+        "model,dt,steps,triangles,pairs_penetrating_at_end,max_depth,peak_pairs,peak_depth,jitter,ms_per_step,jitter_high_pass,peak_obstacle_force,obstacle_jitter,obstacle_jitter_high_pass,steps_touching_obstacles",
         runs.iter().map(|(_, s, e)| {
             format!(
-                "{},{},{},{},{},{:e},{},{:e},{:e},{},{:e}",
+                "{},{},{},{},{},{:e},{},{:e},{:e},{},{:e},{:e},{:e},{:e},{}",
                 s.model,
                 s.dt,
                 s.steps,
@@ -391,7 +443,11 @@ pub fn write_comparison(
                 e.peak_depth,
                 s.jitter,
                 s.ms_per_step,
-                e.jitter_high_pass
+                e.jitter_high_pass,
+                e.peak_obstacle_force,
+                e.obstacle_jitter,
+                e.obstacle_jitter_high_pass,
+                e.steps_touching_obstacles
             )
         }),
     )

@@ -178,7 +178,7 @@ pub fn rings(a: DeformArgs) -> Result<Outcome, BadInput> {
     drive(a, (P::small, P::full), Some(|p: &mut P| p.rigid = true))
 }
 
-/// Run `chain` (`--compare` is not supported: run it once per `--model`).
+/// Run `chain`.
 pub fn chain(a: DeformArgs) -> Result<Outcome, BadInput> {
     use chain::ChainParams as P;
     drive(a, (P::small, P::full), None)

@@ -48,7 +48,7 @@ pub enum ExperimentCommand {
     ClothTori(super::deform_exp::DeformArgs),
     /// CPF Figs. 15–16: stiff rings fall on a base with thin pins; stiffness and step sweep.
     Rings(super::deform_exp::DeformArgs),
-    /// Linked rings swing against a static box (after CPF Figs. 1a, 8; not a reproduction).
+    /// CPF Figs. 1a, 8: a chain hangs from a pinned link and swings against a static box.
     Chain(super::deform_exp::DeformArgs),
     /// CPF Fig. 14: soft bodies poured in batches into a rigid open bucket.
     Bucket(super::deform_exp::DeformArgs),

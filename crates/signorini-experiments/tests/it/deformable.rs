@@ -216,13 +216,85 @@ fn tiny_chain_run_is_deterministic_and_rejects_one_link() {
         duration: 0.4,
         ..ChainParams::small(ForceModel::Cpf)
     };
-    let (a, _) = chain::run(&p, &tmp("ch-a")).unwrap();
-    let (b, _) = chain::run(&p, &tmp("ch-b")).unwrap();
+    let (a, ..) = chain::run(&p, &tmp("ch-a")).unwrap();
+    let (b, ..) = chain::run(&p, &tmp("ch-b")).unwrap();
     assert_eq!(strip(&a), strip(&b));
     assert_eq!(a.steps, 20);
     assert_eq!(a.triangles, 3 * 96 + 12);
     let one = ChainParams { links: 1, ..p };
     assert!(chain::run(&one, &tmp("ch-c")).is_err());
+}
+
+/// A tiny chain (3 links of 96 triangles, the box) for the swing tests: gravity g/500 (a
+/// two-link load; the 6-link default carries g/1000), 6 s.
+fn tiny_chain(model: ForceModel) -> ChainParams {
+    ChainParams {
+        links: 3,
+        link_segments: (12, 4),
+        gravity: 9.81 / 500.0,
+        duration: 6.0,
+        ..ChainParams::small(model)
+    }
+}
+
+/// The chain hangs from its pinned link, swings down and strikes the box (CPF Figs. 1a, 8):
+/// under CPF the pinned link does not move, the links stay interlocked (no link pulled
+/// through its neighbour), the box is hit, and no edge is through a triangle at the end.
+#[test]
+fn tiny_chain_swings_against_the_box_and_stays_linked_under_cpf() {
+    let dir = tmp("ch-swing");
+    let (s, e, f) = chain::run(&tiny_chain(ForceModel::Cpf), &dir).unwrap();
+    assert_eq!(
+        s.pairs_penetrating_at_end, 0,
+        "CPF ended with crossings: {s:?} {e:?}"
+    );
+    assert_eq!(f.pin_moved, 0.0, "the pinned link moved");
+    assert!(f.linked(), "a link came apart: {f:?}");
+    // The chain fell taut from its 7.5 cm pitch: the links hang on each other.
+    assert!(
+        f.peak_gap > 0.079,
+        "the chain never hung taut: {}",
+        f.peak_gap
+    );
+    assert!(
+        e.steps_touching_obstacles > 0 && e.peak_obstacle_force > 0.0,
+        "the chain never reached the box: {e:?}"
+    );
+    assert!(e.diverged_at.is_none());
+    for name in [
+        "links.csv",
+        "links_summary.csv",
+        "obstacle_force.svg",
+        "chain_cpf.csv",
+    ] {
+        assert!(dir.join(name).is_file(), "{name} missing");
+    }
+    // The box force is the trace's last column.
+    let csv = std::fs::read_to_string(dir.join("chain_cpf.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",obstacle_force"));
+}
+
+/// Released on the far side (+x, 69° from the vertical, beyond the box), for its first second the chain touches only itself: the
+/// box force counts contact with the obstacle alone, not the links' contacts with each
+/// other, which the total contact force does count.
+#[test]
+fn a_chain_clear_of_the_box_puts_no_force_on_it() {
+    let p = ChainParams {
+        release_angle: -1.2,
+        duration: 1.0,
+        ..tiny_chain(ForceModel::Cpf)
+    };
+    let dir = tmp("ch-clear");
+    let (s, e, f) = chain::run(&p, &dir).unwrap();
+    assert_eq!(e.steps_touching_obstacles, 0, "{e:?}");
+    assert_eq!(e.peak_obstacle_force, 0.0);
+    assert!(f.linked());
+    assert_eq!(s.pairs_penetrating_at_end, 0);
+    let csv = std::fs::read_to_string(dir.join("chain_cpf.csv")).unwrap();
+    let total: f64 = (csv.lines().skip(1))
+        .map(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert!(total > 0.0, "the links never touched each other");
 }
 
 /// The period-two chatter of plain CPF on a resting torus (pairs accumulate on a vertex past
@@ -330,6 +402,10 @@ fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
         final_rms_speed: 0.0,
         jitter_high_pass: 0.0,
         diverged_at: None,
+        peak_obstacle_force: 0.0,
+        obstacle_jitter: 0.0,
+        obstacle_jitter_high_pass: 0.0,
+        steps_touching_obstacles: 0,
     };
     let out = tmp("stiffness-sweep");
     let seen: RefCell<Vec<(f64, PathBuf)>> = RefCell::new(vec![]);

@@ -110,14 +110,15 @@ fn chain_scene_is_the_small_experiment_and_traces_identically() {
     use signorini_experiments::chain::{ChainParams, build, spec};
     let small = ChainParams::small(ForceModel::Cpf);
     let s = spec(&small).unwrap();
-    // The swing: links 1… start with v = (0, 0, −0.2 x), link 0 is pinned whole.
+    // Released at rest; link 0 is pinned whole.
     let w = build(&small).unwrap();
-    let link = &w.deformables[3];
-    for (v, x) in link.v.iter().zip(&link.x) {
-        assert_eq!(*v, signorini_math::Vec3::new(0.0, 0.0, -0.2 * x.x));
-    }
-    assert!(w.deformables[0].v.iter().all(|v| v.norm() == 0.0));
-    traces_as_experiment("chain", s, 1000, w, 4);
+    assert!(
+        w.deformables
+            .iter()
+            .all(|d| d.v.iter().all(|v| v.norm() == 0.0))
+    );
+    assert!((0..w.deformables[0].x.len()).all(|i| w.deformables[0].is_pinned(i)));
+    traces_as_experiment("chain", s, 2000, w, 4);
 }
 
 #[test]
@@ -215,14 +216,15 @@ fn a_deformable_run_records_its_vertex_track_and_the_report_replays_it() {
                 );
             }
         }
-        // The pinned link stays, the others swing down (v = −0.2 x for 0.18 s: ≥ 2 mm at link 1).
+        // The pinned link stays, the others fall (the slack of their links; free fall under
+        // g/1000 for 0.18 s is 0.16 mm).
         let drop = (0..x0.len())
             .map(|i| first[3 * i + 2] - last[3 * i + 2])
             .fold(f64::NEG_INFINITY, f64::max);
         if k == 0 {
             assert_eq!(first, last, "the pinned link moved");
         } else {
-            assert!(drop > 2e-3, "link {k} did not swing: {drop}");
+            assert!(drop > 5e-5, "link {k} did not fall: {drop}");
         }
     }
     let files = signorini_scene::report::write_report(&dir).unwrap();

@@ -423,6 +423,13 @@ impl DeformableWorld {
                     .iter()
                     .map(|b| vec![Vec3::zeros(); b.mesh().vertices().len()]),
             )
+            // The obstacles' entries only collect their reactions (`obstacle_force`); nothing
+            // moves them.
+            .chain(
+                self.obstacles
+                    .iter()
+                    .map(|o| vec![Vec3::zeros(); o.mesh.vertices().len()]),
+            )
             .collect();
         // Vertex velocities for friction: the rigid bodies' at their free velocity.
         let mut vel = std::borrow::Cow::Borrowed(&v[..]);
@@ -469,11 +476,11 @@ impl DeformableWorld {
         report.pairs = report.pairs.max(active.len());
         drop(vel);
         // Net contact force per deformable and rigid body (self-contact cancels), summed in
-        // magnitude.
-        report.contact_force = imp
-            .iter()
-            .map(|id| id.iter().sum::<Vec3>().norm() / h)
-            .sum();
+        // magnitude; the same for the obstacles' reactions, which then leave `imp`.
+        let net = |id: &Vec<Vec3>| id.iter().sum::<Vec3>().norm() / h;
+        let on_obstacles = imp.split_off(self.deformables.len() + self.rigid.len());
+        report.obstacle_force = on_obstacles.iter().map(net).sum();
+        report.contact_force = imp.iter().map(net).sum();
         // Block 4: v = v* + M⁻¹ ΣI, x ← x + h v̄ (v̄ = v with one sub-step).
         for (((d, vd), ve), id) in self
             .deformables

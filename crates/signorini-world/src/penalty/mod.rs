@@ -254,6 +254,10 @@ pub struct PenaltyReport {
     pub max_penetration: Real,
     /// Sum over dynamic bodies of the magnitude of their net contact force (N).
     pub contact_force: Real,
+    /// `DeformableWorld` only: sum over the static obstacles of the magnitude of the net
+    /// contact force on each (N): the reaction of the impulses the moving objects received
+    /// from pairs with it, friction included (0 for `PenaltyWorld`).
+    pub obstacle_force: Real,
     /// The explicit integration diverged: a deformable's or rigid body's state became NaN or
     /// infinite in this step, or (`DeformableWorld`) the predicted motion would carry a vertex
     /// farther than
