@@ -8,7 +8,8 @@
 //! - the **mixed LCP** (docs/formulation-notes.md §3.1, §4.2): velocities kept as free unknowns (what the reference
 //!   code gives to PATH), used as a fallback.
 //!
-//! Unknowns, in order: normal impulses of U-constraints, of I primaries, of X primaries; one
+//! Unknowns, in order: normal impulses of U-constraints, of I primaries, of X primaries, of
+//! the general form's I co-primaries (none in the default single-primary form); one
 //! slack per secondary contact; with friction (μ > 0, docs/formulation-notes.md §3.2, manual Eq. 4.13) `n_d` pyramid
 //! impulses per normal impulse (2D: the two directions ±t̂; 3D: `n_d` directions evenly spaced
 //! about n̂, [`ContactRow::friction_jacobians`]), then one friction slack `s` per normal impulse.
@@ -22,6 +23,34 @@
 //! - secondary: `(G_ι − G_s)ᵀν + (ψ_ι − ψ_s)/h + Σ_{t ≤ s} c_t            ≥ 0 ⊥ c_s`
 //! - friction:  `T_{i,d}ᵀν + s_i                                           ≥ 0 ⊥ f_{i,d}`
 //! - slack:     `μ p_i − Σ_d f_{i,d}                                       ≥ 0 ⊥ s_i`
+//!
+//!
+//! # General form (paper Eqs. 20–23, [`crate::PegForm::General`]; issue #22 item 2)
+//! The extracted paper text lost Eqs. 20–23; it keeps their prose (§3): an I-constraint over
+//! C_ι (contacts that may carry a force, m = |C_ι|) and C_κ (the others, n = |C_κ|) must
+//! "constrain at least one gap … to be non-negative", "permit a nonzero contact force
+//! λ_ιi > 0 for at most one contact in C_ι", and "only permit λ_ιi > 0 when ψ_ιi = 0 and all
+//! other ψ are nonpositive"; for m = 1 they reduce to Eq. 24, `0 ≤ λ_ι ⊥ max(ψ_ι, ψ_κ) ≥ 0`.
+//! Our reconstruction, as an LCP (ours; the paper suggests an LPCC or "an auxiliary
+//! variable"): with the reference primary r = [`crate::PairConstraint::primary`], the slack
+//! chain above ordered co-primaries first, so that its prefix over C_ι gives
+//! `M_ι = max_{i∈C_ι} ψ'_i` and its whole sum `M = max_{C_ι ∪ C_κ} ψ'`, every i ∈ C_ι has
+//! an impulse λ_i along its own normal with the row
+//! - primary i: `M + M_ι − ψ'_i = (2G_r − G_i)ᵀν + (2ψ_r − ψ_i)/h + 2 Σ_{t∈ι} c_t + Σ_{t∈κ} c_t ≥ 0 ⊥ λ_i`
+//!
+//! (for i = r the Jacobian is G_r). Then: the row of the i at the top of C_ι reads M, so
+//! `M ≥ 0` always holds (Eq. 20); λ_i > 0 forces M = 0 and ψ'_i = M_ι (both terms are
+//! ≥ 0), i.e. ψ'_i = 0 with every other member of C_ι ≤ 0 and, when C_κ = ∅ (every 2D
+//! I-constraint whose two contacts are applicable), every member ≤ 0 (Eq. 23). With C_κ ≠ ∅ a
+//! κ member may sit above ψ'_i = M_ι at M = 0, the same relaxation Eq. 24 makes for m = 1.
+//! For m = 1 the row is Eq. 24's. "At most one λ_i > 0" (Eq. 22) holds except on ties
+//! (two members of C_ι at exactly 0), which an LCP cannot exclude without a bilinear term.
+//!
+//! # X-constraints without impulse ([`crate::XImpulse::Paper`])
+//! An X-constraint keeps the row `G_pᵀν + ψ_p/h + Σ_t c_t ≥ 0` and its complementary unknown,
+//! but that unknown's column is zero: no impulse on the primary or any member (the paper's
+//! "X-constraints may be represented mathematically as I-constraints with no impulses"),
+//! and it has no friction. The constraint is then held by the U- and I-impulses alone.
 //!
 //! The friction pyramid uses the correct sign for both bodies (the reference code's
 //! `preDynamics.m` uses +d for A, a bug for dynamic–dynamic pairs; docs/formulation-notes.md §3.2).
@@ -200,48 +229,121 @@ impl<const D: usize> Formulation<D> {
         directions: usize,
     ) -> Self {
         let c = &set.contacts;
-        let pairs: Vec<_> = set.inter.iter().chain(set.cross.iter()).collect();
+        // (constraint, is an X-constraint) in row order: I-constraints, then X-constraints.
+        let pairs: Vec<(&crate::PairConstraint, bool)> = set
+            .inter
+            .iter()
+            .map(|p| (p, false))
+            .chain(set.cross.iter().map(|p| (p, true)))
+            .collect();
+        // The general form's co-primaries (paper Eqs. 20–23): I-constraints only.
+        let co_of = |p: &crate::PairConstraint, cross: bool| -> Vec<usize> {
+            if cross {
+                Vec::new()
+            } else {
+                p.co_primaries.clone()
+            }
+        };
         let mut normals: Vec<usize> = set.unilateral.clone();
-        normals.extend(pairs.iter().map(|p| p.primary));
+        normals.extend(pairs.iter().map(|(p, _)| p.primary));
+        let n_primary = normals.len();
+        // Co-primary normal unknowns follow every (reference) primary, pair by pair.
+        let mut co_rows: Vec<(usize, usize)> = Vec::new(); // (pair, co-primary contact)
+        for (j, (p, cross)) in pairs.iter().enumerate() {
+            for k in co_of(p, *cross) {
+                co_rows.push((j, k));
+                normals.push(k);
+            }
+        }
         let n_normal = normals.len();
-        let n_slack: usize = pairs.iter().map(|p| p.secondaries.len()).sum();
+        let n_slack: usize = pairs.iter().map(|(p, _)| p.secondaries.len()).sum();
         let friction = mu > 0.0;
+        // The paper's X-constraints (XImpulse::Paper) have a multiplier but no impulse.
+        let paper_x = set.x_impulse == crate::XImpulse::Paper;
+        let is_paper_x =
+            |k: usize| paper_x && k >= set.unilateral.len() + set.inter.len() && k < n_primary;
         let mut f = Formulation {
             n_normal,
             normal_contacts: normals.clone(),
             ..Default::default()
         };
-        for &i in &normals {
-            f.cols.push(c[i].jacobian().clone());
+        for (k, &i) in normals.iter().enumerate().take(n_primary) {
+            if is_paper_x(k) {
+                f.cols.push(Jacobian::default());
+            } else {
+                f.cols.push(c[i].jacobian().clone());
+            }
             f.rows.push(c[i].jacobian().clone());
             f.row_const.push(c[i].gap() / h);
         }
+        // General form, co-primary i of reference primary r (reconstructed Eqs. 21–23):
+        // w_i = M + M_ι − ψ'_i = (2G_r − G_i)ᵀν + (2ψ_r − ψ_i)/h + slack terms (below).
+        for &(j, i) in &co_rows {
+            let r = pairs[j].0.primary;
+            let mut row = Jacobian::default();
+            for (b, g) in &c[r].jacobian().blocks {
+                row.add(*b, *g, 2.0);
+            }
+            for (b, g) in &c[i].jacobian().blocks {
+                row.add(*b, *g, -1.0);
+            }
+            f.cols.push(c[i].jacobian().clone());
+            f.rows.push(row);
+            f.row_const.push((2.0 * c[r].gap() - c[i].gap()) / h);
+        }
         // Slack columns and secondary rows (paper Eq. 24; E_pc and E_c of docs/formulation-notes.md §4.2).
+        // General form: the co-primaries' slacks come first in the chain, so the prefix sum
+        // over them gives M_ι = max over C_ι and the whole sum M = max over C_ι ∪ C_κ.
         let mut col = n_normal;
-        for (j, p) in pairs.iter().enumerate() {
+        let mut co_row = n_primary;
+        for (j, (p, cross)) in pairs.iter().enumerate() {
             let primary_row = set.unilateral.len() + j;
+            let co = co_of(p, *cross);
+            let order: Vec<usize> = if co.is_empty() {
+                p.secondaries.clone()
+            } else {
+                let mut o: Vec<usize> = p
+                    .secondaries
+                    .iter()
+                    .copied()
+                    .filter(|s| co.contains(s))
+                    .collect();
+                o.extend(p.secondaries.iter().copied().filter(|s| !co.contains(s)));
+                o
+            };
+            let n_co = o_count(&order, &co);
             let first = col;
-            for (s, &sec) in p.secondaries.iter().enumerate() {
+            for (s, &sec) in order.iter().enumerate() {
                 f.cols.push(Jacobian::default());
                 f.rows
                     .push(c[p.primary].jacobian().minus(c[sec].jacobian()));
                 f.row_const.push((c[p.primary].gap() - c[sec].gap()) / h);
-                f.extra.push((primary_row, col, 1.0));
+                // The reference primary's row: M + M_ι − ψ'_r (general), M (single primary).
+                let weight = if s < n_co { 2.0 } else { 1.0 };
+                f.extra.push((primary_row, col, weight));
                 for t in first..=first + s {
                     f.extra.push((col, t, 1.0));
                 }
+                for k in 0..co.len() {
+                    f.extra.push((co_row + k, col, weight));
+                }
                 col += 1;
             }
+            co_row += co.len();
         }
         debug_assert_eq!(col, n_normal + n_slack);
+        debug_assert_eq!(co_row, n_normal);
+        // Friction acts with the normal impulses only (not with a paper-form X's multiplier).
+        let impulses: Vec<usize> = (0..n_normal).filter(|&k| !is_paper_x(k)).collect();
         if friction {
-            let dirs: Vec<Vec<Jacobian<D>>> = normals
+            let dirs: Vec<Vec<Jacobian<D>>> = impulses
                 .iter()
-                .map(|&i| c[i].friction_jacobians(directions))
+                .map(|&k| c[normals[k]].friction_jacobians(directions))
                 .collect();
             let nd = dirs.first().map_or(0, Vec::len);
+            let n_fric = impulses.len();
             let base_f = n_normal + n_slack;
-            let base_s = base_f + nd * n_normal;
+            let base_s = base_f + nd * n_fric;
             for (k, ts) in dirs.into_iter().enumerate() {
                 debug_assert_eq!(ts.len(), nd);
                 for (d, t) in ts.into_iter().enumerate() {
@@ -252,11 +354,11 @@ impl<const D: usize> Formulation<D> {
                     f.extra.push((base_s + k, base_f + nd * k + d, -1.0));
                 }
             }
-            for k in 0..n_normal {
+            for (k, &normal) in impulses.iter().enumerate() {
                 f.cols.push(Jacobian::default());
                 f.rows.push(Jacobian::default());
                 f.row_const.push(0.0);
-                f.extra.push((base_s + k, k, mu));
+                f.extra.push((base_s + k, normal, mu));
             }
         }
         f
@@ -443,6 +545,11 @@ impl<const D: usize> Formulation<D> {
         }
         v
     }
+}
+
+/// How many of `order`'s first entries are co-primaries (they come first).
+fn o_count(order: &[usize], co: &[usize]) -> usize {
+    order.iter().take_while(|s| co.contains(s)).count()
 }
 
 /// Entry `rᵀ W c` of the reduced matrix from the column's precomputed blocks `W_b c_b`

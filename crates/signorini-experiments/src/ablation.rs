@@ -164,6 +164,8 @@ pub fn jobs(cfg: &AblationConfig) -> Vec<Job> {
             for stepper in cfg.steppers() {
                 for set in &cfg.sets {
                     jobs.push(Job::Two(RunSpec {
+                        peg_form: Default::default(),
+                        x_impulse: Default::default(),
                         model,
                         set: set.clone(),
                         h,
@@ -181,6 +183,8 @@ pub fn jobs(cfg: &AblationConfig) -> Vec<Job> {
                 for stepper in cfg.steppers() {
                     for &config in &scene.configs {
                         jobs.push(Job::Three(RunSpec3 {
+                            peg_form: Default::default(),
+                            x_impulse: Default::default(),
                             model,
                             bodies: scene.bodies.clone(),
                             config,

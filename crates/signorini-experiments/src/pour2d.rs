@@ -29,7 +29,7 @@ use signorini_harness::overlap::total_overlap;
 use signorini_harness::presets::{Stepper, step_count};
 use signorini_harness::svg::{Plot, Series};
 use signorini_harness::{Csv, trajectory_header};
-use signorini_world::{ContactModel, World};
+use signorini_world::{ContactModel, PegForm, World, XImpulse};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -79,12 +79,21 @@ pub struct RunSpec {
     /// PEG runs only: time PEG and standard-model steps on the run's states (see
     /// [`crate::median_step_us_with`]); the trajectory is unchanged.
     pub timing: Option<TimingSpec>,
+    /// PEG: the I-constraint form (`WorldParams::peg_form`; the CLI's `--peg-form`, default
+    /// single primary).
+    pub peg_form: PegForm,
+    /// PEG: X-constraint impulses (`WorldParams::x_impulse`; the CLI's `--x-impulse`, default
+    /// on the primary).
+    pub x_impulse: XImpulse,
 }
 
 /// Run one pouring simulation; writes `trajectories/<stem>.csv` and `steps/<stem>.csv` under
 /// `out` if given.
 pub fn run_pour(spec: &RunSpec, out: Option<&Path>) -> Result<RunResult, ExperimentError> {
-    let mut world = World::new(spec.stepper.params(spec.model, spec.h))?;
+    let mut params = spec.stepper.params(spec.model, spec.h);
+    params.peg_form = spec.peg_form;
+    params.x_impulse = spec.x_impulse;
+    let mut world = World::new(params)?;
     let n_walls = world
         .add_static_compound(&open_box(), signorini_math::Vec2::zeros(), 0.0)
         .len();
@@ -187,6 +196,12 @@ pub struct PourConfig {
     pub stepper: Stepper,
     /// Time PEG vs standard-model steps during the PEG runs (`timing.csv`).
     pub timing: Option<TimingSpec>,
+    /// PEG: the I-constraint form (`WorldParams::peg_form`; the CLI's `--peg-form`, default
+    /// single primary).
+    pub peg_form: PegForm,
+    /// PEG: X-constraint impulses (`WorldParams::x_impulse`; the CLI's `--x-impulse`, default
+    /// on the primary).
+    pub x_impulse: XImpulse,
 }
 
 /// Run every (model, set, h) in parallel, write all outputs, compare with the references.
@@ -214,6 +229,8 @@ impl PourSweep for PourConfig {
                         duration: self.duration,
                         stepper: self.stepper,
                         timing: self.timing,
+                        peg_form: self.peg_form,
+                        x_impulse: self.x_impulse,
                     });
                 }
             }
@@ -289,6 +306,16 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
         let _ = writeln!(
             s,
             "stepper: the paper's (--paper: every project addition off, WorldParams::paper)"
+        );
+    }
+    if (cfg.peg_form, cfg.x_impulse) != (PegForm::default(), XImpulse::default()) {
+        let _ = writeln!(
+            s,
+            "PEG form: {}, X impulses: {} (--peg-form, --x-impulse; the defaults are {}, {})",
+            cfg.peg_form.name(),
+            cfg.x_impulse.name(),
+            PegForm::default().name(),
+            XImpulse::default().name()
         );
     }
     let _ = writeln!(

@@ -41,7 +41,7 @@ use signorini_harness::polyhedra::{Bodies, dropped};
 use signorini_harness::presets::{Stepper, step_count};
 use signorini_harness::{Csv, h_tag, trajectory_header3};
 use signorini_math::{Quat, Real, Vec3};
-use signorini_world::{ContactModel, Gyroscopic, VertexVertex, World3};
+use signorini_world::{ContactModel, Gyroscopic, PegForm, VertexVertex, World3, XImpulse};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -75,6 +75,12 @@ pub struct RunSpec3 {
     pub stepper: Stepper,
     /// Time PEG vs standard-model steps on this PEG run's states (`timing.csv`).
     pub timing: Option<TimingSpec>,
+    /// PEG: the I-constraint form (`WorldParams::peg_form`; the CLI's `--peg-form`, default
+    /// single primary).
+    pub peg_form: PegForm,
+    /// PEG: X-constraint impulses (`WorldParams::x_impulse`; the CLI's `--x-impulse`, default
+    /// on the primary).
+    pub x_impulse: XImpulse,
     /// The gyroscopic update of the free-flight velocity (`WorldParams::gyroscopic`; the
     /// CLI's `--gyroscopic`, default the body-frame implicit midpoint rule).
     pub gyroscopic: Gyroscopic,
@@ -101,6 +107,8 @@ pub fn run_pour3d(spec: &RunSpec3, out: Option<&Path>) -> Result<RunResult, Expe
     let mut params = spec.stepper.params(spec.model, spec.h);
     params.gyroscopic = spec.gyroscopic;
     params.vertex_vertex = spec.vertex_vertex;
+    params.peg_form = spec.peg_form;
+    params.x_impulse = spec.x_impulse;
     let mut world = World3::new(params)?;
     let n_walls = world
         .add_static_compound(&open_box3(), Vec3::zeros(), Quat::identity())
@@ -183,6 +191,12 @@ pub struct Pour3Config {
     pub stepper: Stepper,
     /// Time PEG vs standard-model steps during the PEG runs (`timing.csv`).
     pub timing: Option<TimingSpec>,
+    /// PEG: the I-constraint form (`WorldParams::peg_form`; the CLI's `--peg-form`, default
+    /// single primary).
+    pub peg_form: PegForm,
+    /// PEG: X-constraint impulses (`WorldParams::x_impulse`; the CLI's `--x-impulse`, default
+    /// on the primary).
+    pub x_impulse: XImpulse,
     /// The gyroscopic update of every run ([`RunSpec3::gyroscopic`]).
     pub gyroscopic: Gyroscopic,
     /// The vertex–vertex form of every run ([`RunSpec3::vertex_vertex`]).
@@ -222,6 +236,8 @@ impl PourSweep for Pour3Config {
                         duration: self.duration,
                         stepper: self.stepper,
                         timing: self.timing,
+                        peg_form: self.peg_form,
+                        x_impulse: self.x_impulse,
                         gyroscopic: self.gyroscopic,
                         vertex_vertex: self.vertex_vertex,
                     });
@@ -317,6 +333,16 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
             "gyroscopic update: {} (--gyroscopic; the default is {})",
             cfg.gyroscopic.name(),
             Gyroscopic::default().name()
+        );
+    }
+    if (cfg.peg_form, cfg.x_impulse) != (PegForm::default(), XImpulse::default()) {
+        let _ = writeln!(
+            s,
+            "PEG form: {}, X impulses: {} (--peg-form, --x-impulse; the defaults are {}, {})",
+            cfg.peg_form.name(),
+            cfg.x_impulse.name(),
+            PegForm::default().name(),
+            XImpulse::default().name()
         );
     }
     if cfg.vertex_vertex != VertexVertex::default() {

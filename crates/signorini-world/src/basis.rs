@@ -37,6 +37,12 @@ impl<K: Clone> Signature<K> {
                 structure.push(p.primary);
                 structure.push(p.secondaries.len());
                 structure.extend_from_slice(&p.secondaries);
+                // The general form's co-primaries add unknowns (none by default, so the
+                // default signature is unchanged).
+                if !p.co_primaries.is_empty() {
+                    structure.push(usize::MAX);
+                    structure.extend_from_slice(&p.co_primaries);
+                }
             }
         }
         Signature {

@@ -169,6 +169,7 @@ pub use planar::{Planar, World};
 pub use report::{StageTimes, StepReport};
 pub use signorini_contact::ContactModel;
 pub use signorini_contact::dim3::VertexVertex;
+pub use signorini_contact::{PegForm, XImpulse};
 pub use signorini_dynamics::Gyroscopic;
 pub use spatial::{ContactKey3, Geometry3, PolyBody, Spatial, TRIAL_OVERLAP_TOLERANCE, World3};
 pub use stepper::{

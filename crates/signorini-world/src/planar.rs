@@ -10,7 +10,7 @@
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
 use signorini_contact::{
     ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, PotentialRules,
-    SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints,
+    SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints_with,
     peg_detection_distance, potential_contacts_with, standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
@@ -137,10 +137,12 @@ impl Space<3> for Planar {
             ContactModel::Peg => {
                 let contacts =
                     potential_contacts_with(bodies, now, next, pairs, eps, rules(params));
-                build_peg_constraints(
+                build_peg_constraints_with(
                     contacts,
                     &vertex_counts(bodies),
                     PEG_APPLICABILITY_RELAXATION,
+                    params.peg_form,
+                    params.x_impulse,
                 )
             }
         }
@@ -155,10 +157,12 @@ impl Space<3> for Planar {
     ) -> ConstraintSet {
         let contacts: Vec<Contact> = pool.values().cloned().collect();
         if params.model == ContactModel::Peg {
-            build_peg_constraints(
+            build_peg_constraints_with(
                 contacts,
                 &vertex_counts(bodies),
                 PEG_APPLICABILITY_RELAXATION,
+                params.peg_form,
+                params.x_impulse,
             )
         } else {
             ConstraintSet::all_unilateral(contacts)

@@ -266,6 +266,8 @@ impl Space<6> for Spatial {
                     eps,
                     crossing_net: !params.paper_detection,
                     deep_vertices: !params.paper_detection,
+                    form: params.peg_form,
+                    x_impulse: params.x_impulse,
                     ..Peg3Params::for_step(params.h).with_vertex_vertex(params.vertex_vertex)
                 };
                 peg_constraints3(&states, &now.shapes, &next.shapes, pairs, &p)
@@ -496,6 +498,7 @@ mod unseen_tests {
             inter: vec![PairConstraint {
                 primary: 0,
                 secondaries: vec![1],
+                co_primaries: Vec::new(),
             }],
             ..Default::default()
         };

@@ -29,7 +29,7 @@ use signorini_complementarity::{
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
     BlockGsParams, ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody,
-    Formulation,
+    Formulation, PegForm, XImpulse,
 };
 use signorini_dynamics::{BodyError, Gyroscopic};
 use signorini_math::Real;
@@ -185,6 +185,17 @@ pub struct WorldParams {
     /// the authors' code leaves the case unfinished, so every form is ours; the cone form is
     /// the one exact against the brute-force test (docs/peg3d.md).
     pub vertex_vertex: VertexVertex,
+    /// PEG only: the I-constraint form ([`PegForm`]; scene files `[contact] peg_form`, the
+    /// CLI's `--peg-form`). Default [`PegForm::SinglePrimary`] (paper Eq. 24, as the paper's
+    /// experiments), in every preset; [`PegForm::General`] is the general form with |C_ι| > 1
+    /// (paper Eqs. 20–23, our reconstruction; `Formulation`). Measured against each other on
+    /// pour2d and pour3d in docs/peg2d.md ("General form and paper-form X").
+    pub peg_form: PegForm,
+    /// PEG only: whether an X-constraint's primary carries an impulse ([`XImpulse`]; scene
+    /// files `[contact] x_impulse`, the CLI's `--x-impulse`). Default [`XImpulse::Primary`]
+    /// (the authors' code), in every preset; [`XImpulse::Paper`] is the paper's form (no
+    /// impulse).
+    pub x_impulse: XImpulse,
 }
 
 /// Gap-correction re-solves per PEG step in [`WorldParams::signorini`] (the CLI's default).
@@ -234,6 +245,8 @@ impl WorldParams {
             paper_detection: false,
             gyroscopic: Gyroscopic::default(),
             vertex_vertex: VertexVertex::default(),
+            peg_form: PegForm::default(),
+            x_impulse: XImpulse::default(),
         }
     }
 

@@ -133,6 +133,14 @@ pub struct Common {
     /// islands, basis reuse, the solve budget; `WorldParams::paper`, docs/guide.md).
     #[arg(long, conflicts_with = "gap_corrections")]
     paper: bool,
+    /// PEG: the I-constraint form, `single-primary` (default: paper Eq. 24) or `general`
+    /// (|C_ι| > 1, paper Eqs. 20–23; docs/peg2d.md). pour2d and pour3d only.
+    #[arg(long, value_parser = super::scene::parse_peg_form, value_name = "FORM", default_value = "single-primary")]
+    peg_form: signorini_world::PegForm,
+    /// PEG: X-constraint impulses, `primary` (default: on the primary, the authors' code) or
+    /// `paper` (none, the paper's form; docs/peg2d.md). pour2d and pour3d only.
+    #[arg(long, value_parser = super::scene::parse_x_impulse, value_name = "FORM", default_value = "primary")]
+    x_impulse: signorini_world::XImpulse,
 }
 
 impl Common {
@@ -298,6 +306,8 @@ fn pour(a: PourArgs) -> Result<Outcome, BadInput> {
             every,
             repeats: a.timing_repeats,
         }),
+        peg_form: a.common.peg_form,
+        x_impulse: a.common.x_impulse,
     };
     finish(&cfg)
 }
@@ -350,6 +360,8 @@ fn pour3(a: Pour3Args) -> Result<Outcome, BadInput> {
         }),
         gyroscopic: a.gyroscopic,
         vertex_vertex: a.vertex_vertex,
+        peg_form: a.common.peg_form,
+        x_impulse: a.common.x_impulse,
     };
     finish(&cfg)
 }
@@ -471,6 +483,8 @@ pub fn default_job() -> Result<Outcome, BadInput> {
             out: PathBuf::from("out/pour2d-quick"),
             gap_corrections: 8,
             paper: false,
+            peg_form: Default::default(),
+            x_impulse: Default::default(),
         },
     })
 }

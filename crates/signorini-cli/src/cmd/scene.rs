@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use signorini_scene::{
     Model, RunOptions, RunSummary, Scene, SceneKind, builtin, load_scene, load_str, memory, out_dir,
 };
-use signorini_world::Gyroscopic;
+use signorini_world::{Gyroscopic, PegForm, XImpulse};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -65,6 +65,14 @@ pub struct RunArgs {
     /// before issue 22); as `[step] gyroscopic` (docs/scene-format.md).
     #[arg(long, value_parser = parse_gyroscopic, value_name = "UPDATE")]
     gyroscopic: Option<Gyroscopic>,
+    /// PEG scenes: the I-constraint form, `single-primary` (default: paper Eq. 24) or
+    /// `general` (|C_ι| > 1, paper Eqs. 20–23); as `[contact] peg_form` (docs/peg2d.md).
+    #[arg(long, value_parser = parse_peg_form, value_name = "FORM")]
+    peg_form: Option<PegForm>,
+    /// PEG scenes: X-constraint impulses, `primary` (default: on the primary, as the authors'
+    /// code) or `paper` (none, as the paper); as `[contact] x_impulse` (docs/peg2d.md).
+    #[arg(long, value_parser = parse_x_impulse, value_name = "FORM")]
+    x_impulse: Option<XImpulse>,
     /// No progress bar and no text summary.
     #[arg(long)]
     quiet: bool,
@@ -84,6 +92,16 @@ pub struct ValidateArgs {
     /// Call the scene invalid if a run's estimated memory is above SIZE (as for `run`).
     #[arg(long, value_name = "SIZE")]
     memory_limit: Option<String>,
+}
+
+/// `--peg-form`: `single-primary` or `general`.
+pub(crate) fn parse_peg_form(s: &str) -> Result<PegForm, String> {
+    PegForm::parse(s).ok_or_else(|| format!("unknown PEG form `{s}` (single-primary, general)"))
+}
+
+/// `--x-impulse`: `primary` or `paper`.
+pub(crate) fn parse_x_impulse(s: &str) -> Result<XImpulse, String> {
+    XImpulse::parse(s).ok_or_else(|| format!("unknown X-constraint impulse `{s}` (primary, paper)"))
 }
 
 /// `--gyroscopic`: `midpoint`, `implicit` or `off`.
@@ -151,6 +169,9 @@ pub fn run(a: RunArgs) -> Result<Outcome, BadInput> {
     if let Some(g) = a.gyroscopic {
         scene.set_gyroscopic(g).map_err(|e| anyhow!(e))?;
     }
+    scene
+        .set_peg_options(a.peg_form, a.x_impulse)
+        .map_err(|e| anyhow!(e))?;
     let model = a
         .model
         .as_deref()

@@ -4,16 +4,24 @@
 //! chosen (`peg`, or "all U" for the standard and corrective models).
 
 use super::contact::Contact;
+use crate::XImpulse;
 
-/// An I- or X-constraint with a single primary contact that carries an impulse and secondary
+/// An I- or X-constraint with a primary contact that carries an impulse and secondary
 /// contacts that only enter through slacks (paper Eq. 24 with the slack construction;
 /// docs/formulation-notes.md §4.1). Enforces `max(ψ'_primary, ψ'_secondaries…) ≥ 0`.
+/// In the general form ([`crate::PegForm::General`], paper Eqs. 20–23) some secondaries are
+/// primaries too ([`PairConstraint::co_primaries`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PairConstraint {
-    /// Index of the primary contact.
+    /// Index of the primary contact (the general form's reference primary: the slack chain
+    /// computes the max relative to it).
     pub primary: usize,
     /// Indices of the secondary contacts (one in 2D).
     pub secondaries: Vec<usize>,
+    /// General form only (paper Eqs. 20–23, |C_ι| > 1): the members of `secondaries` that are
+    /// also in C_ι and carry an impulse of their own. Empty in the single-primary form (the
+    /// default) and for X-constraints.
+    pub co_primaries: Vec<usize>,
 }
 
 /// Contacts plus the constraints built on them. Generic over the contact type (2D
@@ -27,8 +35,12 @@ pub struct ConstraintSet<C = Contact> {
     /// I-constraints (paper Eqs. 15, 20–24).
     pub inter: Vec<PairConstraint>,
     /// X-constraints (paper Eqs. 16, 35), written like I-constraints; as in the reference code
-    /// (docs/formulation-notes.md §4.3) the primary carries an impulse.
+    /// (docs/formulation-notes.md §4.3) the primary carries an impulse, unless `x_impulse` is
+    /// [`XImpulse::Paper`].
     pub cross: Vec<PairConstraint>,
+    /// Whether the X-constraints' multipliers are impulses on their primaries (the default)
+    /// or carry none (the paper's form).
+    pub x_impulse: XImpulse,
 }
 
 /// Per-step constraint counts (for the Fig. 22 comparison, docs/formulation-notes.md §8).
@@ -51,6 +63,7 @@ impl<C> Default for ConstraintSet<C> {
             unilateral: Vec::new(),
             inter: Vec::new(),
             cross: Vec::new(),
+            x_impulse: XImpulse::default(),
         }
     }
 }
@@ -64,6 +77,7 @@ impl<C> ConstraintSet<C> {
             unilateral,
             inter: Vec::new(),
             cross: Vec::new(),
+            x_impulse: XImpulse::default(),
         }
     }
 

@@ -15,6 +15,7 @@
 
 use super::constraints::{ConstraintSet, PairConstraint};
 use super::contact::Contact;
+use crate::{PegForm, XImpulse};
 use signorini_math::Real;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,6 +33,28 @@ pub fn build_peg_constraints(
     vertex_counts: &[usize],
     eps_theta: Real,
 ) -> ConstraintSet {
+    build_peg_constraints_with(
+        contacts,
+        vertex_counts,
+        eps_theta,
+        PegForm::default(),
+        XImpulse::default(),
+    )
+}
+
+/// [`build_peg_constraints`] in the I-constraint form `form` and with the X-constraint
+/// impulses `x_impulse` (issue #22 item 2). With [`PegForm::General`] an I-constraint whose two
+/// contacts are both applicable (C_ι = {c1, c2}, C_κ = ∅) gets the second as a co-primary
+/// ([`PairConstraint::co_primaries`], paper Eqs. 20–23); with one applicable contact
+/// (|C_ι| = 1) it is the single-primary constraint of Eq. 24 in either form. The defaults
+/// build exactly [`build_peg_constraints`]'s set.
+pub fn build_peg_constraints_with(
+    contacts: Vec<Contact>,
+    vertex_counts: &[usize],
+    eps_theta: Real,
+    form: PegForm,
+    x_impulse: XImpulse,
+) -> ConstraintSet {
     let index: BTreeMap<Key, usize> = contacts
         .iter()
         .enumerate()
@@ -43,6 +66,7 @@ pub fn build_peg_constraints(
     }
     let mut set = ConstraintSet {
         contacts,
+        x_impulse,
         ..Default::default()
     };
     let mut seen: BTreeSet<[usize; 4]> = BTreeSet::new();
@@ -90,7 +114,16 @@ pub fn build_peg_constraints(
                 }
                 // I-constraints (paper Eq. 15): max(ψ1, ψ2) ≥ 0 and max(ψ3, ψ4) ≥ 0.
                 for (p, q) in [(c1, c2), (c3, c4)] {
-                    if let Some(ic) = choose_primary(&set.contacts, p, q, eps_theta, false) {
+                    if let Some(mut ic) = choose_primary(&set.contacts, p, q, eps_theta, false) {
+                        // General form (paper Eqs. 20–23): every applicable member is in C_ι.
+                        if form == PegForm::General {
+                            ic.co_primaries = ic
+                                .secondaries
+                                .iter()
+                                .copied()
+                                .filter(|&c| set.contacts[c].applicability > eps_theta)
+                                .collect();
+                        }
                         set.inter.push(ic);
                     }
                 }
@@ -173,5 +206,6 @@ fn choose_primary(
     Some(PairConstraint {
         primary: p,
         secondaries: vec![s],
+        co_primaries: Vec::new(),
     })
 }

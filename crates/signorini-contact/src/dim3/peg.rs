@@ -70,7 +70,13 @@
 //! impulse; the reference's choice pushes along a face the vertex is not over.
 //!
 //! X-constraints are written like I-constraints and their primary carries an impulse (as the
-//! reference code, docs/formulation-notes.md §4.3 / §13.3).
+//! reference code, docs/formulation-notes.md §4.3 / §13.3), unless [`Peg3Params::x_impulse`]
+//! is [`XImpulse::Paper`] (no impulse, the paper's form).
+//!
+//! # General form (paper Eqs. 20–23; [`Peg3Params::form`])
+//! With [`PegForm::General`] every other applicable member (APPL > −0.4) of an I-constraint
+//! is a co-primary with its own impulse ([`PairConstraint::co_primaries`]); the rows are
+//! those of [`crate::Formulation`]. X-constraints keep one primary.
 
 use super::constraints::ConstraintSet3;
 use super::contact::{Contact3, Features3, edge_edge_contact, vertex_face_contact};
@@ -78,7 +84,7 @@ use super::geometric::{
     APPL_EE, APPL_VE_EDGES, APPL_VF_LONE, APPL_VV, FEASIBILITY_ANGLE, FEASIBILITY_DEPTH,
     applicability_ee, feasibility_vf, orientation_vector,
 };
-use crate::PairConstraint;
+use crate::{PairConstraint, PegForm, XImpulse};
 use signorini_dynamics::RigidBody3;
 use signorini_geometry::dim3::{
     ConvexPolyhedron, closest_on_polygon, closest_on_segment, closest_segment_segment,
@@ -150,6 +156,12 @@ pub struct Peg3Params {
     /// The U-constraint of a vertex inside B farther than ε_pair from every face (ours, step 1
     /// of the module docs; default true).
     pub deep_vertices: bool,
+    /// The I-constraint form ([`PegForm`], default single primary): with
+    /// [`PegForm::General`] every applicable member (APPL > −0.4) of an I-constraint other
+    /// than the primary is a co-primary (paper Eqs. 20–23).
+    pub form: PegForm,
+    /// Whether X-constraints carry an impulse on their primary ([`XImpulse`], default yes).
+    pub x_impulse: XImpulse,
 }
 
 impl Peg3Params {
@@ -163,6 +175,8 @@ impl Peg3Params {
             vertex_vertex_cone: true,
             crossing_net: true,
             deep_vertices: true,
+            form: PegForm::default(),
+            x_impulse: XImpulse::default(),
         }
     }
 
@@ -194,7 +208,11 @@ pub fn peg_constraints3(
         bodies,
         now,
         pred: predicted,
-        set: ConstraintSet3::default(),
+        set: ConstraintSet3 {
+            x_impulse: params.x_impulse,
+            ..ConstraintSet3::default()
+        },
+        form: params.form,
         index: BTreeMap::new(),
         units: BTreeSet::new(),
         groups: BTreeSet::new(),
@@ -351,6 +369,8 @@ struct Builder<'a> {
     groups: BTreeSet<Vec<usize>>,
     crossing_net: bool,
     deep_vertices: bool,
+    /// The I-constraint form ([`Peg3Params::form`]).
+    form: PegForm,
     /// The vertex–vertex cone form ([`Peg3Params::vertex_vertex_cone`]).
     cone: bool,
     /// In the cone form, the I-constraints held back by `vertex_part` for vertices near a
@@ -435,10 +455,21 @@ impl Builder<'_> {
             return;
         }
         let primary = primary.unwrap_or_else(|| self.choose_primary(&members));
-        let secondaries = members.into_iter().filter(|&m| m != primary).collect();
+        let secondaries: Vec<usize> = members.into_iter().filter(|&m| m != primary).collect();
+        // General form (paper Eqs. 20–23): the applicable members are C_ι, each a primary.
+        let co_primaries = if self.form == PegForm::General && !cross {
+            secondaries
+                .iter()
+                .copied()
+                .filter(|&m| self.set.contacts[m].applicability > APPL_VV)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let pc = PairConstraint {
             primary,
             secondaries,
+            co_primaries,
         };
         if cross {
             self.set.cross.push(pc);

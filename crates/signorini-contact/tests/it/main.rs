@@ -2,6 +2,7 @@
 //! 3D polyhedra in `dim3`.
 
 mod dim3;
+mod general_form;
 mod vertex_vertex;
 
 use signorini_contact::{peg::build_peg_constraints, *};

@@ -87,6 +87,8 @@ fn ablation_cells_are_the_pouring_runs_under_each_stepper() {
         }
         let own = if c.scene == "pour2d" {
             let spec = pour2d::RunSpec {
+                peg_form: Default::default(),
+                x_impulse: Default::default(),
                 model: c.model,
                 set: set.clone(),
                 h: 0.01,
@@ -98,6 +100,8 @@ fn ablation_cells_are_the_pouring_runs_under_each_stepper() {
         } else {
             assert_eq!(c.scene, "pour3d-icosahedra");
             let spec = pour3d::RunSpec3 {
+                peg_form: Default::default(),
+                x_impulse: Default::default(),
                 model: c.model,
                 bodies: Arc::new(Bodies::Icosahedra),
                 config: 0,

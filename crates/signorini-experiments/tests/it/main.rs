@@ -163,6 +163,8 @@ fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
     let (label, path) = bodyset::resolve_set("a", &data());
     let set = Arc::new(bodyset::load_body_set(&label, &path).unwrap());
     let spec = pour2d::RunSpec {
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         model: ContactModel::Peg,
         set,
         h: 0.01,
@@ -174,6 +176,8 @@ fn pouring_run_is_deterministic_and_keeps_peg_overlap_tiny() {
     let r1 = pour2d::run_pour(&spec, Some(&d1)).unwrap();
     // The second run also times PEG vs standard steps on its states: must not change it.
     let timed = pour2d::RunSpec {
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         timing: Some(signorini_experiments::TimingSpec {
             every: 10,
             repeats: 2,
@@ -282,6 +286,8 @@ fn fig22_trap_fractions_are_written_beside_the_authors() {
     let (label, path) = bodyset::resolve_set("a", &data());
     let set = Arc::new(bodyset::load_body_set(&label, &path).unwrap());
     let cfg = pour2d::PourConfig {
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         sets: vec![set],
         hs: vec![0.01],
         models: vec![ContactModel::Peg],

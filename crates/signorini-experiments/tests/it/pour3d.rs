@@ -109,6 +109,8 @@ fn random_bodies_are_centred_scaled_hulls_of_mass_half() {
 fn spec(model: ContactModel, bodies: Arc<Bodies>) -> RunSpec3 {
     // 60 steps at h = 0.01: bodies dropped at steps 1 and 51.
     RunSpec3 {
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         model,
         bodies,
         config: 0,
@@ -158,6 +160,8 @@ fn a_few_steps_of_pour3d_for_every_model_are_deterministic() {
 fn sweep_writes_the_summary_and_a_failed_run_does_not_stop_it() {
     let out = tmp("sweep");
     let cfg = Pour3Config {
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         bodies: Arc::new(Bodies::Icosahedra),
         configs: vec![0],
         hs: vec![0.016],

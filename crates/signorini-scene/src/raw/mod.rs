@@ -95,6 +95,12 @@ pub struct RawContact {
     /// 3D PEG only: the vertex–vertex constraint, `cone` (default), `face-pairs` or `off`
     /// (`signorini_contact::dim3::VertexVertex`).
     pub vertex_vertex: Option<String>,
+    /// PEG only: the I-constraint form, `single-primary` (default) or `general` (paper Eqs.
+    /// 20–23; `signorini_contact::PegForm`).
+    pub peg_form: Option<String>,
+    /// PEG only: X-constraint impulses, `primary` (default, the authors' code) or `paper`
+    /// (none; `signorini_contact::XImpulse`).
+    pub x_impulse: Option<String>,
     /// Penalty stiffness (N/m), penalty models only.
     pub stiffness: Option<f64>,
     /// Penalty contact thickness / activation distance (m), penalty models only.

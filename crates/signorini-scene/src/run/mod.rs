@@ -286,6 +286,8 @@ pub fn world_params(scene: &Scene, model: Model, h: Real) -> Result<WorldParams,
     }
     p.gyroscopic = scene.gyroscopic;
     p.vertex_vertex = c.vertex_vertex;
+    p.peg_form = c.peg_form;
+    p.x_impulse = c.x_impulse;
     Ok(p)
 }
 

@@ -16,7 +16,7 @@ use signorini_geometry::dim2::ConvexPolygon;
 use signorini_harness::bodyset::load_body_set;
 use signorini_math::{Real, Vec2, Vec3};
 use signorini_penalty::ForceModel;
-use signorini_world::{ContactModel, VertexVertex};
+use signorini_world::{ContactModel, PegForm, VertexVertex, XImpulse};
 
 mod body;
 mod deform;
@@ -131,6 +131,10 @@ pub struct ContactSettings {
     pub standard_distance: Option<Real>,
     /// 3D PEG: the vertex–vertex constraint (`[contact] vertex_vertex`, default cone).
     pub vertex_vertex: VertexVertex,
+    /// PEG: the I-constraint form (`[contact] peg_form`, default single primary).
+    pub peg_form: PegForm,
+    /// PEG: X-constraint impulses (`[contact] x_impulse`, default on the primary).
+    pub x_impulse: XImpulse,
     /// Penalty stiffness per feature pair (N/m; penalty models, required there).
     pub stiffness: Option<Real>,
     /// Penalty contact thickness (m; penalty models, default 0).
@@ -173,6 +177,35 @@ impl Scene {
         self.contact.gap_corrections = None;
         self.contact.mixed_fallback = None;
         self.contact.keep_best_on_failure = None;
+        Ok(())
+    }
+
+    /// Set PEG's I-constraint form and X-constraint impulses (the CLI's `--peg-form` and
+    /// `--x-impulse`, as `[contact] peg_form` and `x_impulse`); `None` keeps the scene's.
+    ///
+    /// # Errors
+    /// A message if the scene's model is not PEG.
+    pub fn set_peg_options(
+        &mut self,
+        form: Option<PegForm>,
+        x_impulse: Option<XImpulse>,
+    ) -> Result<(), String> {
+        if form.is_none() && x_impulse.is_none() {
+            return Ok(());
+        }
+        if self.contact.model != Model::Peg {
+            return Err(format!(
+                "--peg-form / --x-impulse: only for model `peg`; `{}` uses `{}`",
+                self.name,
+                self.contact.model.name()
+            ));
+        }
+        if let Some(f) = form {
+            self.contact.peg_form = f;
+        }
+        if let Some(x) = x_impulse {
+            self.contact.x_impulse = x;
+        }
         Ok(())
     }
 
@@ -744,6 +777,30 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
             )
         })?,
     };
+    let peg_form = match &c.peg_form {
+        None => PegForm::default(),
+        Some(_) if model != Model::Peg => {
+            return Err(cx.bad(&p.key("peg_form"), "only for model `peg`"));
+        }
+        Some(v) => PegForm::parse(v).ok_or_else(|| {
+            cx.bad(
+                &p.key("peg_form"),
+                format!("unknown PEG form `{v}` (single-primary, general)"),
+            )
+        })?,
+    };
+    let x_impulse = match &c.x_impulse {
+        None => XImpulse::default(),
+        Some(_) if model != Model::Peg => {
+            return Err(cx.bad(&p.key("x_impulse"), "only for model `peg`"));
+        }
+        Some(v) => XImpulse::parse(v).ok_or_else(|| {
+            cx.bad(
+                &p.key("x_impulse"),
+                format!("unknown X-constraint impulse `{v}` (primary, paper)"),
+            )
+        })?,
+    };
     if model.is_penalty() {
         if dimension != 3 {
             return Err(cx.bad(
@@ -848,6 +905,8 @@ fn contact(cx: &Ctx, raw: &RawScene, dimension: u8) -> Res<ContactSettings> {
         peg_distance,
         standard_distance,
         vertex_vertex,
+        peg_form,
+        x_impulse,
         stiffness: None,
         thickness: None,
         stiffness_perturbation: None,

@@ -73,6 +73,8 @@ fn pour2d_scene_trajectory_is_identical_to_the_experiment() {
     run_steps(&s, None, n, Some(&dir));
     let set = load_body_set("a", &repo().join("data/peg2d/body_sets/set_a.json")).unwrap();
     let spec = RunSpec {
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         model: ContactModel::Peg,
         set: Arc::new(set),
         h: s.h,

@@ -29,6 +29,8 @@ fn pour3d_matches(scene: &str, bodies: Bodies, n: usize) {
     let dir = tmp(scene);
     run_steps(&s, None, n, Some(&dir));
     let spec = RunSpec3 {
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         model: ContactModel::Peg,
         bodies: Arc::new(bodies),
         config: 0,

@@ -131,6 +131,8 @@ pub(crate) fn penalty_contact(
         peg_distance: None,
         standard_distance: None,
         vertex_vertex: Default::default(),
+        peg_form: Default::default(),
+        x_impulse: Default::default(),
         stiffness,
         thickness,
         stiffness_perturbation,
