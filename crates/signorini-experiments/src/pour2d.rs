@@ -308,15 +308,8 @@ fn compare(cfg: &PourConfig, pooled: &[Pooled]) -> Result<(String, bool), Experi
             "stepper: the paper's (--paper: every project addition off, WorldParams::paper)"
         );
     }
-    if (cfg.peg_form, cfg.x_impulse) != (PegForm::default(), XImpulse::default()) {
-        let _ = writeln!(
-            s,
-            "PEG form: {}, X impulses: {} (--peg-form, --x-impulse; the defaults are {}, {})",
-            cfg.peg_form.name(),
-            cfg.x_impulse.name(),
-            PegForm::default().name(),
-            XImpulse::default().name()
-        );
+    if let Some(line) = crate::sweep::peg_form_line(cfg.peg_form, cfg.x_impulse) {
+        let _ = writeln!(s, "{line}");
     }
     let _ = writeln!(
         s,

@@ -335,15 +335,8 @@ fn compare3(cfg: &Pour3Config, runs: &[RunResult], pooled: &[Pooled]) -> (String
             Gyroscopic::default().name()
         );
     }
-    if (cfg.peg_form, cfg.x_impulse) != (PegForm::default(), XImpulse::default()) {
-        let _ = writeln!(
-            s,
-            "PEG form: {}, X impulses: {} (--peg-form, --x-impulse; the defaults are {}, {})",
-            cfg.peg_form.name(),
-            cfg.x_impulse.name(),
-            PegForm::default().name(),
-            XImpulse::default().name()
-        );
+    if let Some(line) = crate::sweep::peg_form_line(cfg.peg_form, cfg.x_impulse) {
+        let _ = writeln!(s, "{line}");
     }
     if cfg.vertex_vertex != VertexVertex::default() {
         let _ = writeln!(

@@ -490,3 +490,21 @@ pub(crate) fn overlap_figure(
     }
     fig
 }
+
+/// The report line naming a non-default PEG form (`--peg-form`, `--x-impulse`), or None for
+/// the defaults: pour2d's and pour3d's reports say which form produced their figures.
+pub(crate) fn peg_form_line(
+    form: signorini_world::PegForm,
+    x: signorini_world::XImpulse,
+) -> Option<String> {
+    use signorini_world::{PegForm, XImpulse};
+    ((form, x) != (PegForm::default(), XImpulse::default())).then(|| {
+        format!(
+            "PEG form: {}, X impulses: {} (--peg-form, --x-impulse; the defaults are {}, {})",
+            form.name(),
+            x.name(),
+            PegForm::default().name(),
+            XImpulse::default().name()
+        )
+    })
+}

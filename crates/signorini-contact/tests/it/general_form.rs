@@ -185,22 +185,9 @@ fn peg2(bodies: &[RigidBody2], _h: Real, form: PegForm, x: XImpulse) -> Constrai
     build_peg_constraints_with(contacts, &counts, PEG_APPLICABILITY_RELAXATION, form, x)
 }
 
-fn free2(bodies: &[RigidBody2], h: Real) -> Vec<Vec3> {
-    bodies
-        .iter()
-        .map(|b| {
-            if b.is_static {
-                Vec3::zeros()
-            } else {
-                b.free_velocity(h)
-            }
-        })
-        .collect()
-}
-
 /// The four forms' outcomes on one 2D scene: (single, general, paper X, general + paper X).
 fn four_forms_2d(name: &str, bodies: &[RigidBody2], h: Real) -> [(ConstraintSet, Outcome<3>); 4] {
-    let free = free2(bodies, h);
+    let free = super::free_velocities(bodies, h);
     [
         (PegForm::SinglePrimary, XImpulse::Primary),
         (PegForm::General, XImpulse::Primary),
@@ -269,7 +256,7 @@ fn one_applicable_member_makes_the_forms_identical_2d() {
         .with_pose(v(0.999, 1.2015), 0.0)
         .with_velocity(Vec3::new(0.0, -0.5, 0.0));
     let bodies = vec![a, block];
-    let free = free2(&bodies, h);
+    let free = super::free_velocities(&bodies, h);
     let single = peg2(&bodies, h, PegForm::SinglePrimary, XImpulse::Primary);
     let general = peg2(&bodies, h, PegForm::General, XImpulse::Primary);
     let paper_x = peg2(&bodies, h, PegForm::SinglePrimary, XImpulse::Paper);
