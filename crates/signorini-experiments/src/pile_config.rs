@@ -31,4 +31,8 @@ pub struct PileConfig {
     pub data: PathBuf,
     /// Also write `trajectories/<stem>.csv` (scene-file round trips).
     pub trajectories: bool,
+    /// Islands with more unknowns than this go to the sparse solver
+    /// (`WorldParams::dense_limit`); `None` keeps the default
+    /// (`signorini_world::DEFAULT_DENSE_LIMIT`).
+    pub dense_limit: Option<usize>,
 }

@@ -183,7 +183,11 @@ pub fn run_one(
 ) -> Result<PileRun, ExperimentError> {
     let n = sc.bodies.len();
     let name = stem(model, cfg.dim, cfg.shape, n);
-    let mut world = PileWorld::new(&sc.boxed, pile_params(model, cfg.h, cfg.mu))?;
+    let mut params = pile_params(model, cfg.h, cfg.mu);
+    if let Some(limit) = cfg.dense_limit {
+        params.dense_limit = limit;
+    }
+    let mut world = PileWorld::new(&sc.boxed, params)?;
     let mut steps = Csv::create(
         &cfg.out.join("steps").join(format!("{name}.csv")),
         STEPS_HEADER,
@@ -211,7 +215,7 @@ pub fn run_one(
         }
         Layout::Pour => n_dur.max((n.max(1) - 1) * interval + one_second),
     };
-    let bar = signorini_harness::progress::bar(end, "steps");
+    let bar = signorini_harness::progress::bar(end, "steps").labelled(&name);
     let (mut next_due, mut waited) = (1, 0);
     let mut s = 0;
     while s < end {

@@ -107,7 +107,8 @@ pub fn run_tower(cfg: &TowerConfig, model: ContactModel) -> Result<TowerRun, Exp
         .join(format!("tower_{}.csv", model.name()));
     let mut traj = Csv::create(&path, trajectory_header3())?;
     let n = step_count(cfg.duration, cfg.h);
-    let bar = signorini_harness::progress::bar(n, "steps");
+    let bar =
+        signorini_harness::progress::bar(n, "steps").labelled(&format!("tower {}", model.name()));
     let (mut seconds, mut max_overlap, mut failed) = (0.0, 0.0f64, 0);
     let mut taken = n;
     for s in 1..=n {

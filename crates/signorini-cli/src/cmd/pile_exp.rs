@@ -57,6 +57,11 @@ pub struct PileArgs {
     /// Also write `trajectories/<run>.csv`.
     #[arg(long)]
     trajectories: bool,
+    /// Islands with more unknowns than this are solved by the sparse semismooth Newton method
+    /// (default 4000, `signorini_world::DEFAULT_DENSE_LIMIT`); smaller ones densely (Lemke
+    /// first).
+    #[arg(long, value_name = "UNKNOWNS")]
+    dense_limit: Option<usize>,
     /// Refuse the experiment if a run's estimated memory is above SIZE (e.g. 16G, 500M, 2Gi;
     /// `none`: no check). Default: SIGNORINI_MEMORY_LIMIT, else the machine's total memory.
     #[arg(long, value_name = "SIZE")]
@@ -166,6 +171,7 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
         out: a.out.clone(),
         data,
         trajectories: a.trajectories,
+        dense_limit: a.dense_limit,
     })
 }
 

@@ -27,6 +27,7 @@ fn config(dim: Dim, sizes: Vec<usize>, layout: Layout, duration: f64, out: PathB
         out,
         data: shared(),
         trajectories: false,
+        dense_limit: None,
     }
 }
 

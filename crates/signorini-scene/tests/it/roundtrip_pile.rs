@@ -22,6 +22,7 @@ fn pile_config(dim: Dim, h: f64, steps: usize, out: &Path) -> PileConfig {
         out: out.to_path_buf(),
         data: repo().join("data"),
         trajectories: true,
+        dense_limit: None,
     }
 }
 
