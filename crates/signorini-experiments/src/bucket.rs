@@ -24,7 +24,7 @@ use crate::ExperimentError;
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_harness::deform_build::{
-    DeformSpec, WorldSpec, build_world, place, with_vertex_mass,
+    DeformSpec, PenaltyKnobs, WorldSpec, build_world, place, with_vertex_mass,
 };
 use signorini_harness::deform_run::{
     DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
@@ -37,28 +37,9 @@ use std::path::Path;
 /// Parameters of the bucket scene.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BucketParams {
-    /// Force model.
-    pub model: ForceModel,
-    /// Step (s).
-    pub dt: Real,
-    /// Penalty stiffness per pair (N/m).
-    pub stiffness: Real,
-    /// Contact thickness (collision tolerance) (m).
-    pub tolerance: Real,
-    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
-    /// the paper's plain accumulation).
-    pub vertex_stiffness_limit: Real,
-    /// Linearly implicit contact correction instead of the stiffness limit
-    /// (`PenaltyParams::implicit_contact`; default off).
-    pub implicit_contact: bool,
-    /// Apply the per-vertex stiffness limit to the discrete model too
-    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
-    pub dpf_vertex_stiffness_limit: bool,
-    /// Pairs with coincident collision points share one contact's impulse
-    /// (`PenaltyParams::share_coincident_pairs`; default off: the paper's plain sum).
-    pub share_coincident_pairs: bool,
-    /// Friction (Coulomb and viscous).
-    pub friction: Friction,
+    /// The penalty knobs (model, step, stiffness, tolerance, friction, the stepper's
+    /// switches).
+    pub penalty: PenaltyKnobs,
     /// Simulated time (s).
     pub duration: Real,
     /// Number of soft bodies (cycling sphere, torus, rounded box).
@@ -97,17 +78,19 @@ impl BucketParams {
     /// (2624 triangles in all), 30 s.
     pub fn small(model: ForceModel) -> Self {
         BucketParams {
-            model,
-            dt: 1.0 / 30.0,
-            stiffness: 16.0,
-            tolerance: 2e-3,
-            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-            implicit_contact: false,
-            dpf_vertex_stiffness_limit: false,
-            share_coincident_pairs: false,
-            friction: Friction {
-                mu: 0.8,
-                viscous: 0.005,
+            penalty: PenaltyKnobs {
+                model,
+                dt: 1.0 / 30.0,
+                stiffness: 16.0,
+                tolerance: 2e-3,
+                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+                implicit_contact: false,
+                dpf_vertex_stiffness_limit: false,
+                share_coincident_pairs: false,
+                friction: Friction {
+                    mu: 0.8,
+                    viscous: 0.005,
+                },
             },
             duration: 30.0,
             bodies: 8,
@@ -232,17 +215,9 @@ pub fn spec(p: &BucketParams) -> Result<WorldSpec, ExperimentError> {
         bodies,
         rigid: Vec::new(),
         obstacles: vec![bucket],
-        model: p.model,
-        dt: p.dt,
-        stiffness: p.stiffness,
-        thickness: p.tolerance,
-        friction: p.friction,
+        penalty: p.penalty,
         substeps: p.substeps,
         self_collision: true,
-        vertex_stiffness_limit: p.vertex_stiffness_limit,
-        implicit_contact: p.implicit_contact,
-        dpf_vertex_stiffness_limit: p.dpf_vertex_stiffness_limit,
-        share_coincident_pairs: p.share_coincident_pairs,
     })
 }
 
@@ -264,8 +239,8 @@ pub(crate) fn simulate(
     let mut w = build(p)?;
     Ok(simulate_world(
         &mut w,
-        p.model,
-        p.dt,
+        p.penalty.model,
+        p.penalty.dt,
         p.duration,
         p.measure_every,
     ))
@@ -292,6 +267,9 @@ pub(crate) fn compare(
     out: &Path,
 ) -> Result<Vec<(DeformSummary, Extra)>, ExperimentError> {
     compare_models(out, "bucket", models, |model| {
-        simulate(&BucketParams { model, ..*p })
+        simulate(&BucketParams {
+            penalty: PenaltyKnobs { model, ..p.penalty },
+            ..*p
+        })
     })
 }

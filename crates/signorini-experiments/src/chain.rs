@@ -28,7 +28,7 @@
 use crate::ExperimentError;
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
-use signorini_harness::deform_build::{DeformSpec, WorldSpec, build_world, place};
+use signorini_harness::deform_build::{DeformSpec, PenaltyKnobs, WorldSpec, build_world, place};
 use signorini_harness::deform_run::{
     DeformSummary, DeformTrace, Extra, Tracer, compare_models, summarize, write_outputs,
 };
@@ -43,28 +43,9 @@ use std::path::Path;
 /// Parameters of the chain scene.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChainParams {
-    /// Force model.
-    pub model: ForceModel,
-    /// Step (s).
-    pub dt: Real,
-    /// Penalty stiffness per pair (N/m).
-    pub stiffness: Real,
-    /// Contact thickness (collision tolerance) (m).
-    pub tolerance: Real,
-    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
-    /// the paper's plain accumulation).
-    pub vertex_stiffness_limit: Real,
-    /// Linearly implicit contact correction instead of the stiffness limit
-    /// (`PenaltyParams::implicit_contact`; default off).
-    pub implicit_contact: bool,
-    /// Apply the per-vertex stiffness limit to the discrete model too
-    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
-    pub dpf_vertex_stiffness_limit: bool,
-    /// Pairs with coincident collision points share one contact's impulse
-    /// (`PenaltyParams::share_coincident_pairs`; default off: the paper's plain sum).
-    pub share_coincident_pairs: bool,
-    /// Friction.
-    pub friction: Friction,
+    /// The penalty knobs (model, step, stiffness, tolerance, friction, the stepper's
+    /// switches).
+    pub penalty: PenaltyKnobs,
     /// Simulated time (s).
     pub duration: Real,
     /// Number of links (the first is pinned).
@@ -89,17 +70,19 @@ impl ChainParams {
     /// Small default: 6 links of 384 triangles and the box (2316 triangles), 40 s.
     pub fn small(model: ForceModel) -> Self {
         ChainParams {
-            model,
-            dt: 0.02,
-            stiffness: 10.0,
-            tolerance: 2e-3,
-            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-            implicit_contact: false,
-            dpf_vertex_stiffness_limit: false,
-            share_coincident_pairs: false,
-            friction: Friction {
-                mu: 0.3,
-                viscous: 0.0,
+            penalty: PenaltyKnobs {
+                model,
+                dt: 0.02,
+                stiffness: 10.0,
+                tolerance: 2e-3,
+                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+                implicit_contact: false,
+                dpf_vertex_stiffness_limit: false,
+                share_coincident_pairs: false,
+                friction: Friction {
+                    mu: 0.3,
+                    viscous: 0.0,
+                },
             },
             duration: 40.0,
             links: 6,
@@ -252,17 +235,9 @@ pub fn spec(p: &ChainParams) -> Result<WorldSpec, ExperimentError> {
         bodies: links,
         rigid: Vec::new(),
         obstacles: vec![box_mesh(p.links)?],
-        model: p.model,
-        dt: p.dt,
-        stiffness: p.stiffness,
-        thickness: p.tolerance,
-        friction: p.friction,
+        penalty: p.penalty,
         substeps: p.substeps,
         self_collision: true,
-        vertex_stiffness_limit: p.vertex_stiffness_limit,
-        implicit_contact: p.implicit_contact,
-        dpf_vertex_stiffness_limit: p.dpf_vertex_stiffness_limit,
-        share_coincident_pairs: p.share_coincident_pairs,
     })
 }
 
@@ -313,7 +288,7 @@ type Simulated = (DeformTrace, DeformSummary, Extra, ChainFigures);
 pub(crate) fn simulate(p: &ChainParams) -> Result<Simulated, ExperimentError> {
     let mut w = build(p)?;
     let pin0 = w.deformables[0].x.clone();
-    let steps = (p.duration / p.dt).round().max(1.0) as usize;
+    let steps = (p.duration / p.penalty.dt).round().max(1.0) as usize;
     let bar = progress::bar(steps, "steps");
     let mut tracer = Tracer::default();
     let mut gaps = Vec::with_capacity(steps);
@@ -331,7 +306,12 @@ pub(crate) fn simulate(p: &ChainParams) -> Result<Simulated, ExperimentError> {
     }
     bar.finish_and_clear();
     let tr = tracer.finish();
-    let (s, e) = summarize(&tr, p.model.name(), p.dt, w.triangle_count());
+    let (s, e) = summarize(
+        &tr,
+        p.penalty.model.name(),
+        p.penalty.dt,
+        w.triangle_count(),
+    );
     let pin_moved = (w.deformables[0].x.iter().zip(&pin0))
         .map(|(a, b)| (a - b).norm())
         .fold(0.0, Real::max);
@@ -382,7 +362,7 @@ pub fn run(
 ) -> Result<(DeformSummary, Extra, ChainFigures), ExperimentError> {
     let (tr, s, e, f) = simulate(p)?;
     write_outputs(out, "chain", &tr, &s, &e)?;
-    write_links(out, p.model, &tr, &f)?;
+    write_links(out, p.penalty.model, &tr, &f)?;
     Ok((s, e, f))
 }
 
@@ -398,7 +378,10 @@ pub(crate) fn compare(
 ) -> Result<Vec<(DeformSummary, Extra, ChainFigures)>, ExperimentError> {
     let figs = RefCell::new(Vec::new());
     let runs = compare_models(out, "chain", models, |model| {
-        let (tr, s, e, f) = simulate(&ChainParams { model, ..*p })?;
+        let (tr, s, e, f) = simulate(&ChainParams {
+            penalty: PenaltyKnobs { model, ..p.penalty },
+            ..*p
+        })?;
         write_links(&out.join(model.name()), model, &tr, &f)?;
         figs.borrow_mut().push(f);
         Ok((tr, s, e))

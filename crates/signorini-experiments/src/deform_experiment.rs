@@ -6,7 +6,9 @@
 //! fails the experiment.
 
 use crate::stiffness_sweep::{SweepPoint, factor_dir, stiffness_sweep};
-use crate::{Experiment, ExperimentError, Report, bucket, chain, cloth_tori, octopus, rings};
+use crate::{
+    Experiment, ExperimentError, PenaltyKnobs, Report, bucket, chain, cloth_tori, octopus, rings,
+};
 use signorini_harness::deform_build::WorldSpec;
 use signorini_harness::deform_run::{DeformSummary, Extra, ForceModel};
 use std::fmt::Write;
@@ -22,12 +24,11 @@ pub(crate) type Runs = Vec<(DeformSummary, Extra)>;
 pub trait DeformParams: Clone {
     /// The experiment's name (`cloth-tori`, `rings`, `chain`, `bucket`, `octopus`).
     const NAME: &'static str;
-    /// `[dt, stiffness, duration, vertex_stiffness_limit]`, for the command-line overrides.
-    fn knobs(&mut self) -> [&mut f64; 4];
-    /// The implicit contact correction switch.
-    fn implicit(&mut self) -> &mut bool;
-    /// `[dpf_vertex_stiffness_limit, share_coincident_pairs]`, for the command-line switches.
-    fn switches(&mut self) -> [&mut bool; 2];
+    /// The penalty knobs (step, stiffness, the stiffness limit and the stepper's switches), for
+    /// the command-line overrides.
+    fn penalty(&mut self) -> &mut PenaltyKnobs;
+    /// The simulated time (s), for the command-line override.
+    fn duration(&mut self) -> &mut f64;
     /// The world these parameters build (for the memory estimate).
     fn world(&self) -> Result<WorldSpec, ExperimentError>;
     /// Steps of one run.
@@ -90,7 +91,7 @@ impl<P: DeformParams> Experiment for DeformExperiment<P> {
                     factors,
                     name,
                     out,
-                    |q: &mut P| q.knobs()[1],
+                    |q: &mut P| &mut q.penalty().stiffness,
                     |q, dir| {
                         q.compare(&ALL, dir)
                             .unwrap_or_else(|| Err(no_compare(name)))
@@ -267,25 +268,14 @@ fn rings_sweep_text(t: &mut String, r: &rings::RingsResult) {
 
 macro_rules! knobs {
     () => {
-        fn knobs(&mut self) -> [&mut f64; 4] {
-            [
-                &mut self.dt,
-                &mut self.stiffness,
-                &mut self.duration,
-                &mut self.vertex_stiffness_limit,
-            ]
+        fn penalty(&mut self) -> &mut PenaltyKnobs {
+            &mut self.penalty
         }
-        fn implicit(&mut self) -> &mut bool {
-            &mut self.implicit_contact
-        }
-        fn switches(&mut self) -> [&mut bool; 2] {
-            [
-                &mut self.dpf_vertex_stiffness_limit,
-                &mut self.share_coincident_pairs,
-            ]
+        fn duration(&mut self) -> &mut f64 {
+            &mut self.duration
         }
         fn steps(&self) -> u64 {
-            (self.duration / self.dt).ceil().max(0.0) as u64
+            (self.duration / self.penalty.dt).ceil().max(0.0) as u64
         }
     };
 }

@@ -8,7 +8,8 @@
 //! and the deformable benchmarks [`cloth_tori`] (Figs. 12–13), [`rings`] (Figs. 15–16),
 //! [`chain`] (Figs. 1a, 8, gravity scaled), [`bucket`] (Fig. 14) and [`octopus`]
 //! (Figs. 10–11), sharing
-//! [`DeformExperiment`], with the comparison over stiffness [`fn@stiffness_sweep`]; the
+//! [`DeformExperiment`] and their parameters' [`PenaltyKnobs`], with the comparison over
+//! stiffness [`fn@stiffness_sweep`]; the
 //! authors' stored results ([`reference`](mod@reference)) and the pass / fail verdicts (the
 //! private `checks`); the [`ablation`] of PEG against the baselines under the paper's and the
 //! project's stepper. Every experiment is listed in [`REGISTRY`] and implements
@@ -58,6 +59,7 @@ pub use deform_experiment::{DeformExperiment, DeformParams, Mode};
 pub use experiment::{Entry, Experiment, InFolder, REGISTRY, Report};
 pub use pile_out::{SUMMARY_HEADER, loglog_slope};
 pub use signorini_harness::ExperimentError;
+pub use signorini_harness::deform_build::PenaltyKnobs;
 pub use stiffness_sweep::stiffness_sweep;
 pub use sweep::{RunResult, run_parallel};
 pub use timing::{TimingSpec, median_step_us_with};

@@ -34,14 +34,14 @@ use crate::bucket::BucketParams;
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_harness::deform_build::{
-    DeformSpec, WorldSpec, build_world, place, with_vertex_mass,
+    DeformSpec, PenaltyKnobs, WorldSpec, build_world, place, with_vertex_mass,
 };
 use signorini_harness::deform_run::{
     DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
 };
 use signorini_harness::penalty_out::write_csv;
 use signorini_math::{Quat, Real, Vec3};
-use signorini_penalty::{ForceModel, Friction};
+use signorini_penalty::ForceModel;
 use signorini_world::penalty::DeformableWorld;
 use std::cell::RefCell;
 use std::path::Path;
@@ -49,28 +49,9 @@ use std::path::Path;
 /// Parameters of the octopus scene.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OctopusParams {
-    /// Force model.
-    pub model: ForceModel,
-    /// Step (s).
-    pub dt: Real,
-    /// Penalty stiffness per pair (N/m).
-    pub stiffness: Real,
-    /// Contact thickness (collision tolerance) (m).
-    pub tolerance: Real,
-    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
-    /// the paper's plain accumulation).
-    pub vertex_stiffness_limit: Real,
-    /// Linearly implicit contact correction instead of the stiffness limit
-    /// (`PenaltyParams::implicit_contact`; default off).
-    pub implicit_contact: bool,
-    /// Apply the per-vertex stiffness limit to the discrete model too
-    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
-    pub dpf_vertex_stiffness_limit: bool,
-    /// Pairs with coincident collision points share one contact's impulse
-    /// (`PenaltyParams::share_coincident_pairs`; default off: the paper's plain sum).
-    pub share_coincident_pairs: bool,
-    /// Friction (Coulomb and viscous).
-    pub friction: Friction,
+    /// The penalty knobs (model, step, stiffness, tolerance, friction, the stepper's
+    /// switches).
+    pub penalty: PenaltyKnobs,
     /// Simulated time (s).
     pub duration: Real,
     /// Arm resolution `k` of [`shapes::octopus`]: `4 k` vertices around an arm, a mantle of
@@ -101,15 +82,7 @@ impl OctopusParams {
         // The paper gives no settings for this scene: the bucket's (= the cloth-and-tori's).
         let b = BucketParams::small(model);
         OctopusParams {
-            model,
-            dt: b.dt,
-            stiffness: b.stiffness,
-            tolerance: b.tolerance,
-            vertex_stiffness_limit: b.vertex_stiffness_limit,
-            implicit_contact: b.implicit_contact,
-            dpf_vertex_stiffness_limit: b.dpf_vertex_stiffness_limit,
-            share_coincident_pairs: b.share_coincident_pairs,
-            friction: b.friction,
+            penalty: b.penalty,
             duration: 20.0,
             arm_segments: 2,
             arm_rings: 16,
@@ -176,17 +149,9 @@ pub fn spec(p: &OctopusParams) -> Result<WorldSpec, ExperimentError> {
         }],
         rigid: Vec::new(),
         obstacles: vec![bowl],
-        model: p.model,
-        dt: p.dt,
-        stiffness: p.stiffness,
-        thickness: p.tolerance,
-        friction: p.friction,
+        penalty: p.penalty,
         substeps: p.substeps,
         self_collision: true,
-        vertex_stiffness_limit: p.vertex_stiffness_limit,
-        implicit_contact: p.implicit_contact,
-        dpf_vertex_stiffness_limit: p.dpf_vertex_stiffness_limit,
-        share_coincident_pairs: p.share_coincident_pairs,
     })
 }
 
@@ -253,7 +218,13 @@ type Simulated = (DeformTrace, DeformSummary, Extra, usize);
 /// [`ExperimentError::Argument`] for invalid parameters.
 pub(crate) fn simulate(p: &OctopusParams) -> Result<Simulated, ExperimentError> {
     let mut w = build(p)?;
-    let (tr, s, e) = simulate_world(&mut w, p.model, p.dt, p.duration, p.measure_every);
+    let (tr, s, e) = simulate_world(
+        &mut w,
+        p.penalty.model,
+        p.penalty.dt,
+        p.duration,
+        p.measure_every,
+    );
     Ok((tr, s, e, through_bowl(&w)))
 }
 
@@ -278,7 +249,7 @@ pub fn run(
 ) -> Result<(DeformSummary, Extra, usize), ExperimentError> {
     let (tr, s, e, through) = simulate(p)?;
     write_outputs(out, "octopus", &tr, &s, &e)?;
-    write_bowl(out, p.model, through)?;
+    write_bowl(out, p.penalty.model, through)?;
     Ok((s, e, through))
 }
 
@@ -294,7 +265,10 @@ pub(crate) fn compare(
 ) -> Result<Vec<(DeformSummary, Extra, usize)>, ExperimentError> {
     let through = RefCell::new(Vec::new());
     let runs = compare_models(out, "octopus", models, |model| {
-        let (tr, s, e, n) = simulate(&OctopusParams { model, ..*p })?;
+        let (tr, s, e, n) = simulate(&OctopusParams {
+            penalty: PenaltyKnobs { model, ..p.penalty },
+            ..*p
+        })?;
         write_bowl(&out.join(model.name()), model, n)?;
         through.borrow_mut().push(n);
         Ok((tr, s, e))

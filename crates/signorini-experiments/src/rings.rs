@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{mass::mass_properties, shapes};
 use signorini_harness::deform_build::{
-    DeformSpec, RigidSpec, WorldSpec, build_world, place, surface_area,
+    DeformSpec, PenaltyKnobs, RigidSpec, WorldSpec, build_world, place, surface_area,
 };
 use signorini_harness::deform_run::{
     DeformSummary, Extra, simulate_world, write_comparison, write_outputs,
@@ -34,28 +34,9 @@ use std::path::Path;
 /// Parameters of the rings scene.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RingsParams {
-    /// Force model.
-    pub model: ForceModel,
-    /// Step (s).
-    pub dt: Real,
-    /// Penalty stiffness per pair (N/m).
-    pub stiffness: Real,
-    /// Contact thickness (collision tolerance) (m).
-    pub tolerance: Real,
-    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
-    /// the paper's plain accumulation).
-    pub vertex_stiffness_limit: Real,
-    /// Linearly implicit contact correction instead of the stiffness limit
-    /// (`PenaltyParams::implicit_contact`; default off).
-    pub implicit_contact: bool,
-    /// Apply the per-vertex stiffness limit to the discrete model too
-    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
-    pub dpf_vertex_stiffness_limit: bool,
-    /// Pairs with coincident collision points share one contact's impulse
-    /// (`PenaltyParams::share_coincident_pairs`; default off: the paper's plain sum).
-    pub share_coincident_pairs: bool,
-    /// Friction.
-    pub friction: Friction,
+    /// The penalty knobs (model, step, stiffness, tolerance, friction, the stepper's
+    /// switches).
+    pub penalty: PenaltyKnobs,
     /// Simulated time (s).
     pub duration: Real,
     /// Pins (and rings) per side of the square grid.
@@ -78,17 +59,19 @@ impl RingsParams {
     /// Small default: 2 × 2 pins and rings of 384 triangles (1676 triangles), 10 s, with sweep.
     pub fn small(model: ForceModel) -> Self {
         RingsParams {
-            model,
-            dt: 1.0 / 30.0,
-            stiffness: 512_000.0,
-            tolerance: 2e-3,
-            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-            implicit_contact: false,
-            dpf_vertex_stiffness_limit: false,
-            share_coincident_pairs: false,
-            friction: Friction {
-                mu: 0.5,
-                viscous: 0.0,
+            penalty: PenaltyKnobs {
+                model,
+                dt: 1.0 / 30.0,
+                stiffness: 512_000.0,
+                tolerance: 2e-3,
+                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+                implicit_contact: false,
+                dpf_vertex_stiffness_limit: false,
+                share_coincident_pairs: false,
+                friction: Friction {
+                    mu: 0.5,
+                    viscous: 0.0,
+                },
             },
             duration: 10.0,
             per_side: 2,
@@ -191,15 +174,7 @@ pub fn spec(p: &RingsParams) -> Result<WorldSpec, ExperimentError> {
         bodies: rings,
         rigid,
         obstacles,
-        model: p.model,
-        dt: p.dt,
-        stiffness: p.stiffness,
-        thickness: p.tolerance,
-        vertex_stiffness_limit: p.vertex_stiffness_limit,
-        implicit_contact: p.implicit_contact,
-        dpf_vertex_stiffness_limit: p.dpf_vertex_stiffness_limit,
-        share_coincident_pairs: p.share_coincident_pairs,
-        friction: p.friction,
+        penalty: p.penalty,
         substeps: p.substeps,
         self_collision: true,
     })
@@ -243,7 +218,7 @@ pub(crate) fn compare(
         .take_while(|_| signorini_harness::cancel::requested().is_none())
     {
         let q = RingsParams {
-            model,
+            penalty: PenaltyKnobs { model, ..p.penalty },
             sweep: false,
             ..*p
         };
@@ -277,7 +252,13 @@ fn one(
     ExperimentError,
 > {
     let mut w = build(p)?;
-    Ok(simulate_world(&mut w, p.model, p.dt, p.duration, 1))
+    Ok(simulate_world(
+        &mut w,
+        p.penalty.model,
+        p.penalty.dt,
+        p.duration,
+        1,
+    ))
 }
 
 /// Run the main scene (outputs as every deformable experiment) and, if asked, the sweep:
@@ -300,8 +281,11 @@ pub fn run(p: &RingsParams, out: &Path) -> Result<RingsResult, ExperimentError> 
     let variants: Vec<RingsParams> = [(0.25, 1.0), (4.0, 1.0), (1.0, 1.0 / 3.0), (1.0, 0.1)]
         .iter()
         .map(|&(ks, hs)| RingsParams {
-            stiffness: p.stiffness * ks,
-            dt: p.dt * hs,
+            penalty: PenaltyKnobs {
+                stiffness: p.penalty.stiffness * ks,
+                dt: p.penalty.dt * hs,
+                ..p.penalty
+            },
             ..*p
         })
         .collect();
@@ -316,7 +300,12 @@ pub fn run(p: &RingsParams, out: &Path) -> Result<RingsResult, ExperimentError> 
             .zip(runs)
             .map(|(v, (t, s, e))| (v, t, s, e)),
     );
-    let label = |v: &RingsParams| format!("k = {} N/m, Δt = {:.5} s", v.stiffness, v.dt);
+    let label = |v: &RingsParams| {
+        format!(
+            "k = {} N/m, Δt = {:.5} s",
+            v.penalty.stiffness, v.penalty.dt
+        )
+    };
     let pick = |f: &dyn Fn(&RingsParams) -> bool| -> Vec<(String, &[Real], &[Real])> {
         let mut v: Vec<_> = all
             .iter()
@@ -326,8 +315,8 @@ pub fn run(p: &RingsParams, out: &Path) -> Result<RingsResult, ExperimentError> 
         v.sort_by(|a, b| a.0.cmp(&b.0));
         v
     };
-    let by_k = pick(&|q| q.dt == p.dt);
-    let by_dt = pick(&|q| q.stiffness == p.stiffness);
+    let by_k = pick(&|q| q.penalty.dt == p.penalty.dt);
+    let by_dt = pick(&|q| q.penalty.stiffness == p.penalty.stiffness);
     let refs = |v: &[(String, &[Real], &[Real])]| -> Vec<(String, Vec<Real>, Vec<Real>)> {
         v.iter()
             .map(|(n, x, y)| (n.clone(), x.to_vec(), y.to_vec()))
@@ -351,7 +340,7 @@ pub fn run(p: &RingsParams, out: &Path) -> Result<RingsResult, ExperimentError> 
             .collect();
         plot(
             &out.join(file),
-            &format!("rings ({}): {title}", p.model.name()),
+            &format!("rings ({}): {title}", p.penalty.model.name()),
             "t (s)",
             "force (N)",
             &s,
@@ -360,8 +349,8 @@ pub fn run(p: &RingsParams, out: &Path) -> Result<RingsResult, ExperimentError> 
     let sweep: Vec<SweepRow> = all
         .into_iter()
         .map(|(q, _, s, e)| SweepRow {
-            stiffness: q.stiffness,
-            dt: q.dt,
+            stiffness: q.penalty.stiffness,
+            dt: q.penalty.dt,
             summary: s,
             extra: e,
         })

@@ -3,7 +3,8 @@
 //! that a scene and the experiment it mirrors construct the very same world.
 //!
 //! Owns: [`DeformSpec`] (one deformable), [`VelocityGradient`] (an affine initial velocity
-//! field), [`RigidSpec`] (one dynamic rigid mesh), [`WorldSpec`] (the world), [`build_world`],
+//! field), [`RigidSpec`] (one dynamic rigid mesh), [`PenaltyKnobs`] (the penalty knobs, also
+//! the deformable experiments' parameters'), [`WorldSpec`] (the world), [`build_world`],
 //! [`place`], [`grid_corners`], [`surface_area`] and [`with_vertex_mass`].
 
 use signorini_deformable::{Deformable, Material};
@@ -101,6 +102,51 @@ impl RigidSpec {
     }
 }
 
+/// The penalty knobs a deformable world and every deformable experiment's parameters share
+/// (`cloth_tori::ClothToriParams`, `rings::RingsParams`, … in `signorini-experiments`, each
+/// with its own defaults), mapped to the world's [`PenaltyParams`] by [`PenaltyKnobs::params`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PenaltyKnobs {
+    /// Force model.
+    pub model: ForceModel,
+    /// Step (s).
+    pub dt: Real,
+    /// Penalty stiffness per pair (N/m).
+    pub stiffness: Real,
+    /// Contact thickness (collision tolerance) (m).
+    pub tolerance: Real,
+    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off,
+    /// the paper's plain accumulation).
+    pub vertex_stiffness_limit: Real,
+    /// Linearly implicit contact correction instead of the stiffness limit
+    /// (`PenaltyParams::implicit_contact`; default off).
+    pub implicit_contact: bool,
+    /// Apply the per-vertex stiffness limit to the discrete model too
+    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
+    pub dpf_vertex_stiffness_limit: bool,
+    /// Pairs with coincident collision points share one contact's impulse
+    /// (`PenaltyParams::share_coincident_pairs`; default off: the paper's plain sum).
+    pub share_coincident_pairs: bool,
+    /// Friction (Coulomb and viscous).
+    pub friction: Friction,
+}
+
+impl PenaltyKnobs {
+    /// The world's penalty parameters: these knobs (the tolerance as
+    /// [`PenaltyParams::thickness`]), no penetration measurement and the default gyroscopic
+    /// rule of [`PenaltyParams::new`].
+    pub fn params(&self) -> PenaltyParams {
+        let mut params = PenaltyParams::new(self.model, self.dt, self.stiffness);
+        params.friction = self.friction;
+        params.thickness = self.tolerance;
+        params.vertex_stiffness_limit = self.vertex_stiffness_limit;
+        params.implicit_contact = self.implicit_contact;
+        params.dpf_vertex_stiffness_limit = self.dpf_vertex_stiffness_limit;
+        params.share_coincident_pairs = self.share_coincident_pairs;
+        params
+    }
+}
+
 /// A whole deformable world.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldSpec {
@@ -110,30 +156,13 @@ pub struct WorldSpec {
     pub rigid: Vec<RigidSpec>,
     /// Static obstacle meshes in the world frame.
     pub obstacles: Vec<TriMesh>,
-    /// Force model.
-    pub model: ForceModel,
-    /// Step (s).
-    pub dt: Real,
-    /// Penalty stiffness per pair (N/m).
-    pub stiffness: Real,
-    /// Contact thickness (collision tolerance) (m).
-    pub thickness: Real,
-    /// Friction (Coulomb and viscous).
-    pub friction: Friction,
+    /// The penalty knobs: force model, step, stiffness, tolerance, friction and the stepper's
+    /// switches.
+    pub penalty: PenaltyKnobs,
     /// Sub-steps of the internal forces per contact step (≥ 1).
     pub substeps: usize,
     /// Deformable self-collision.
     pub self_collision: bool,
-    /// Per-vertex contact-stiffness limit (`PenaltyParams::vertex_stiffness_limit`; 0 = off).
-    pub vertex_stiffness_limit: Real,
-    /// Linearly implicit contact correction (`PenaltyParams::implicit_contact`; default off).
-    pub implicit_contact: bool,
-    /// The per-vertex stiffness limit for the discrete model too
-    /// (`PenaltyParams::dpf_vertex_stiffness_limit`; default off).
-    pub dpf_vertex_stiffness_limit: bool,
-    /// Coincident pairs share one contact's impulse (`PenaltyParams::share_coincident_pairs`;
-    /// default off).
-    pub share_coincident_pairs: bool,
 }
 
 /// `mesh` rotated by `rotation` (if any) and then moved by `at`: `x ↦ R x + at`.
@@ -197,13 +226,7 @@ pub fn build_world(spec: &WorldSpec) -> Result<DeformableWorld, String> {
         bodies.push(d);
     }
     let obstacles = spec.obstacles.iter().cloned().map(Obstacle::new).collect();
-    let mut params = PenaltyParams::new(spec.model, spec.dt, spec.stiffness);
-    params.friction = spec.friction;
-    params.thickness = spec.thickness;
-    params.vertex_stiffness_limit = spec.vertex_stiffness_limit;
-    params.implicit_contact = spec.implicit_contact;
-    params.dpf_vertex_stiffness_limit = spec.dpf_vertex_stiffness_limit;
-    params.share_coincident_pairs = spec.share_coincident_pairs;
+    let params = spec.penalty.params();
     let rigid = (spec.rigid.iter().enumerate())
         .map(|(k, r)| r.build().map_err(|e| format!("rigid body {k}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;

@@ -90,7 +90,7 @@ fn main() {
 /// Run the chain for `p.duration` and print each link's stretch (largest diameter).
 fn stretch(p: &ChainParams) {
     let mut w = chain::build(p).expect("world");
-    let steps = (p.duration / p.dt).round() as usize;
+    let steps = (p.duration / p.penalty.dt).round() as usize;
     for _ in 0..steps {
         assert!(!w.step().diverged, "diverged");
     }

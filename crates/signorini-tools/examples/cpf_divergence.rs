@@ -52,18 +52,22 @@ fn main() {
     let rings = std::env::var("SCENE").is_ok_and(|s| s == "rings");
     let (mut w, k, dt) = if rings {
         let mut p = RingsParams::small(model);
-        p.vertex_stiffness_limit = env("LIMIT").unwrap_or(0.0);
-        p.stiffness = env("K").unwrap_or(p.stiffness);
-        p.dt = env("DT").unwrap_or(p.dt);
-        p.share_coincident_pairs = share;
-        (rings::build(&p).expect("world"), p.stiffness, p.dt)
+        p.penalty.vertex_stiffness_limit = env("LIMIT").unwrap_or(0.0);
+        p.penalty.stiffness = env("K").unwrap_or(p.penalty.stiffness);
+        p.penalty.dt = env("DT").unwrap_or(p.penalty.dt);
+        p.penalty.share_coincident_pairs = share;
+        (
+            rings::build(&p).expect("world"),
+            p.penalty.stiffness,
+            p.penalty.dt,
+        )
     } else {
         let mut p = ClothToriParams::small(model);
-        p.vertex_stiffness_limit = env("LIMIT").unwrap_or(0.0);
-        p.stiffness = env("K").unwrap_or(p.stiffness);
-        p.dt = env("DT").unwrap_or(p.dt);
-        p.share_coincident_pairs = share;
-        (build(&p).expect("world"), p.stiffness, p.dt)
+        p.penalty.vertex_stiffness_limit = env("LIMIT").unwrap_or(0.0);
+        p.penalty.stiffness = env("K").unwrap_or(p.penalty.stiffness);
+        p.penalty.dt = env("DT").unwrap_or(p.penalty.dt);
+        p.penalty.share_coincident_pairs = share;
+        (build(&p).expect("world"), p.penalty.stiffness, p.penalty.dt)
     };
     let top = env("TOP").unwrap_or(3.0) as usize;
     w.set_record_pairs(true);

@@ -28,11 +28,11 @@ fn params() -> RingsParams {
     p.per_side = 1;
     p.rigid = env("RIGID").is_some();
     for (key, field) in [
-        ("LIMIT", &mut p.vertex_stiffness_limit),
-        ("MU", &mut p.friction.mu),
-        ("TOL", &mut p.tolerance),
-        ("K", &mut p.stiffness),
-        ("DT", &mut p.dt),
+        ("LIMIT", &mut p.penalty.vertex_stiffness_limit),
+        ("MU", &mut p.penalty.friction.mu),
+        ("TOL", &mut p.penalty.tolerance),
+        ("K", &mut p.penalty.stiffness),
+        ("DT", &mut p.penalty.dt),
         ("DROP", &mut p.drop_speed),
     ] {
         if let Some(x) = env(key) {
@@ -87,8 +87,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let mut w = build_world(&sp)?;
     let log = env("CONTACTLOG").is_some();
-    let steps = (secs / p.dt).round() as usize;
-    let every = (2.0 / p.dt).round().max(1.0) as usize;
+    let steps = (secs / p.penalty.dt).round() as usize;
+    let every = (2.0 / p.penalty.dt).round().max(1.0) as usize;
     let (mut ke_max, mut z_low, mut prev_pairs, mut e_before) = (0.0f64, f64::INFINITY, 0, 0.0);
     for n in 0..steps {
         let pairs = w.step().pairs;

@@ -178,14 +178,15 @@ fn params(full: bool) -> Result<RingsParams, Box<dyn std::error::Error>> {
     };
     let env = |k: &str| std::env::var(k).ok().and_then(|s| s.parse::<f64>().ok());
     if let Ok(m) = std::env::var("MODEL") {
-        p.model = ForceModel::parse(&m.replace('-', "_")).ok_or("MODEL: cpf, dpf or dpf-ccd")?;
+        p.penalty.model =
+            ForceModel::parse(&m.replace('-', "_")).ok_or("MODEL: cpf, dpf or dpf-ccd")?;
     }
     for (key, field) in [
-        ("K", &mut p.stiffness),
-        ("DT", &mut p.dt),
+        ("K", &mut p.penalty.stiffness),
+        ("DT", &mut p.penalty.dt),
         ("DROP", &mut p.drop_speed),
         ("G", &mut p.gravity),
-        ("LIMIT", &mut p.vertex_stiffness_limit),
+        ("LIMIT", &mut p.penalty.vertex_stiffness_limit),
     ] {
         if let Some(x) = env(key) {
             *field = x;

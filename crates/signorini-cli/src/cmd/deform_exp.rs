@@ -113,19 +113,18 @@ fn params<P: DeformParams>(
 ) -> anyhow::Result<P> {
     let m = check(a)?;
     let mut p = if a.full { full(m) } else { small(m) };
-    let [dt, k, duration, limit] = p.knobs();
+    *p.duration() = a.duration.unwrap_or(*p.duration());
+    let k = p.penalty();
     for (v, o) in [
-        (dt, a.dt),
-        (k, a.stiffness),
-        (duration, a.duration),
-        (limit, a.vertex_stiffness_limit),
+        (&mut k.dt, a.dt),
+        (&mut k.stiffness, a.stiffness),
+        (&mut k.vertex_stiffness_limit, a.vertex_stiffness_limit),
     ] {
         *v = o.unwrap_or(*v);
     }
-    *p.implicit() |= a.implicit_contact;
-    let [dpf_limit, share] = p.switches();
-    *dpf_limit |= a.dpf_vertex_stiffness_limit;
-    *share |= a.share_coincident_pairs;
+    k.implicit_contact |= a.implicit_contact;
+    k.dpf_vertex_stiffness_limit |= a.dpf_vertex_stiffness_limit;
+    k.share_coincident_pairs |= a.share_coincident_pairs;
     // The world must fit in memory (`--full` is the user's choice of size), as for `run`.
     if let Some(limit) =
         crate::cmd::scene::memory_limit(a.memory_limit.as_deref()).map_err(|e| e.0)?

@@ -14,8 +14,7 @@ use signorini_math::Vec3;
 /// with the soft contact of 2 N/m (`k Δt²/m ≈ 0.18` per pair; the experiment's default until
 /// 25 Nov is now 16 N/m), where discrete forces let the torus sink through the cloth.
 fn tiny_cloth(model: ForceModel) -> ClothToriParams {
-    ClothToriParams {
-        stiffness: 2.0,
+    let mut p = ClothToriParams {
         cloth_cells: 6,
         tori_per_side: 1,
         layers: 1,
@@ -23,7 +22,9 @@ fn tiny_cloth(model: ForceModel) -> ClothToriParams {
         drop: 0.045,
         duration: 3.0,
         ..ClothToriParams::small(model)
-    }
+    };
+    p.penalty.stiffness = 2.0;
+    p
 }
 
 #[test]
@@ -62,11 +63,11 @@ fn discrete_forces_let_the_torus_through_the_tiny_cloth() {
 #[test]
 fn at_the_default_stiffness_discrete_forces_jitter_several_times_more_than_cpf() {
     let run = |model: ForceModel, name: &str| {
-        let p = ClothToriParams {
-            stiffness: ClothToriParams::small(model).stiffness,
+        let mut p = ClothToriParams {
             duration: 6.0,
             ..tiny_cloth(model)
         };
+        p.penalty.stiffness = ClothToriParams::small(model).penalty.stiffness;
         cloth_tori::run(&p, &tmp(name)).unwrap()
     };
     let (cpf, ce) = run(ForceModel::Cpf, "stiff-cpf");
@@ -303,11 +304,11 @@ fn a_chain_clear_of_the_box_puts_no_force_on_it() {
 #[test]
 fn vertex_stiffness_limit_removes_the_resting_chatter() {
     let run = |limit: f64, name: &str| {
-        let p = ClothToriParams {
+        let mut p = ClothToriParams {
             duration: 6.0,
-            vertex_stiffness_limit: limit,
             ..tiny_cloth(ForceModel::Cpf)
         };
+        p.penalty.vertex_stiffness_limit = limit;
         cloth_tori::run(&p, &tmp(name)).unwrap()
     };
     let (plain, pe) = run(0.0, "vsl-off");
@@ -449,17 +450,18 @@ fn the_stiffness_sweep_runs_each_factor_in_its_folder_and_tables_every_model() {
 /// One torus (256 triangles) above an 8 × 8-cell, 0.5 m cloth at the experiments' default
 /// stiffness (16 N/m) and step (1/30 s), 6 s, without the per-vertex stiffness limit.
 fn plain_cpf_cloth(share: bool) -> ClothToriParams {
-    ClothToriParams {
+    let mut p = ClothToriParams {
         cloth_cells: 8,
         cell: 0.0625,
         tori_per_side: 1,
         layers: 1,
         drop: 0.045,
         duration: 6.0,
-        vertex_stiffness_limit: 0.0,
-        share_coincident_pairs: share,
         ..ClothToriParams::small(ForceModel::Cpf)
-    }
+    };
+    p.penalty.vertex_stiffness_limit = 0.0;
+    p.penalty.share_coincident_pairs = share;
+    p
 }
 
 /// CPF without the per-vertex stiffness limit does not diverge on cloth and torus at the
@@ -489,10 +491,8 @@ fn cpf_without_the_limit_does_not_diverge_on_cloth_and_torus() {
 /// tiny cloth (measured on the small cloth-and-tori: 0.13 % of the summed magnitudes).
 #[test]
 fn cpf_exact_runs_and_its_impulses_are_close_to_cpf() {
-    let p = ClothToriParams {
-        stiffness: 16.0,
-        ..tiny_cloth(ForceModel::CpfExact)
-    };
+    let mut p = tiny_cloth(ForceModel::CpfExact);
+    p.penalty.stiffness = 16.0;
     let (s, e) = cloth_tori::run(&p, &tmp("cpf-exact")).unwrap();
     assert_eq!(s.model, "cpf_exact");
     assert_eq!(
@@ -500,11 +500,8 @@ fn cpf_exact_runs_and_its_impulses_are_close_to_cpf() {
         (None, 0),
         "{s:?}"
     );
-    let mut w = cloth_tori::build(&ClothToriParams {
-        model: ForceModel::Cpf,
-        ..p
-    })
-    .unwrap();
+    p.penalty.model = ForceModel::Cpf;
+    let mut w = cloth_tori::build(&p).unwrap();
     w.set_record_pairs(true);
     let (mut num, mut den, mut pairs) = (0.0, 0.0, 0);
     for _ in 0..90 {
@@ -532,12 +529,10 @@ fn cpf_exact_runs_and_its_impulses_are_close_to_cpf() {
 #[test]
 fn the_dpf_stiffness_limit_option_reaches_the_stepper() {
     let run = |on: bool, limit: f64| {
-        let p = ClothToriParams {
-            stiffness: 16.0,
-            dpf_vertex_stiffness_limit: on,
-            vertex_stiffness_limit: limit,
-            ..tiny_cloth(ForceModel::Dpf)
-        };
+        let mut p = tiny_cloth(ForceModel::Dpf);
+        p.penalty.stiffness = 16.0;
+        p.penalty.dpf_vertex_stiffness_limit = on;
+        p.penalty.vertex_stiffness_limit = limit;
         let (tr, s, _) = cloth_tori::simulate(&p).unwrap();
         (tr.force, strip(&s))
     };

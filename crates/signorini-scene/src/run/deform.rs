@@ -123,8 +123,8 @@ pub(super) fn run_deformables(
     h: Real,
 ) -> Result<RunOutcome, SceneError> {
     let mut spec = d.spec.clone();
-    spec.model = model;
-    spec.dt = h;
+    spec.penalty.model = model;
+    spec.penalty.dt = h;
     let mut world = build_world(&spec).map_err(|e| bad_world(scene, e))?;
     world.set_gyroscopic(scene.gyroscopic);
     let (planned, n) = planned_steps(scene, &opts, h);

@@ -12,8 +12,8 @@ use crate::raw::{RawScene, RawShape};
 use signorini_deformable::Material;
 use signorini_geometry::mesh::{TriMesh, shapes};
 use signorini_harness::deform_build::{
-    DeformSpec, RigidSpec, VelocityGradient, WorldSpec, build_world, grid_corners, place,
-    surface_area,
+    DeformSpec, PenaltyKnobs, RigidSpec, VelocityGradient, WorldSpec, build_world, grid_corners,
+    place, surface_area,
 };
 use signorini_math::{Mat3, Real, Vec3};
 use signorini_penalty::Friction;
@@ -115,20 +115,22 @@ pub(super) fn deformable_scene(
             bodies: Vec::new(),
             rigid: Vec::new(),
             obstacles: Vec::new(),
-            model,
-            dt: h,
-            stiffness: contact.stiffness.unwrap_or(1.0),
-            thickness: contact.thickness.unwrap_or(0.0),
-            friction: Friction {
-                mu: 0.0,
-                viscous: 0.0,
+            penalty: PenaltyKnobs {
+                model,
+                dt: h,
+                stiffness: contact.stiffness.unwrap_or(1.0),
+                tolerance: contact.thickness.unwrap_or(0.0),
+                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+                implicit_contact: false,
+                dpf_vertex_stiffness_limit: false,
+                share_coincident_pairs: false,
+                friction: Friction {
+                    mu: 0.0,
+                    viscous: 0.0,
+                },
             },
             substeps: 1,
             self_collision: true,
-            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-            implicit_contact: false,
-            dpf_vertex_stiffness_limit: false,
-            share_coincident_pairs: false,
         },
         names: Vec::new(),
         colors: Vec::new(),
@@ -218,16 +220,18 @@ fn settings(cx: &Ctx, raw: &RawScene, out: &mut SceneDeformables) -> Res<()> {
     }
     out.spec.self_collision = s.self_collision.unwrap_or(true);
     let c = FieldPath::default().key("contact");
-    out.spec.friction.mu = raw.contact.friction.unwrap_or(0.0);
+    out.spec.penalty.friction.mu = raw.contact.friction.unwrap_or(0.0);
     if let Some(v) = raw.contact.viscous_friction {
-        out.spec.friction.viscous = cx.non_negative(&c.key("viscous_friction"), v)?;
+        out.spec.penalty.friction.viscous = cx.non_negative(&c.key("viscous_friction"), v)?;
     }
     if let Some(v) = raw.contact.vertex_stiffness_limit {
-        out.spec.vertex_stiffness_limit = cx.non_negative(&c.key("vertex_stiffness_limit"), v)?;
+        out.spec.penalty.vertex_stiffness_limit =
+            cx.non_negative(&c.key("vertex_stiffness_limit"), v)?;
     }
-    out.spec.implicit_contact = raw.contact.implicit_contact.unwrap_or(false);
-    out.spec.dpf_vertex_stiffness_limit = raw.contact.dpf_vertex_stiffness_limit.unwrap_or(false);
-    out.spec.share_coincident_pairs = raw.contact.share_coincident_pairs.unwrap_or(false);
+    out.spec.penalty.implicit_contact = raw.contact.implicit_contact.unwrap_or(false);
+    out.spec.penalty.dpf_vertex_stiffness_limit =
+        raw.contact.dpf_vertex_stiffness_limit.unwrap_or(false);
+    out.spec.penalty.share_coincident_pairs = raw.contact.share_coincident_pairs.unwrap_or(false);
     Ok(())
 }
 

@@ -599,11 +599,11 @@ pub fn validate(raw: &RawScene, loc: &Locator<'_>) -> Result<Scene, SceneError> 
     let friction = friction(&cx, raw, &contact, &materials)?;
     let stiffness = spatial::stiffness(&cx, raw, &contact, &materials)?;
     if let (Some(d), Some(k)) = (deformables.as_mut(), stiffness) {
-        d.spec.stiffness = k;
+        d.spec.penalty.stiffness = k;
     }
     if let Some(d) = deformables.as_mut() {
         // `contact.friction`, else the bodies' materials' common μ (as in rigid penalty scenes).
-        d.spec.friction.mu = friction;
+        d.spec.penalty.friction.mu = friction;
     }
     let name = scene_name(&cx, raw, &file)?;
     // Last: a rule across bodies, after every rule of a single field.

@@ -490,7 +490,7 @@ fn a_dynamic_body_in_a_deformable_scene_is_a_rigid_body_with_its_materials_densi
     assert_eq!(s.body_counts(), (2, 2));
     let d = s.bodies.deformables().unwrap();
     assert_eq!(d.rigid_names, ["block"]);
-    assert_eq!(d.spec.friction.mu, 0.3, "the material's μ");
+    assert_eq!(d.spec.penalty.friction.mu, 0.3, "the material's μ");
     let r = &d.spec.rigid[0];
     assert_eq!(r.density, 500.0, "the material's density");
     assert_eq!(r.position, signorini_math::Vec3::new(0.0, 0.0, 0.2));

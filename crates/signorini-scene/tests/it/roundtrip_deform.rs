@@ -25,7 +25,7 @@ fn cloth_tori_scene_is_the_small_experiment_and_traces_identically() {
         let o = run_steps(&s, Some(model), n, Some(&dir));
         assert_eq!(o.summary.steps, n);
         let p = ClothToriParams {
-            duration: n as f64 * small.dt,
+            duration: n as f64 * small.penalty.dt,
             ..ClothToriParams::small(fm)
         };
         let (tr, ..) = simulate(&p).unwrap();
@@ -48,10 +48,8 @@ fn the_implicit_contact_field_reaches_the_world_description() {
     let path = dir.join("scene.toml");
     std::fs::write(&path, text).unwrap();
     let s = load_scene(&path).unwrap();
-    let want = ClothToriParams {
-        implicit_contact: true,
-        ..ClothToriParams::small(ForceModel::Cpf)
-    };
+    let mut want = ClothToriParams::small(ForceModel::Cpf);
+    want.penalty.implicit_contact = true;
     assert_eq!(s.bodies.deformables().unwrap().spec, spec(&want).unwrap());
 }
 
@@ -410,11 +408,9 @@ fn the_dpf_limit_and_sharing_fields_and_cpf_exact_reach_the_world_description() 
     let path = dir.join("scene.toml");
     std::fs::write(&path, text).unwrap();
     let s = load_scene(&path).unwrap();
-    let want = ClothToriParams {
-        dpf_vertex_stiffness_limit: true,
-        share_coincident_pairs: true,
-        ..ClothToriParams::small(ForceModel::Cpf)
-    };
+    let mut want = ClothToriParams::small(ForceModel::Cpf);
+    want.penalty.dpf_vertex_stiffness_limit = true;
+    want.penalty.share_coincident_pairs = true;
     assert_eq!(s.bodies.deformables().unwrap().spec, spec(&want).unwrap());
     assert_eq!(Model::parse("cpf-exact"), Some(Model::CpfExact));
     assert_eq!(Model::CpfExact.force_model(), Some(ForceModel::CpfExact));
