@@ -31,8 +31,8 @@ pub struct PileConfig {
     pub data: PathBuf,
     /// Also write `trajectories/<stem>.csv` (scene-file round trips).
     pub trajectories: bool,
-    /// Islands with more unknowns than this go to the sparse solver
-    /// (`WorldParams::dense_limit`); `None` keeps the default
-    /// (`signorini_world::DEFAULT_DENSE_LIMIT`).
+    /// Islands with more unknowns than this go to the sparse solver, with or without friction
+    /// (sets `WorldParams::dense_limit` and `WorldParams::friction_dense_limit`); `None`
+    /// keeps the defaults.
     pub dense_limit: Option<usize>,
 }

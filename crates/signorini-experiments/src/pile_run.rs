@@ -186,6 +186,7 @@ pub fn run_one(
     let mut params = pile_params(model, cfg.h, cfg.mu);
     if let Some(limit) = cfg.dense_limit {
         params.dense_limit = limit;
+        params.friction_dense_limit = limit;
     }
     let mut world = PileWorld::new(&sc.boxed, params)?;
     let mut steps = Csv::create(

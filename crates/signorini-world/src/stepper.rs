@@ -153,8 +153,12 @@ pub struct WorldParams {
     pub warm_start: bool,
     /// Problems (islands) with more unknowns than this are assembled sparse and solved by the
     /// sparse semismooth Newton method; smaller ones densely by the `auto` chain (Lemke
-    /// first). Default [`DEFAULT_DENSE_LIMIT`].
+    /// first). Default [`DEFAULT_DENSE_LIMIT`]. With friction (μ > 0) the limit is the
+    /// smaller of this and [`WorldParams::friction_dense_limit`].
     pub dense_limit: usize,
+    /// The dense limit of problems with friction (μ > 0): islands with more unknowns go to
+    /// the sparse solver. Default [`DEFAULT_FRICTION_DENSE_LIMIT`].
+    pub friction_dense_limit: usize,
     /// Answer a step's re-solves (gap corrections, split impulse), whose problems differ from
     /// the solve before them only in q, from that solve's final Lemke basis when it is still
     /// feasible ([`LemkeFactor::resolve`], O(n·k) instead of a Lemke run), each answer
@@ -241,6 +245,7 @@ impl WorldParams {
             islands: true,
             warm_start: false,
             dense_limit: DEFAULT_DENSE_LIMIT,
+            friction_dense_limit: DEFAULT_FRICTION_DENSE_LIMIT,
             reuse_basis: true,
             paper_detection: false,
             gyroscopic: Gyroscopic::default(),
@@ -857,7 +862,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             warm_to.clear();
             warm_to.extend(keys.iter().cloned().zip(z.iter().copied()));
         };
-        if form.dim() > self.params.dense_limit {
+        if form.dim() > self.dense_limit() {
             let mut p = params.clone();
             p.warm_start = reduced_warm.clone();
             if let Some((v, normals)) = self.solve_large(form, free, &p, true, &mut best, report) {
@@ -983,6 +988,18 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 }
                 self.give_up(best, free, format!("all solves failed ({e})"), report)
             }
+        }
+    }
+
+    /// Islands with more unknowns than this are solved sparse ([`WorldParams::dense_limit`],
+    /// lowered to [`WorldParams::friction_dense_limit`] when μ > 0).
+    fn dense_limit(&self) -> usize {
+        if self.params.mu > 0.0 {
+            self.params
+                .dense_limit
+                .min(self.params.friction_dense_limit)
+        } else {
+            self.params.dense_limit
         }
     }
 
@@ -1427,6 +1444,17 @@ pub const BLOCK_GS_SWEEPS: usize = 200;
 /// 8.8 s/step with 2000 (a build without the later, smaller assembly speedup), and the
 /// 8-cube tower 95 against 340 ms/step (docs/peg3d.md, "Scaling"). A dense matrix of 4000² f64 is 128 MB.
 pub const DEFAULT_DENSE_LIMIT: usize = 4000;
+
+/// Default [`WorldParams::friction_dense_limit`]: problems with friction and more unknowns
+/// are solved sparse. 1000, because on frictional islands of 1,000–3,000 unknowns dense Lemke
+/// often ends on a ray (PEG's slack rows and the friction pyramid make M neither PSD nor
+/// copositive-plus) and the dense fallbacks behind it (a Fischer–Burmeister Newton method
+/// with a dense LU per iteration, the mixed form) then take minutes: on the 3D pile of 125
+/// random polyhedra with μ = 0.5 (`experiment pile --friction 0.5`), steps 72–77 took 2,970 s
+/// in all with the limit at 4000 and 401 s at 1000 (the same overlaps, no failed step;
+/// docs/peg3d.md, "Figures after session 18"). Frictionless islands keep
+/// [`DEFAULT_DENSE_LIMIT`]: there Lemke ends and the sparse method was slower.
+pub const DEFAULT_FRICTION_DENSE_LIMIT: usize = 1000;
 
 /// A large problem whose sparse solve failed is retried by the dense chain only up to this
 /// many unknowns (a dense matrix of 6000² f64 is 288 MB and Lemke's O(n³) work is tens of

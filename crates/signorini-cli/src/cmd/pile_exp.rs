@@ -57,9 +57,10 @@ pub struct PileArgs {
     /// Also write `trajectories/<run>.csv`.
     #[arg(long)]
     trajectories: bool,
-    /// Islands with more unknowns than this are solved by the sparse semismooth Newton method
-    /// (default 4000, `signorini_world::DEFAULT_DENSE_LIMIT`); smaller ones densely (Lemke
-    /// first).
+    /// Islands with more unknowns than this are solved by the sparse semismooth Newton method,
+    /// smaller ones densely (Lemke first); default 4000 without friction
+    /// (`signorini_world::DEFAULT_DENSE_LIMIT`), 1000 with
+    /// (`signorini_world::DEFAULT_FRICTION_DENSE_LIMIT`). Sets both.
     #[arg(long, value_name = "UNKNOWNS")]
     dense_limit: Option<usize>,
     /// Refuse the experiment if a run's estimated memory is above SIZE (e.g. 16G, 500M, 2Gi;

@@ -216,3 +216,60 @@ fn the_sparse_path_reaches_the_dense_chains_answers() {
     assert!(solvers.contains("SparseNewton"), "{solvers:?}");
     assert!(worst < 1e-5, "sparse and dense paths differ by {worst}");
 }
+
+/// With friction the dense limit is the smaller of `dense_limit` and `friction_dense_limit`
+/// (large frictional islands go to the sparse method, where dense Lemke often ends on a ray):
+/// on the frictional stack, a `friction_dense_limit` below its island sends the solves to the
+/// sparse method, whose answers match the dense chain's step by step from the same state;
+/// without friction that limit changes nothing (bit-identical runs), and `dense_limit` still
+/// applies with friction.
+#[test]
+fn the_friction_dense_limit_routes_only_frictional_islands_to_the_sparse_method() {
+    let world = |mu: Real, dense: usize, friction_dense: usize| {
+        let mut p = params(true, mu);
+        p.dense_limit = dense;
+        p.friction_dense_limit = friction_dense;
+        let mut w = World3::new(p).unwrap();
+        w.add_body(floor()).unwrap();
+        for b in stack(0.0) {
+            w.add_body(b).unwrap();
+        }
+        w
+    };
+    let solver_names = |w: &mut World3, steps: usize| {
+        let mut names = std::collections::BTreeSet::new();
+        for _ in 0..steps {
+            let r = w.step();
+            assert!(!r.failed, "{:?}", r.failure);
+            names.extend(r.solver.map(|s| format!("{s:?}")));
+        }
+        names
+    };
+    let (big, small) = (signorini_world::DEFAULT_DENSE_LIMIT, 0);
+    // Friction: the friction limit decides, and the two paths agree from the same state.
+    let mut w = world(0.5, big, big);
+    let mut dense_names = std::collections::BTreeSet::new();
+    let mut sparse_names = std::collections::BTreeSet::new();
+    let mut worst: Real = 0.0;
+    for _ in 0..60 {
+        let mut sparse = w.clone();
+        sparse.params.friction_dense_limit = small;
+        sparse_names.extend(solver_names(&mut sparse, 1));
+        dense_names.extend(solver_names(&mut w, 1));
+        for (a, b) in w.bodies.iter().zip(&sparse.bodies) {
+            worst = worst.max((a.state.position - b.state.position).amax());
+            worst = worst.max((a.state.linear_velocity - b.state.linear_velocity).amax());
+        }
+    }
+    assert!(!dense_names.contains("SparseNewton"), "{dense_names:?}");
+    assert!(sparse_names.contains("SparseNewton"), "{sparse_names:?}");
+    assert!(worst < 1e-5, "sparse and dense paths differ by {worst}");
+    // `dense_limit` still applies with friction.
+    assert!(solver_names(&mut world(0.5, small, big), 5).contains("SparseNewton"));
+    // Without friction the friction limit is not used: bit-identical runs.
+    let (mut a, mut b) = (world(0.0, big, small), world(0.0, big, big));
+    assert!(!solver_names(&mut a, 60).contains("SparseNewton"));
+    solver_names(&mut b, 60);
+    let poses = |w: &World3| -> Vec<_> { w.bodies.iter().map(|x| x.state.position).collect() };
+    assert_eq!(poses(&a), poses(&b));
+}
