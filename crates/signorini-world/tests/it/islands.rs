@@ -220,7 +220,8 @@ fn the_sparse_path_reaches_the_dense_chains_answers() {
 /// With friction the dense limit is the smaller of `dense_limit` and `friction_dense_limit`
 /// (large frictional islands go to the sparse method, where dense Lemke often ends on a ray):
 /// on the frictional stack, a `friction_dense_limit` below its island sends the solves to the
-/// sparse method, whose answers match the dense chain's step by step from the same state;
+/// sparse method, whose answers match the dense chain's step by step from the same state (to
+/// the non-uniqueness of frictional solutions);
 /// without friction that limit changes nothing (bit-identical runs), and `dense_limit` still
 /// applies with friction.
 #[test]
@@ -263,7 +264,10 @@ fn the_friction_dense_limit_routes_only_frictional_islands_to_the_sparse_method(
     }
     assert!(!dense_names.contains("SparseNewton"), "{dense_names:?}");
     assert!(sparse_names.contains("SparseNewton"), "{sparse_names:?}");
-    assert!(worst < 1e-5, "sparse and dense paths differ by {worst}");
+    // Four coplanar frictional contacts per interface are statically indeterminate: the two
+    // solvers may return different solutions of the same LCP, whose velocities differ by
+    // ~1e-4 m/s (6.2e-5 measured); a solve of the wrong problem would differ by g h ≈ 0.1 m/s.
+    assert!(worst < 1e-3, "sparse and dense paths differ by {worst}");
     // `dense_limit` still applies with friction.
     assert!(solver_names(&mut world(0.5, small, big), 5).contains("SparseNewton"));
     // Without friction the friction limit is not used: bit-identical runs.
