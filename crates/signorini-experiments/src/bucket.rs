@@ -31,7 +31,7 @@ use signorini_harness::deform_run::{
 };
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
+use signorini_world::penalty::DeformableWorld;
 use std::path::Path;
 
 /// Parameters of the bucket scene.
@@ -78,20 +78,16 @@ impl BucketParams {
     /// (2624 triangles in all), 30 s.
     pub fn small(model: ForceModel) -> Self {
         BucketParams {
-            penalty: PenaltyKnobs {
+            penalty: PenaltyKnobs::new(
                 model,
-                dt: 1.0 / 30.0,
-                stiffness: 16.0,
-                tolerance: 2e-3,
-                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-                implicit_contact: false,
-                dpf_vertex_stiffness_limit: false,
-                share_coincident_pairs: false,
-                friction: Friction {
+                1.0 / 30.0, // step (s)
+                16.0,       // stiffness (N/m)
+                2e-3,       // tolerance (m)
+                Friction {
                     mu: 0.8,
                     viscous: 0.005,
                 },
-            },
+            ),
             duration: 30.0,
             bodies: 8,
             per_side: 2,

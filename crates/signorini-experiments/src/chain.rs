@@ -36,7 +36,7 @@ use signorini_harness::penalty_out::write_csv;
 use signorini_harness::{cancel, progress};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
+use signorini_world::penalty::DeformableWorld;
 use std::cell::RefCell;
 use std::path::Path;
 
@@ -70,20 +70,16 @@ impl ChainParams {
     /// Small default: 6 links of 384 triangles and the box (2316 triangles), 40 s.
     pub fn small(model: ForceModel) -> Self {
         ChainParams {
-            penalty: PenaltyKnobs {
+            penalty: PenaltyKnobs::new(
                 model,
-                dt: 0.02,
-                stiffness: 10.0,
-                tolerance: 2e-3,
-                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-                implicit_contact: false,
-                dpf_vertex_stiffness_limit: false,
-                share_coincident_pairs: false,
-                friction: Friction {
+                0.02, // step (s)
+                10.0, // stiffness (N/m)
+                2e-3, // tolerance (m)
+                Friction {
                     mu: 0.3,
                     viscous: 0.0,
                 },
-            },
+            ),
             duration: 40.0,
             links: 6,
             link_segments: (24, 8),

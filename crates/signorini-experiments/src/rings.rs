@@ -28,7 +28,7 @@ use signorini_harness::deform_run::{
 use signorini_harness::penalty_out::{plot, write_csv};
 use signorini_math::{Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld};
+use signorini_world::penalty::DeformableWorld;
 use std::path::Path;
 
 /// Parameters of the rings scene.
@@ -59,20 +59,16 @@ impl RingsParams {
     /// Small default: 2 × 2 pins and rings of 384 triangles (1676 triangles), 10 s, with sweep.
     pub fn small(model: ForceModel) -> Self {
         RingsParams {
-            penalty: PenaltyKnobs {
+            penalty: PenaltyKnobs::new(
                 model,
-                dt: 1.0 / 30.0,
-                stiffness: 512_000.0,
-                tolerance: 2e-3,
-                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-                implicit_contact: false,
-                dpf_vertex_stiffness_limit: false,
-                share_coincident_pairs: false,
-                friction: Friction {
+                1.0 / 30.0, // step (s)
+                512_000.0,  // stiffness (N/m)
+                2e-3,       // tolerance (m)
+                Friction {
                     mu: 0.5,
                     viscous: 0.0,
                 },
-            },
+            ),
             duration: 10.0,
             per_side: 2,
             ring_segments: (24, 8),

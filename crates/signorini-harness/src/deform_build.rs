@@ -11,7 +11,10 @@ use signorini_deformable::{Deformable, Material};
 use signorini_geometry::mesh::TriMesh;
 use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_penalty::{ForceModel, Friction};
-use signorini_world::penalty::{DeformableWorld, MeshBody, Obstacle, PenaltyError, PenaltyParams};
+use signorini_world::penalty::{
+    DEFAULT_VERTEX_STIFFNESS_LIMIT, DeformableWorld, MeshBody, Obstacle, PenaltyError,
+    PenaltyParams,
+};
 
 /// One deformable: its mesh in the world frame, material, gravity, pins, initial velocity.
 #[derive(Clone, Debug, PartialEq)]
@@ -132,6 +135,29 @@ pub struct PenaltyKnobs {
 }
 
 impl PenaltyKnobs {
+    /// Knobs with the stepper's switches at their defaults: the per-vertex stiffness limit
+    /// [`DEFAULT_VERTEX_STIFFNESS_LIMIT`], no implicit correction, no limit for the discrete
+    /// model and no sharing of coincident pairs (the paper's sum).
+    pub fn new(
+        model: ForceModel,
+        dt: Real,
+        stiffness: Real,
+        tolerance: Real,
+        friction: Friction,
+    ) -> PenaltyKnobs {
+        PenaltyKnobs {
+            model,
+            dt,
+            stiffness,
+            tolerance,
+            vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
+            implicit_contact: false,
+            dpf_vertex_stiffness_limit: false,
+            share_coincident_pairs: false,
+            friction,
+        }
+    }
+
     /// The world's penalty parameters: these knobs (the tolerance as
     /// [`PenaltyParams::thickness`]), no penetration measurement and the default gyroscopic
     /// rule of [`PenaltyParams::new`].

@@ -17,7 +17,6 @@ use signorini_harness::deform_build::{
 };
 use signorini_math::{Mat3, Real, Vec3};
 use signorini_penalty::Friction;
-use signorini_world::penalty::DEFAULT_VERTEX_STIFFNESS_LIMIT;
 
 /// A validated deformable scene: the world description plus names and colours.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,20 +114,16 @@ pub(super) fn deformable_scene(
             bodies: Vec::new(),
             rigid: Vec::new(),
             obstacles: Vec::new(),
-            penalty: PenaltyKnobs {
+            penalty: PenaltyKnobs::new(
                 model,
-                dt: h,
-                stiffness: contact.stiffness.unwrap_or(1.0),
-                tolerance: contact.thickness.unwrap_or(0.0),
-                vertex_stiffness_limit: DEFAULT_VERTEX_STIFFNESS_LIMIT,
-                implicit_contact: false,
-                dpf_vertex_stiffness_limit: false,
-                share_coincident_pairs: false,
-                friction: Friction {
+                h,                                // step (s)
+                contact.stiffness.unwrap_or(1.0), // stiffness (N/m)
+                contact.thickness.unwrap_or(0.0), // tolerance (m)
+                Friction {
                     mu: 0.0,
                     viscous: 0.0,
                 },
-            },
+            ),
             substeps: 1,
             self_collision: true,
         },
