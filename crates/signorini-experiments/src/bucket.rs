@@ -30,7 +30,7 @@ use signorini_harness::deform_run::{
     DeformSummary, DeformTrace, Extra, compare_models, simulate_world, write_outputs,
 };
 use signorini_math::{Quat, Real, Vec3};
-use signorini_penalty::{ForceModel, Friction};
+use signorini_penalty::ForceModel;
 use signorini_world::penalty::DeformableWorld;
 use std::path::Path;
 
@@ -78,16 +78,8 @@ impl BucketParams {
     /// (2624 triangles in all), 30 s.
     pub fn small(model: ForceModel) -> Self {
         BucketParams {
-            penalty: PenaltyKnobs::new(
-                model,
-                1.0 / 30.0, // step (s)
-                16.0,       // stiffness (N/m)
-                2e-3,       // tolerance (m)
-                Friction {
-                    mu: 0.8,
-                    viscous: 0.005,
-                },
-            ),
+            // The cloth-and-tori settings (docs/deformable.md, the scene table).
+            penalty: crate::cloth_tori::ClothToriParams::small(model).penalty,
             duration: 30.0,
             bodies: 8,
             per_side: 2,

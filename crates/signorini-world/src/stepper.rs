@@ -1022,7 +1022,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         z
     }
 
-    /// Stage 4, large problems (more than [`WorldParams::dense_limit`] unknowns): the mixed
+    /// Stage 4, large problems (more than [`WorldParams::dense_limit`] unknowns; with friction
+    /// more than [`WorldParams::friction_dense_limit`] if that is smaller): the mixed
     /// LCP assembled sparse ([`Formulation::mixed_triplets`], O(bodies + contacts) entries,
     /// never a dense matrix) and solved by the sparse semismooth Newton method
     /// ([`solve_sparse`], faer's sparse LU). Returns the velocities and normal impulses, or
