@@ -292,6 +292,7 @@ fn merge_reports<'a>(step: usize, reports: impl Iterator<Item = &'a StepReport>)
         m.corrections = m.corrections.max(r.corrections);
         m.basis_reuses += r.basis_reuses;
         m.projections = m.projections.max(r.projections);
+        m.projection_unknowns = m.projection_unknowns.max(r.projection_unknowns);
         m.failed |= r.failed;
         m.failed_islands += r.failed as usize;
         m.budget_exhausted |= r.budget_exhausted;

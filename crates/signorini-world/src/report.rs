@@ -84,6 +84,9 @@ pub struct StepReport {
     pub split: Option<f64>,
     /// Position-projection passes after a split step (`WorldParams::split_penetration`).
     pub projections: usize,
+    /// Unknowns of the largest position-projection solve (0 if none; normal rows only,
+    /// the projection is frictionless).
+    pub projection_unknowns: usize,
     /// True if a solve of this step stopped because its work budget
     /// (`WorldParams::solve_work_limit`) was spent.
     pub budget_exhausted: bool,

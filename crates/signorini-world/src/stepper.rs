@@ -773,10 +773,16 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let mut reference = report.split;
         // After a failed step the configured solver has just failed on this configuration:
         // the projection's solves use the Auto chain, as the mixed-form retry does.
-        let configured = self.params.solver;
+        let configured = (self.params.solver, self.params.mu);
         if report.failed {
             self.params.solver = SolverKind::Auto;
         }
+        // The projection moves bodies out of each other along the constraint normals only
+        // (Cline & Pai 2003 project the non-penetration constraints): friction rows would
+        // make its subproblem (2 + directions)× larger and, with zero free velocity, only
+        // resist the tangential part of the pseudo-velocity. So its solves are frictionless
+        // (and take the frictionless dense limit).
+        self.params.mu = 0.0;
         for _ in 0..self.params.gap_corrections {
             let now = S::geometry(&self.bodies);
             let pairs = S::candidate_pairs(&self.bodies, &now, &now, margin);
@@ -801,6 +807,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             };
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
+            report.projection_unknowns = report.projection_unknowns.max(sub.unknowns);
             if sub.failed
                 || self.kinetic_energy(&v) > 2.0 * self.penetration_energy(Some(reference)) + 1e-9
             {
@@ -818,7 +825,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
             report.projections += 1;
         }
-        self.params.solver = configured;
+        (self.params.solver, self.params.mu) = configured;
     }
 
     /// Stage 4: reduced LCP with the configured solver; on failure the mixed LCP (Auto); if
