@@ -23,12 +23,23 @@ use signorini_contact::dim3::{
 use signorini_contact::{ConstraintSet, ContactModel, DofBody, MassBlock};
 use signorini_dynamics::{BodyError, RigidBody3};
 use signorini_geometry::dim3::{
-    Aabb3, Compound3, ConvexPolyhedron, intersection_volume, sweep_and_prune3,
+    Aabb3, Compound3, ConvexPolyhedron, intersection_volume, intersection_volume_bound,
+    sweep_and_prune3,
 };
 use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use signorini_math::tolerance::TRIAL_OVERLAP_VOLUME_TOL as TRIAL_OVERLAP_TOLERANCE;
+
+/// Whether the exact intersection volume of `a` and `b` exceeds [`TRIAL_OVERLAP_TOLERANCE`].
+/// The clipping is skipped when the cheap upper bound is at most half the tolerance (bodies
+/// resting on each other, whose bound is at round-off level): then the volume is below the
+/// tolerance by a margin no rounding of the clipping could cross, and the answer is the
+/// same. The clipping was 14 % of the 27-body pile's run (`perf`, session 19).
+fn overlaps_beyond_tolerance(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> bool {
+    intersection_volume_bound(a, b) > 0.5 * TRIAL_OVERLAP_TOLERANCE
+        && intersection_volume(a, b) > TRIAL_OVERLAP_TOLERANCE
+}
 
 /// Identity of a 3D contact: (body a, body b, feature pair). The 3D detectors create each
 /// feature pair once (an edge–edge pair from the lower body index), so keys are unique.
@@ -388,10 +399,7 @@ impl Space<6> for Spatial {
                     }
                 }
             }
-            if !peg
-                || intersection_volume(&trial.shapes[i], &trial.shapes[j])
-                    <= TRIAL_OVERLAP_TOLERANCE
-            {
+            if !peg || !overlaps_beyond_tolerance(&trial.shapes[i], &trial.shapes[j]) {
                 continue;
             }
             violated = true;
@@ -436,8 +444,7 @@ impl Space<6> for Spatial {
             .into_iter()
             .filter(|&(i, j)| {
                 !seen.contains(&(i.min(j), i.max(j)))
-                    && intersection_volume(&geometry.shapes[i], &geometry.shapes[j])
-                        > TRIAL_OVERLAP_TOLERANCE
+                    && overlaps_beyond_tolerance(&geometry.shapes[i], &geometry.shapes[j])
             })
             .collect();
         if missed.is_empty() {

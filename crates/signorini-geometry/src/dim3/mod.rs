@@ -16,7 +16,9 @@ mod polyhedron;
 mod sat;
 
 pub use aabb::{Aabb3, sweep_and_prune3};
-pub use clip::{clip_by_halfspaces, intersection_volume, polytope_volume};
+pub use clip::{
+    clip_by_halfspaces, intersection_volume, intersection_volume_bound, polytope_volume,
+};
 pub use compound::Compound3;
 pub use distance::{closest_on_polygon, closest_on_segment, closest_segment_segment};
 pub use hull::MAX_HULL_POINTS;

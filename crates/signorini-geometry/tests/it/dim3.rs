@@ -318,6 +318,55 @@ fn intersection_volume_of_cubes_is_analytic() {
     );
 }
 
+/// The cheap bound is an upper bound of the exact volume for random hulls at random offsets
+/// (overlapping, touching and apart), is 0 when a face plane separates them, and is at
+/// round-off level for cubes resting face to face, whose volume it lets callers skip.
+#[test]
+fn intersection_volume_bound_is_an_upper_bound() {
+    let mut overlapping = 0;
+    for seed in 1..=200u64 {
+        let a = ConvexPolyhedron::from_points(&lcg_points(12, seed)).unwrap();
+        let shift = lcg_points(1, seed + 7_000)[0] * 2.0;
+        let q = Quat::from_axis_angle(&Vec3::z_axis(), seed as Real * 0.37);
+        let b = ConvexPolyhedron::from_points(&lcg_points(12, seed + 1_000))
+            .unwrap()
+            .transformed(&shift, &q);
+        let exact = intersection_volume(&a, &b);
+        let bound = intersection_volume_bound(&a, &b);
+        assert!(
+            exact <= bound * (1.0 + 1e-12) + 1e-15,
+            "seed {seed}: volume {exact} > bound {bound}"
+        );
+        assert_eq!(bound, intersection_volume_bound(&b, &a), "seed {seed}");
+        overlapping += (exact > 1e-3) as usize;
+    }
+    assert!(overlapping > 20, "only {overlapping} overlapping pairs");
+    let a = unit_cube();
+    assert_eq!(
+        intersection_volume_bound(&a, &a.translated(&v(2.5, 0.0, 0.0))),
+        0.0
+    );
+    // Resting face to face, 1e-15 m deep: exact volume 4e-15 m³, bound within 1e-13.
+    let resting = a.translated(&v(0.0, 0.0, 2.0 - 1e-15));
+    let bound = intersection_volume_bound(&a, &resting);
+    assert!(bound > 0.0 && bound < 1e-13, "{bound}");
+    assert!(intersection_volume(&a, &resting) <= bound);
+    // Half overlapping: the cap is the overlap itself (1 × 2 × 2 m).
+    let half = a.translated(&v(0.0, 0.0, 1.0));
+    let (exact, bound) = (
+        intersection_volume(&a, &half),
+        intersection_volume_bound(&a, &half),
+    );
+    assert_close(exact, 4.0, 1e-13, "half");
+    assert_close(bound, 4.0, 1e-13, "half bound");
+    // A cube corner 1e-4 m into a face: volume and bound of order δ³, far below 1e-9 m³.
+    let q = Quat::rotation_between(&v(-1.0, -1.0, -1.0), &v(0.0, 0.0, -1.0)).unwrap();
+    let corner = a.transformed(&v(0.0, 0.0, 1.0 + 3.0_f64.sqrt() - 1e-4), &q);
+    let bound = intersection_volume_bound(&a, &corner);
+    assert!(bound > 0.0 && bound < 1e-11, "{bound}");
+    assert!(intersection_volume(&a, &corner) <= bound);
+}
+
 #[test]
 fn intersection_volume_is_symmetric_and_bounded_for_random_hulls() {
     for seed in 1..=10 {

@@ -235,7 +235,7 @@ impl super::rigid::RigidScene for World3 {
                     "dynamic_index": sched.dyn_index[k],
                     "is_static": b.body.state.is_static,
                     "vertices": b.body.shape.vertices().iter().map(|v| [v.x, v.y, v.z]).collect::<Vec<_>>(),
-                    "faces": b.body.shape.faces().iter().map(|f| f.vertices.clone()).collect::<Vec<_>>(),
+                    "faces": b.body.shape.faces().iter().map(|f| f.vertices.to_vec()).collect::<Vec<_>>(),
                     "position": [b.body.state.position.x, b.body.state.position.y, b.body.state.position.z],
                     "orientation": quat(&b.body.state.orientation),
                     "drop_step": sched.step[k],
