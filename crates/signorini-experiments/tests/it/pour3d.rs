@@ -74,7 +74,7 @@ fn the_icosahedron_is_the_authors_scaled_to_circumradius_half() {
         .shape
         .faces()
         .iter()
-        .map(|f| f.vertices.clone())
+        .map(|f| f.vertices.to_vec())
         .collect();
     assert_eq!(ours, faces);
     assert_eq!(

@@ -193,7 +193,7 @@ fn validation_reports_each_defect() {
     use PolyhedronError as E;
     let cube = unit_cube();
     let verts = cube.vertices().to_vec();
-    let faces: Vec<Vec<usize>> = cube.faces().iter().map(|f| f.vertices.clone()).collect();
+    let faces: Vec<Vec<usize>> = cube.faces().iter().map(|f| f.vertices.to_vec()).collect();
     let build = |vs: Vec<Vec3>, fs: Vec<Vec<usize>>| ConvexPolyhedron::from_vertices_faces(vs, fs);
 
     assert_eq!(
@@ -389,7 +389,7 @@ fn transformed_body_keeps_volume_and_validates() {
     );
     let t = ico.transformed(&v(3.0, 0.0, 2.0), &q);
     assert_close(t.volume(), ico.volume(), 1e-13, "volume");
-    let faces = t.faces().iter().map(|f| f.vertices.clone()).collect();
+    let faces = t.faces().iter().map(|f| f.vertices.to_vec()).collect();
     let rebuilt = ConvexPolyhedron::from_vertices_faces(t.vertices().to_vec(), faces).unwrap();
     for (f, g) in t.faces().iter().zip(rebuilt.faces()) {
         assert!((f.normal - g.normal).norm() < 1e-12);
@@ -532,7 +532,7 @@ fn every_random_point_set_of_the_paper_gives_a_valid_hull() {
 #[test]
 fn polyhedra_out_of_f64_range_are_refused_with_the_reason() {
     let unit = ConvexPolyhedron::cuboid(Vec3::repeat(1.0)).unwrap();
-    let faces: Vec<Vec<usize>> = unit.faces().iter().map(|f| f.vertices.clone()).collect();
+    let faces: Vec<Vec<usize>> = unit.faces().iter().map(|f| f.vertices.to_vec()).collect();
     let scaled = |s: Real| -> Vec<Vec3> { unit.vertices().iter().map(|p| p * s).collect() };
     assert!(ConvexPolyhedron::from_vertices_faces(scaled(1.0), faces.clone()).is_ok());
     let e = ConvexPolyhedron::from_vertices_faces(scaled(1e300), faces.clone()).unwrap_err();

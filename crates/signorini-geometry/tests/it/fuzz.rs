@@ -222,7 +222,7 @@ fn vertices_faces() -> impl Strategy<Value = (Vec<Vec3>, Vec<Vec<usize>>)> {
     let cube_faces: Vec<Vec<usize>> = unit_cube()
         .faces()
         .iter()
-        .map(|f| f.vertices.clone())
+        .map(|f| f.vertices.to_vec())
         .collect();
     let random_faces = prop::collection::vec(prop::collection::vec(0usize..10, 0..6), 0..8);
     (
