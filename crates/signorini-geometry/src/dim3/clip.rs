@@ -95,13 +95,7 @@ fn cap_bound(a: &ConvexPolyhedron, n: &Vec3, d: Real) -> Real {
     if depth <= 0.0 {
         return 0.0;
     }
-    let helper = if n.x.abs() < 0.9 {
-        Vec3::x()
-    } else {
-        Vec3::y()
-    };
-    let u = n.cross(&helper).normalize();
-    let w = n.cross(&u);
+    let (u, w) = plane_basis(n);
     let (mut lo, mut hi) = ([Real::INFINITY; 2], [Real::NEG_INFINITY; 2]);
     let mut add = |x: &Vec3| {
         for (k, axis) in [u, w].iter().enumerate() {
@@ -184,16 +178,21 @@ fn clip_polys(polys: Vec<Vec<Vec3>>, n: &Vec3, d: Real) -> Vec<Vec<Vec3>> {
     out
 }
 
-/// Order coplanar points counter-clockwise about `n` around their mean.
-fn order_in_plane(points: Vec<Vec3>, n: &Vec3) -> Vec<Vec3> {
-    let c: Vec3 = points.iter().sum::<Vec3>() / points.len() as Real;
+/// Two unit vectors (u, w) with (u, w, n̂) a right-handed orthonormal frame.
+fn plane_basis(n: &Vec3) -> (Vec3, Vec3) {
     let helper = if n.x.abs() < 0.9 {
         Vec3::x()
     } else {
         Vec3::y()
     };
     let u = n.cross(&helper).normalize();
-    let w = n.cross(&u);
+    (u, n.cross(&u))
+}
+
+/// Order coplanar points counter-clockwise about `n` around their mean.
+fn order_in_plane(points: Vec<Vec3>, n: &Vec3) -> Vec<Vec3> {
+    let c: Vec3 = points.iter().sum::<Vec3>() / points.len() as Real;
+    let (u, w) = plane_basis(n);
     let mut keyed: Vec<(Real, Vec3)> = points
         .into_iter()
         .map(|p| ((p - c).dot(&w).atan2((p - c).dot(&u)), p))
