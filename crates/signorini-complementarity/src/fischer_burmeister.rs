@@ -40,6 +40,23 @@ pub(crate) const MAX_BACKTRACKS: usize = 40;
 /// to 51 (the longer memory accepted large merit increases); 1 (monotone) stalled there.
 pub(crate) const NONMONOTONE_MEMORY: usize = 3;
 
+/// Problems of at least this many unknowns stop FB-Newton once it stalls: when its best
+/// natural residual has not halved over the last [`STALL_WINDOW`] iterations. On the 2D pile
+/// of 100 polygons (islands of 250–400 unknowns) the runs that did not converge sat on a
+/// plateau (best residual 1e-8 … 2e-6, line searches of t ≈ 1e-3) for 60–90 iterations of a
+/// dense LU each, 40 % of the run (`perf`, session 19). Smaller problems, among them every
+/// pour2d and pour3d problem, iterate as before.
+pub(crate) const STALL_FROM: usize = 200;
+/// Iterations over which a stalling FB-Newton run must halve its best residual.
+pub(crate) const STALL_WINDOW: usize = 10;
+
+/// Whether a run whose best residual after each iteration is `bests` has stalled: the last
+/// one is above half of the one [`STALL_WINDOW`] iterations earlier.
+fn stalled(bests: &[Real]) -> bool {
+    let n = bests.len();
+    n > STALL_WINDOW && bests[n - 1] > 0.5 * bests[n - 1 - STALL_WINDOW]
+}
+
 /// Result of the kernel: best iterate by natural-map residual.
 pub(crate) struct FbOutcome {
     pub z: DVector<Real>,
@@ -185,9 +202,14 @@ pub(crate) fn fb_newton(mcp: &Mcp, mut z: DVector<Real>, max_iter: usize, tol: R
         iterations: 0,
     };
     let mut history: Vec<Real> = Vec::with_capacity(NONMONOTONE_MEMORY);
+    // best.residual after each iteration, for the stall test.
+    let mut bests: Vec<Real> = Vec::new();
     for it in 0..max_iter {
         best.iterations = it;
         if best.residual <= tol {
+            break;
+        }
+        if mcp.dim() >= STALL_FROM && stalled(&bests) {
             break;
         }
         let (phi_v, alpha, beta) = residual_map(mcp, &z);
@@ -224,6 +246,7 @@ pub(crate) fn fb_newton(mcp: &Mcp, mut z: DVector<Real>, max_iter: usize, tol: R
             best.residual = r;
             best.z = z.clone();
         }
+        bests.push(best.residual);
         best.iterations = it + 1;
     }
     best
@@ -232,6 +255,20 @@ pub(crate) fn fb_newton(mcp: &Mcp, mut z: DVector<Real>, max_iter: usize, tol: R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_has_stalled_when_its_best_residual_has_not_halved_in_the_window() {
+        // Converging linearly by 0.9 per iteration: halves within 7 iterations, never stalls.
+        let linear: Vec<Real> = (0..40).map(|k| 0.9_f64.powi(k)).collect();
+        assert!((1..=linear.len()).all(|n| !stalled(&linear[..n])));
+        // A plateau (the 2D pile's runs at 1.6e-8 … 2.4e-8) stalls once the window is full.
+        let mut plateau = vec![1e-2, 1e-4, 5e-8];
+        plateau.extend(std::iter::repeat_n(4.9e-8, 20));
+        let first = (1..=plateau.len()).find(|&n| stalled(&plateau[..n]));
+        assert_eq!(first, Some(3 + STALL_WINDOW));
+        // Too short a history never stalls.
+        assert!(!stalled(&[1.0; STALL_WINDOW]));
+    }
 
     #[test]
     fn phi_vanishes_exactly_on_complementary_pairs() {
