@@ -225,8 +225,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     }
 
     /// Pairs that the islands did not see and that the configuration they reached violates
-    /// by more than [`CORRECTION_TOLERANCE`] (or, where the model's constraints miss an
-    /// interpenetration, overlaps beyond `Space::unseen`'s tolerance): two bodies of different islands (or an island
+    /// by more than [`CORRECTION_TOLERANCE`]: two bodies of different islands (or an island
     /// and a free body), or a dynamic body and a static one that its island did not hold (a
     /// bounce into a wall that the broad phase's boxes did not foresee). Empty if none; the
     /// caller adds them to the pairs and steps the islands they change again.
@@ -264,12 +263,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             )
             .filter(|&pair| {
                 let set = S::detect(&self.params, &reached, &geometry, &geometry, &[pair]);
-                // A violated constraint, or (3D PEG) an overlap that every constraint of the
-                // pair reads as satisfied (`Space::unseen`; crossed edges with no vertex
-                // inside): the 1,000-body pile's step 85 kept 2.3e-2 m³ between two bodies
-                // of different islands that way.
                 start_violation(&set) < -CORRECTION_TOLERANCE
-                    || !S::unseen(&self.params, &reached, &geometry, &set).is_empty()
             })
             .collect()
     }
