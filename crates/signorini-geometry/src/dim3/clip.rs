@@ -79,7 +79,7 @@ pub fn intersection_volume_bound(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> 
         return 0.0;
     }
     let (f, g) = (&b.faces()[fb], &a.faces()[fa]);
-    cap_bound(a, &f.normal, f.offset).min(cap_bound(b, &g.normal, g.offset))
+    cap_bound(a, &f.normal, f.offset, db).min(cap_bound(b, &g.normal, g.offset, da))
 }
 
 fn lowest_along(a: &ConvexPolyhedron, n: &Vec3) -> Real {
@@ -89,12 +89,9 @@ fn lowest_along(a: &ConvexPolyhedron, n: &Vec3) -> Real {
         .fold(Real::INFINITY, Real::min)
 }
 
-/// δ × (bounding-rectangle area) of the cap of `a` in n̂·x ≤ d (see [`intersection_volume_bound`]).
-fn cap_bound(a: &ConvexPolyhedron, n: &Vec3, d: Real) -> Real {
-    let depth = d - lowest_along(a, n);
-    if depth <= 0.0 {
-        return 0.0;
-    }
+/// δ × (bounding-rectangle area) of the cap of `a` in n̂·x ≤ d, whose depth δ > 0 the caller
+/// has measured (see [`intersection_volume_bound`]).
+fn cap_bound(a: &ConvexPolyhedron, n: &Vec3, d: Real, depth: Real) -> Real {
     let (u, w) = plane_basis(n);
     let (mut lo, mut hi) = ([Real::INFINITY; 2], [Real::NEG_INFINITY; 2]);
     let mut add = |x: &Vec3| {
