@@ -35,4 +35,10 @@ pub struct PileConfig {
     /// (sets `WorldParams::dense_limit` and `WorldParams::friction_dense_limit`); `None`
     /// keeps the defaults.
     pub dense_limit: Option<usize>,
+    /// Write the world's state after these steps, `states/<stem>-step<k>.json` (a
+    /// [`signorini_world::Checkpoint`] with the run's name and μ).
+    pub save_states: Vec<usize>,
+    /// Start the run from this saved state (lattice layout, one size and one model: the
+    /// state names its run). The statistics and `steps.csv` then cover the steps after it.
+    pub resume: Option<PathBuf>,
 }

@@ -3,7 +3,8 @@
 //!
 //! Owns: [`PileConfig`], the scene of one size ([`PileScene`], [`scene`]), one run
 //! ([`run_one`]: per-step file `steps/<model>_<d>d_<shape>_n<N>.csv`, optional
-//! `trajectories/<stem>.csv`, a progress bar of steps) and the sweep ([`run_pile`]), which
+//! `trajectories/<stem>.csv` and saved states `states/<stem>-step<k>.json`, a resume from one,
+//! a progress bar of steps) and the sweep ([`run_pile`]), which
 //! rewrites `summary.csv` after every run (so an interrupted sweep keeps its finished runs) and
 //! writes the plots and `report.txt` at the end (the private `pile_out`). Does not own: the
 //! lattice and bodies ([`signorini_harness::pile`]), the world wrapper ([`signorini_harness::pile_world`]).
@@ -220,9 +221,19 @@ pub fn run_one(
         }
         Layout::Pour => n_dur.max((n.max(1) - 1) * interval + one_second),
     };
-    let bar = signorini_harness::progress::bar(end, "steps").labelled(&name);
-    let (mut next_due, mut waited) = (1, 0);
     let mut s = 0;
+    if let Some(path) = &cfg.resume {
+        if cfg.layout == Layout::Pour {
+            return Err(ExperimentError::Argument(
+                "--resume: the pour layout cannot resume (its drop schedule is not saved)".into(),
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError::io(path, e))?;
+        s = world.restore_json(path, &text, &name, cfg.mu)?;
+    }
+    let bar = signorini_harness::progress::bar(end, "steps").labelled(&name);
+    bar.inc(s.min(end) as u64);
+    let (mut next_due, mut waited) = (1, 0);
     while s < end {
         if signorini_harness::cancel::stop_at(s, &name).is_some() {
             break;
@@ -258,6 +269,13 @@ pub fn run_one(
         steps.line(&steps_line(s, cfg.h, &rep, overlap))?;
         if let Some(t) = traj.as_mut() {
             world.write_poses(t, s)?;
+        }
+        if cfg.save_states.contains(&s) {
+            let path = cfg.out.join("states").join(format!("{name}-step{s}.json"));
+            signorini_harness::write_atomic(
+                &path,
+                world.checkpoint_json(&name, cfg.mu).as_bytes(),
+            )?;
         }
         bar.inc(1);
     }

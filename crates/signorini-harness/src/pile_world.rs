@@ -2,7 +2,7 @@
 //! (3D polyhedra) with the static box first, then the dynamic bodies in order.
 //!
 //! Owns: [`PileWorld`] (build, add a body, step, total overlap, the spawn-occupancy test,
-//! trajectory rows) and [`PileBody`]. Does not own: the scene ([`crate::pile`]) or the run.
+//! trajectory rows, checkpoints as JSON) and [`PileBody`]. Does not own: the scene ([`crate::pile`]) or the run.
 
 use crate::ExperimentError;
 use crate::overlap::{total_overlap, total_overlap3};
@@ -13,6 +13,7 @@ use signorini_geometry::dim2::{Aabb, Compound, intersection_area};
 use signorini_geometry::dim3::{Aabb3, Compound3, intersection_volume};
 use signorini_math::{Quat, Real, Vec2, Vec3};
 use signorini_world::{ContactModel, PolyBody, StepReport, World, World3, WorldParams};
+use std::path::Path;
 
 /// A dynamic body of either dimension, posed where it enters.
 #[derive(Debug, Clone)]
@@ -166,6 +167,59 @@ impl PileWorld {
             }
             _ => f64::NAN,
         }
+    }
+
+    /// The world's [`signorini_world::Checkpoint`] as JSON, with the run's name and μ
+    /// (`{"run": …, "friction": …, "world": …}`): what `signorini experiment pile
+    /// --save-state` writes and `--resume` reads.
+    pub fn checkpoint_json(&self, run: &str, mu: Real) -> String {
+        let world = match self {
+            PileWorld::Planar { world, .. } => serde_json::to_value(world.checkpoint()),
+            PileWorld::Spatial { world, .. } => serde_json::to_value(world.checkpoint()),
+        };
+        // A checkpoint is numbers, strings and arrays: serialising it cannot fail.
+        let world = world.unwrap_or_default();
+        serde_json::json!({ "run": run, "friction": mu, "world": world }).to_string()
+    }
+
+    /// Continue from a checkpoint that [`PileWorld::checkpoint_json`] wrote for the run `run`
+    /// with friction `mu` (read from `path`, named in every error).
+    pub fn restore_json(
+        &mut self,
+        path: &Path,
+        text: &str,
+        run: &str,
+        mu: Real,
+    ) -> Result<usize, ExperimentError> {
+        let parse = |reason: String| ExperimentError::Parse {
+            path: path.to_path_buf(),
+            reason,
+        };
+        #[derive(serde::Deserialize)]
+        struct Saved {
+            run: String,
+            friction: Real,
+            world: serde_json::Value,
+        }
+        let saved: Saved = serde_json::from_str(text).map_err(|e| parse(e.to_string()))?;
+        if saved.run != run || saved.friction.to_bits() != mu.to_bits() {
+            return Err(parse(format!(
+                "field `run`/`friction`: a state of run {} with friction {}, not of {run} with friction {mu}",
+                saved.run, saved.friction
+            )));
+        }
+        let field = |e: serde_json::Error| parse(format!("field `world`: {e}"));
+        let steps = match self {
+            PileWorld::Planar { world, .. } => {
+                world.restore(&serde_json::from_value(saved.world).map_err(field)?)?;
+                world.steps
+            }
+            PileWorld::Spatial { world, .. } => {
+                world.restore(&serde_json::from_value(saved.world).map_err(field)?)?;
+                world.steps
+            }
+        };
+        Ok(steps)
     }
 
     /// Trajectory rows of every dynamic body after step `s` (2D `step,body,x,y,angle`; 3D

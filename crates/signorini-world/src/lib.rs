@@ -158,6 +158,7 @@
 #![warn(missing_docs)]
 
 mod basis;
+mod checkpoint;
 mod islands;
 pub mod penalty;
 mod planar;
@@ -165,6 +166,7 @@ mod report;
 mod spatial;
 mod stepper;
 
+pub use checkpoint::{BodyState, Checkpoint};
 pub use planar::{Planar, World};
 pub use report::{StageTimes, StepReport};
 pub use signorini_contact::ContactModel;

@@ -252,6 +252,24 @@ impl Space<3> for Planar {
     fn set_velocity(b: &mut RigidBody2, v: &Vec3) {
         b.velocity = *v;
     }
+
+    fn kinematic_state(b: &RigidBody2) -> Vec<Real> {
+        let (p, v) = (b.position, b.velocity);
+        vec![p.x, p.y, b.angle, v.x, v.y, v.z]
+    }
+
+    fn set_kinematic_state(b: &mut RigidBody2, s: &[Real]) -> Result<(), &'static str> {
+        if s.len() != 6 {
+            return Err("a 2D body's state has 6 numbers [x, y, angle, vx, vy, omega]");
+        }
+        if !s.iter().all(|x| x.is_finite()) {
+            return Err("a number is not finite");
+        }
+        b.position = Vec2::new(s[0], s[1]);
+        b.angle = s[2];
+        b.velocity = Vec3::new(s[3], s[4], s[5]);
+        Ok(())
+    }
 }
 
 /// The 2D detection rules of `params` ([`WorldParams::paper_detection`]).

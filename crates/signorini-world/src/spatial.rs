@@ -469,6 +469,34 @@ impl Space<6> for Spatial {
     fn set_velocity(b: &mut PolyBody, v: &Vec6) {
         b.state.set_velocity(v);
     }
+
+    fn kinematic_state(b: &PolyBody) -> Vec<Real> {
+        let s = &b.state;
+        let q = s.orientation.quaternion();
+        let mut out = vec![s.position.x, s.position.y, s.position.z, q.w, q.i, q.j, q.k];
+        out.extend(s.linear_velocity.iter().chain(s.angular_velocity.iter()));
+        out
+    }
+
+    fn set_kinematic_state(b: &mut PolyBody, s: &[Real]) -> Result<(), &'static str> {
+        if s.len() != 13 {
+            return Err("a 3D body's state has 13 numbers [x, y, z, qw, qx, qy, qz, v, omega]");
+        }
+        if !s.iter().all(|x| x.is_finite()) {
+            return Err("a number is not finite");
+        }
+        let q = nalgebra::Quaternion::new(s[3], s[4], s[5], s[6]);
+        if (q.norm() - 1.0).abs() > 1e-12 {
+            return Err("the orientation quaternion is not of norm 1");
+        }
+        let st = &mut b.state;
+        st.position = Vec3::new(s[0], s[1], s[2]);
+        // The stored quaternion is the body's own (norm 1 to round-off): kept bit for bit.
+        st.orientation = Quat::new_unchecked(q);
+        st.linear_velocity = Vec3::new(s[7], s[8], s[9]);
+        st.angular_velocity = Vec3::new(s[10], s[11], s[12]);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -56,6 +56,9 @@ pub enum WorldError {
         /// Why.
         source: BodyError,
     },
+    /// A [`crate::Checkpoint`] does not fit this world.
+    #[error("checkpoint: {0}")]
+    Checkpoint(String),
     /// A control input ([`GenericWorld::set_velocity`], [`GenericWorld::apply_wrench`]) was
     /// refused: no such body, a static body, or a non-finite value.
     #[error("control of body {index}: {reason}")]
@@ -353,8 +356,14 @@ impl WorldParams {
 }
 
 /// A contact-feature key: identifies the same feature pair across re-detections.
-pub trait ContactKey: Ord + Clone + Debug + Send + Sync {}
-impl<T: Ord + Clone + Debug + Send + Sync> ContactKey for T {}
+pub trait ContactKey:
+    Ord + Clone + Debug + Send + Sync + serde::Serialize + serde::de::DeserializeOwned
+{
+}
+impl<T> ContactKey for T where
+    T: Ord + Clone + Debug + Send + Sync + serde::Serialize + serde::de::DeserializeOwned
+{
+}
 
 /// What the stepper needs from a dimension (2D: [`crate::Planar`], 3D: [`crate::Spatial`]).
 /// `D` is the number of velocity components per body. All functions are pure; the stepper
@@ -448,6 +457,12 @@ pub trait Space<const D: usize>: Sized + Send + Sync {
     /// Set the velocity of a dynamic body without moving it (the split impulse's carried
     /// velocity, [`WorldParams::split_penetration`]).
     fn set_velocity(body: &mut Self::Body, v: &SVector<Real, D>);
+    /// Pose and velocity of a body as numbers, for a [`crate::Checkpoint`] (2D
+    /// `[x, y, θ, vx, vy, ω]`; 3D `[x, y, z, qw, qx, qy, qz, vx, vy, vz, ωx, ωy, ωz]`).
+    fn kinematic_state(body: &Self::Body) -> Vec<Real>;
+    /// Set what [`Space::kinematic_state`] returned, bit for bit; refuses a wrong length, a
+    /// non-finite number or (3D) a quaternion whose norm is not 1 to 1e-12.
+    fn set_kinematic_state(body: &mut Self::Body, state: &[Real]) -> Result<(), &'static str>;
 }
 
 /// Bodies and the stepper, for any [`Space`].

@@ -67,6 +67,14 @@ pub struct PileArgs {
     /// `none`: no check). Default: SIGNORINI_MEMORY_LIMIT, else the machine's total memory.
     #[arg(long, value_name = "SIZE")]
     memory_limit: Option<String>,
+    /// Save the world's state after these steps (comma separated) to
+    /// `OUT/states/<run>-step<k>.json`, to resume from or to replay a hard step.
+    #[arg(long, value_delimiter = ',', value_name = "STEPS")]
+    save_state: Vec<usize>,
+    /// Start from a state that `--save-state` wrote (lattice layout, one --bodies value and
+    /// one model; the state must be of the same run, friction and h).
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
     /// Output directory.
     #[arg(long)]
     out: PathBuf,
@@ -146,6 +154,16 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
     }
     let layout = Layout::parse(&a.layout)
         .ok_or_else(|| anyhow!("--layout: unknown layout `{}` (lattice, pour)", a.layout))?;
+    if let Some(path) = &a.resume {
+        if layout == Layout::Pour || a.bodies.len() != 1 || a.models.len() != 1 {
+            bail!(
+                "--resume: a saved state is of one run: give --layout lattice, one --bodies value and one --models value"
+            );
+        }
+        if !path.is_file() {
+            bail!("--resume: {} is not a file", path.display());
+        }
+    }
     let h = a.h.unwrap_or(match dim {
         Dim::Two => 0.005,
         Dim::Three => 0.01,
@@ -173,6 +191,8 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
         data,
         trajectories: a.trajectories,
         dense_limit: a.dense_limit,
+        save_states: a.save_state.clone(),
+        resume: a.resume.clone(),
     })
 }
 

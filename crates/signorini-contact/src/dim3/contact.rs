@@ -19,7 +19,9 @@ use signorini_math::{Real, Vec3, Vec6};
 pub type Jacobian6 = crate::Jacobian<6>;
 
 /// Which features of A and B a contact is between.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Features3 {
     /// Vertex `vertex` of A against face `face` of B.
     VertexFace {

@@ -23,6 +23,8 @@ fn pile_config(dim: Dim, h: f64, steps: usize, out: &Path) -> PileConfig {
         data: repo().join("data"),
         trajectories: true,
         dense_limit: None,
+        save_states: Vec::new(),
+        resume: None,
     }
 }
 

@@ -10,6 +10,7 @@ use signorini_math::{Vec2, Vec3};
 use signorini_world::*;
 
 mod basis_reuse;
+mod checkpoint;
 mod islands;
 mod paper;
 mod spatial;

@@ -1,0 +1,116 @@
+//! Checkpoints (`GenericWorld::checkpoint` / `restore`): a run stopped after 30 steps,
+//! written to JSON, read back into a world built afresh and stepped 30 more times ends where
+//! the uninterrupted 60-step run ends, bit for bit (basis reuse off, see the module docs of
+//! `checkpoint`); with basis reuse on, to the solver's tolerance. A checkpoint that does not
+//! fit the world is refused with the reason.
+
+use signorini_geometry::dim3::ConvexPolyhedron;
+use signorini_math::{Mat3, Quat, Real, Vec3};
+use signorini_world::{Checkpoint, ContactKey3, ContactModel, PolyBody, World3, WorldParams};
+
+/// A static floor and two tilted columns of three cubes (two islands) that land and settle.
+fn bodies() -> Vec<PolyBody> {
+    let slab = ConvexPolyhedron::cuboid(Vec3::new(20.0, 20.0, 0.5))
+        .unwrap()
+        .translated(&Vec3::new(0.0, 0.0, -0.5));
+    let mut out = vec![PolyBody::fixed(slab)];
+    for x in [0.0, 0.6] {
+        for k in 0..3 {
+            let k = k as Real;
+            let tilt = Quat::from_axis_angle(&Vec3::x_axis(), 0.05 * (k + 1.0));
+            let shape = ConvexPolyhedron::cuboid(Vec3::repeat(0.1)).unwrap();
+            let b = PolyBody::dynamic(shape, 1.0, Mat3::identity() * (0.04 / 6.0))
+                .unwrap()
+                .with_pose(Vec3::new(x + 0.02 * k, 0.01 * k, 0.12 + 0.22 * k), tilt)
+                .with_gravity(Vec3::new(0.0, 0.0, -9.81));
+            out.push(b);
+        }
+    }
+    out
+}
+
+fn world(reuse_basis: bool) -> World3 {
+    let mut p = WorldParams::signorini(ContactModel::Peg, 0.01);
+    p.mu = 0.5;
+    p.warm_start = true;
+    p.reuse_basis = reuse_basis;
+    let mut w = World3::new(p).unwrap();
+    for b in bodies() {
+        w.add_body(b).unwrap();
+    }
+    w
+}
+
+fn steps(w: &mut World3, n: usize) {
+    for _ in 0..n {
+        let r = w.step();
+        assert!(!r.failed, "{:?}", r.failure);
+    }
+}
+
+/// 30 steps, a JSON round trip into a new world, 30 more steps: the final checkpoint.
+fn resumed(reuse_basis: bool) -> Checkpoint<ContactKey3> {
+    let mut first = world(reuse_basis);
+    steps(&mut first, 30);
+    let saved = first.checkpoint();
+    assert!(
+        !saved.warm.is_empty(),
+        "no warm starts at step 30: a weak test"
+    );
+    let json = serde_json::to_string(&saved).unwrap();
+    let back: Checkpoint<ContactKey3> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, saved, "the JSON round trip changed the checkpoint");
+    let mut second = world(reuse_basis);
+    second.restore(&back).unwrap();
+    assert_eq!(second.steps, 30);
+    steps(&mut second, 30);
+    second.checkpoint()
+}
+
+#[test]
+fn a_resumed_run_is_bit_identical_to_the_uninterrupted_one() {
+    let mut whole = world(false);
+    steps(&mut whole, 60);
+    assert_eq!(resumed(false), whole.checkpoint());
+}
+
+#[test]
+fn with_basis_reuse_a_resumed_run_agrees_to_the_solver_tolerance() {
+    let mut whole = world(true);
+    steps(&mut whole, 60);
+    let (a, b) = (resumed(true), whole.checkpoint());
+    for (x, y) in a.bodies.iter().zip(&b.bodies) {
+        for (u, v) in x.state.iter().zip(&y.state) {
+            assert!((u - v).abs() < 1e-9, "{u} vs {v}");
+        }
+    }
+}
+
+#[test]
+fn a_checkpoint_that_does_not_fit_is_refused_with_the_reason() {
+    let mut w = world(false);
+    steps(&mut w, 5);
+    let saved = w.checkpoint();
+    let mut fewer = World3::new(w.params.clone()).unwrap();
+    for b in bodies().into_iter().take(5) {
+        fewer.add_body(b).unwrap();
+    }
+    let err = fewer.restore(&saved).unwrap_err().to_string();
+    assert!(err.contains("holds 7 bodies, this world 5"), "{err}");
+
+    let mut bad = saved.clone();
+    bad.bodies[2].state[3] = 2.0; // qw: the quaternion is no longer of norm 1
+    let mut other = world(false);
+    let err = other.restore(&bad).unwrap_err().to_string();
+    assert!(err.contains("body 2") && err.contains("norm 1"), "{err}");
+    assert_eq!(other.steps, 0, "a refused checkpoint changed the world");
+
+    let mut p = w.params.clone();
+    p.h = 0.005;
+    let mut finer = World3::new(p).unwrap();
+    for b in bodies() {
+        finer.add_body(b).unwrap();
+    }
+    let err = finer.restore(&saved).unwrap_err().to_string();
+    assert!(err.contains("h = 0.01"), "{err}");
+}
