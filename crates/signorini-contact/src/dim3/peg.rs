@@ -49,7 +49,9 @@
 //! 4. **Edge–edge U (paper Eq. 35's edge–edge case).** Edge pairs within ε_pair whose closest
 //!    points are farther than ε_pair from every end vertex of both edges (otherwise the pair
 //!    belongs to a vertex configuration above, as in the reference's classification,
-//!    docs/formulation-notes.md §5.5) and with `APPL_ee > −0.4`.
+//!    docs/formulation-notes.md §5.5) and with `APPL_ee > −0.4`. A pair whose gap is negative
+//!    must really be crossed ([`crossed`]): an edge–edge gap, the signed distance between the
+//!    edges' lines, is also negative for edges that do not face each other, far apart.
 //! 5. **Crossing safety net (ours).** An edge pair within ε_pair with `APPL_ee > −0.4` that no
 //!    vertex configuration has put into a constraint and whose segments *cross* now or at the
 //!    predicted configuration (closest points interior to both segments, negative edge–edge
@@ -60,7 +62,12 @@
 //!    separates what interpenetrates. We tried extending it to pairs that are X secondaries
 //!    (an X can be satisfied by its vertex–face member while its edges cross): on the 10
 //!    random configurations at h = 0.016 that made the worst overlaps larger, so X members
-//!    are left alone (see docs/peg3d.md, open problems).
+//!    are left alone (see docs/peg3d.md, open problems). "Cross" means [`crossed`] too.
+//! 6. **No false readings (ours).** An X-constraint (steps 2–3) whose members all read
+//!    negative gaps while none of its features interpenetrates (no vertex inside, no edges
+//!    crossed) is left out: its plane and edge–edge gaps describe the bodies only near
+//!    contact, and the sweep admits members from afar (docs/peg3d.md, "What the step does at
+//!    scale", item 16).
 //!
 //! # Primary choice (single primary, paper Eq. 24)
 //! Among the members with applicability > −0.4 (all members if none), the one with the largest
