@@ -267,6 +267,9 @@ pub fn run_one(
         let overlap = world.overlap();
         r.add(&rep, overlap);
         steps.line(&steps_line(s, cfg.h, &rep, overlap))?;
+        // One flush per step (a step of a large pile takes seconds to minutes): the
+        // temporary `steps/.<stem>.csv.tmp-*` shows the run's progress as it goes.
+        steps.flush()?;
         if let Some(t) = traj.as_mut() {
             world.write_poses(t, s)?;
         }

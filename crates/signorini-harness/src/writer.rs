@@ -95,6 +95,14 @@ impl AtomicFile {
             .map_err(|e| ExperimentError::io(&self.path, e))
     }
 
+    /// Hand what is buffered to the OS, so that the temporary file shows it (a long run's
+    /// progress can be read from it before the file is committed).
+    pub fn flush(&mut self) -> Result<(), ExperimentError> {
+        self.out
+            .flush()
+            .map_err(|e| ExperimentError::io(&self.path, e))
+    }
+
     /// Flush, sync and rename into place. On an error the temporary file is removed (by
     /// `Drop`, which also closes it).
     pub fn commit(mut self) -> Result<(), ExperimentError> {
@@ -147,6 +155,11 @@ impl Csv {
     pub fn line(&mut self, s: &str) -> Result<(), ExperimentError> {
         self.out.write_all(s.as_bytes())?;
         self.out.write_all(b"\n")
+    }
+
+    /// [`AtomicFile::flush`].
+    pub fn flush(&mut self) -> Result<(), ExperimentError> {
+        self.out.flush()
     }
 
     /// One trajectory row: pose of the body frame as in the body-set file.

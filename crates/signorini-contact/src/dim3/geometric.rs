@@ -152,12 +152,23 @@ pub fn segment_distance(
     pb: &ConvexPolyhedron,
     edge_b: usize,
 ) -> Real {
+    let (_, _, p, q) = closest_on_edges(pa, edge_a, pb, edge_b);
+    (p - q).norm()
+}
+
+/// [`closest_segment_segment`] of edge `edge_a` of `pa` and edge `edge_b` of `pb`: the
+/// parameters along each edge (tail 0, head 1) and the closest points on each.
+pub fn closest_on_edges(
+    pa: &ConvexPolyhedron,
+    edge_a: usize,
+    pb: &ConvexPolyhedron,
+    edge_b: usize,
+) -> (Real, Real, Vec3, Vec3) {
     let (ea, eb) = (&pa.edges()[edge_a], &pb.edges()[edge_b]);
-    let (_, _, p, q) = closest_segment_segment(
+    closest_segment_segment(
         &pa.vertices()[ea.tail],
         &pa.vertices()[ea.head],
         &pb.vertices()[eb.tail],
         &pb.vertices()[eb.head],
-    );
-    (p - q).norm()
+    )
 }

@@ -89,7 +89,7 @@ use super::constraints::ConstraintSet3;
 use super::contact::{Contact3, Features3, edge_edge_contact, vertex_face_contact};
 use super::geometric::{
     APPL_EE, APPL_VE_EDGES, APPL_VF_LONE, APPL_VV, FEASIBILITY_ANGLE, FEASIBILITY_DEPTH,
-    applicability_ee, feasibility_vf, orientation_vector,
+    applicability_ee, closest_on_edges, feasibility_vf, orientation_vector,
 };
 use crate::{PairConstraint, PegForm, XImpulse};
 use signorini_dynamics::RigidBody3;
@@ -519,13 +519,7 @@ impl Builder<'_> {
                 pb.max_face_distance(&pa.vertices()[vertex]).1 <= CROSSED_TOLERANCE
             }
             Features3::EdgeEdge { edge_a, edge_b } => {
-                let (ea, eb) = (&pa.edges()[edge_a], &pb.edges()[edge_b]);
-                let (_, _, p, q) = closest_segment_segment(
-                    &pa.vertices()[ea.tail],
-                    &pa.vertices()[ea.head],
-                    &pb.vertices()[eb.tail],
-                    &pb.vertices()[eb.head],
-                );
+                let (_, _, p, q) = closest_on_edges(pa, edge_a, pb, edge_b);
                 crossed(pa, &p, pb, &q)
             }
             Features3::Bodies => true,
@@ -822,13 +816,7 @@ impl Builder<'_> {
     fn crossing(&self, a: usize, b: usize, ka: usize, kb: usize) -> bool {
         [self.now, self.pred].iter().any(|polys| {
             let (pa, pb) = (&polys[a], &polys[b]);
-            let (ea, eb) = (&pa.edges()[ka], &pb.edges()[kb]);
-            let (s, t, p, q) = closest_segment_segment(
-                &pa.vertices()[ea.tail],
-                &pa.vertices()[ea.head],
-                &pb.vertices()[eb.tail],
-                &pb.vertices()[eb.head],
-            );
+            let (s, t, p, q) = closest_on_edges(pa, ka, pb, kb);
             let interior = s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0;
             interior
                 && applicability_ee(pa, ka, pb, kb) > APPL_EE
