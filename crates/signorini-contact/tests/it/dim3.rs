@@ -861,9 +861,12 @@ fn one_peg_subproblem_stops_the_approach_in_every_configuration() {
             part(cube(), v(0.0, 0.0, 2.0 * H * S3 + 0.002), corner_down()),
             fixed(part(cube(), v(0.0, 0.0, 0.0), corner_up())),
             // The cone form: one X-constraint (checked below), and the crossing safety net's
-            // U-constraints on the six pairs of edges at the two vertices that cross at the
-            // predicted pose (a 1 cm fall through a 2 mm gap).
-            (6, 0),
+            // U-constraints on the pairs of edges at the two vertices that cross at the
+            // predicted pose (a 1 cm fall through a 2 mm gap) and read a non-negative gap
+            // now: 2 of the 6 such pairs. The other 4 read negative gaps now without crossing
+            // (their lines pass behind the vertices), and a U-constraint on a negative gap
+            // that is not a real crossing is not built (`crossed`, peg.rs).
+            (2, 0),
         ),
         (
             "edge-edge",
