@@ -499,7 +499,7 @@ fn no_constraint_reads_a_penetration_between_polygons_that_do_not_overlap() {
     };
     let h = 0.005;
     let eps = peg_detection_distance(h);
-    let mut shape = |next: &mut dyn FnMut() -> f64| {
+    let shape = |next: &mut dyn FnMut() -> f64| {
         let n = 5 + ((next() + 0.5) * 4.0) as usize;
         let pts: Vec<(f64, f64)> = (0..n)
             .map(|k| {
