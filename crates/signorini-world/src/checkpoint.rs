@@ -47,6 +47,37 @@ pub struct BodyState {
 
 impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// The state this world carries into its next step.
+    ///
+    /// ```
+    /// use signorini_dynamics::RigidBody2;
+    /// use signorini_geometry::dim2::ConvexPolygon;
+    /// use signorini_math::Vec2;
+    /// use signorini_world::{Checkpoint, ContactModel, World, WorldParams};
+    ///
+    /// let build = || -> Result<World, Box<dyn std::error::Error>> {
+    ///     let mut w = World::new(WorldParams::signorini(ContactModel::Peg, 0.005))?;
+    ///     w.add_body(RigidBody2::fixed(ConvexPolygon::rectangle(-5.0, -1.0, 5.0, 0.0)?))?;
+    ///     let square = ConvexPolygon::rectangle(-0.1, -0.1, 0.1, 0.1)?;
+    ///     w.add_body(
+    ///         RigidBody2::from_density(&square, 100.0)?
+    ///             .with_pose(Vec2::new(0.0, 0.3), 0.3)
+    ///             .with_gravity(Vec2::new(0.0, -9.81)),
+    ///     )?;
+    ///     Ok(w)
+    /// };
+    /// let mut first = build()?;
+    /// for _ in 0..50 {
+    ///     first.step();
+    /// }
+    /// let json = serde_json::to_string(&first.checkpoint())?; // save it anywhere
+    /// let mut second = build()?; // the same scene, built again (another process, later)
+    /// second.restore(&serde_json::from_str::<Checkpoint<_>>(&json)?)?;
+    /// first.step();
+    /// second.step();
+    /// assert_eq!(second.steps, 51);
+    /// assert!((first.bodies[1].position - second.bodies[1].position).norm() < 1e-9);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn checkpoint(&self) -> Checkpoint<S::Key> {
         Checkpoint {
             dofs: D,
