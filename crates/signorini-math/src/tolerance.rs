@@ -48,6 +48,13 @@ pub const HULL_REL_TOL: Real = 1e-10;
 /// Unit: m³. Used in `signorini-world/src/spatial.rs` (as `TRIAL_OVERLAP_TOLERANCE`).
 pub const TRIAL_OVERLAP_VOLUME_TOL: Real = 1e-9;
 
+/// Overlap area above which two polygons that no PEG constraint reads as penetrating get
+/// whole-body contacts in the position projection (2D counterpart of
+/// [`TRIAL_OVERLAP_VOLUME_TOL`]; pour2d's worst step overlaps are 2e-8 m²).
+///
+/// Unit: m². Used in `signorini-world/src/planar.rs` (`Planar::unseen`).
+pub const UNSEEN_OVERLAP_AREA_TOL: Real = 1e-9;
+
 /// Natural-map residual (scaled by max(1, ‖q‖∞)) below which a solver's best iterate is
 /// accepted when no solver reached its own tolerance: PATH's default convergence tolerance,
 /// which the reference runs used (docs/formulation-notes.md §6).

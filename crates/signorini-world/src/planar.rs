@@ -7,16 +7,17 @@
 //! `x ← x + h v`, `θ ← θ + h ω`; and [`World::add_static_compound`].
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
-use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, constraint_gaps};
 use signorini_contact::{
     ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, PotentialRules,
     SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints_with,
     peg_detection_distance, potential_contacts_with, standard_contacts,
 };
 use signorini_dynamics::{BodyError, RigidBody2};
-use signorini_geometry::dim2::{Aabb, Compound, sweep_and_prune};
+use signorini_geometry::dim2::{Aabb, Compound, intersection_area, sweep_and_prune};
+use signorini_math::tolerance::UNSEEN_OVERLAP_AREA_TOL;
 use signorini_math::{Real, Vec2, Vec3};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The 2D space (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -227,19 +228,45 @@ impl Space<3> for Planar {
         violated
     }
 
-    /// 2D: none yet. Not every interpenetration of convex polygons has a vertex inside the
-    /// other (two bars crossing like a plus sign; two polygons whose facing edges nearly
-    /// coincide and cross, each with vertices on the other's edge lines), and such an overlap
-    /// reads no violated constraint: the 2D pile of 400 polygons grew one from 2.9e-4 to
-    /// 1.3e-2 m² after a failed step (docs/peg3d.md, "What is left"). The 3D counterpart
-    /// ([`crate::Spatial`]) adds whole-body contacts for such pairs; 2D should too.
+    /// PEG: every candidate pair whose exact overlap area exceeds
+    /// [`signorini_math::tolerance::UNSEEN_OVERLAP_AREA_TOL`] while none of the set's
+    /// constraints between the two bodies is violated beyond [`CORRECTION_TOLERANCE`] gets the
+    /// corrective detector's whole-body contact (as in 3D, [`crate::Spatial`]). Not every
+    /// interpenetration of convex polygons has a vertex strictly inside the other: two bars
+    /// crossing like a plus sign, or two polygons whose facing edges nearly coincide and cross
+    /// with each one's vertices on the other's edge lines (gaps of ±1e-12 m, which the
+    /// deep-vertex rule reads as outside). The 2D pile of 400 polygons grew such an overlap
+    /// from 2.9e-4 to 1.3e-2 m² after a failed step, every constraint reading satisfied
+    /// (docs/peg3d.md, "What the step does at scale", item 18). Other models detect by
+    /// distance or overlap already.
     fn unseen(
-        _params: &WorldParams,
-        _bodies: &[RigidBody2],
-        _geometry: &Vec<Vec<Vec2>>,
-        _set: &ConstraintSet<Contact>,
+        params: &WorldParams,
+        bodies: &[RigidBody2],
+        geometry: &Vec<Vec<Vec2>>,
+        set: &ConstraintSet<Contact>,
     ) -> Vec<Contact> {
-        Vec::new()
+        if params.model != ContactModel::Peg {
+            return Vec::new();
+        }
+        let seen: BTreeSet<(usize, usize)> = constraint_gaps(set)
+            .filter(|&(_, gap)| gap < -CORRECTION_TOLERANCE)
+            .map(|(k, _)| {
+                let c = &set.contacts[k];
+                (c.a.min(c.b), c.a.max(c.b))
+            })
+            .collect();
+        let eps = Self::detection_distance(params);
+        let missed: Vec<(usize, usize)> = Self::candidate_pairs(bodies, geometry, geometry, eps)
+            .into_iter()
+            .filter(|&(i, j)| {
+                !seen.contains(&(i.min(j), i.max(j)))
+                    && intersection_area(&geometry[i], &geometry[j]) > UNSEEN_OVERLAP_AREA_TOL
+            })
+            .collect();
+        if missed.is_empty() {
+            return Vec::new();
+        }
+        corrective_contacts(bodies, geometry, &missed)
     }
 
     fn kinetic_energy(b: &RigidBody2, v: &Vec3) -> Real {
