@@ -7,7 +7,7 @@
 //! `x ← x + h v`, `θ ← θ + h ω`; and [`World::add_static_compound`].
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
-use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, constraint_gaps};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, violated_pairs};
 use signorini_contact::{
     ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, PotentialRules,
     SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints_with,
@@ -17,7 +17,7 @@ use signorini_dynamics::{BodyError, RigidBody2};
 use signorini_geometry::dim2::{Aabb, Compound, intersection_area, sweep_and_prune};
 use signorini_math::tolerance::UNSEEN_OVERLAP_AREA_TOL;
 use signorini_math::{Real, Vec2, Vec3};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The 2D space (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -248,13 +248,7 @@ impl Space<3> for Planar {
         if params.model != ContactModel::Peg {
             return Vec::new();
         }
-        let seen: BTreeSet<(usize, usize)> = constraint_gaps(set)
-            .filter(|&(_, gap)| gap < -CORRECTION_TOLERANCE)
-            .map(|(k, _)| {
-                let c = &set.contacts[k];
-                (c.a.min(c.b), c.a.max(c.b))
-            })
-            .collect();
+        let seen = violated_pairs::<Self, 3>(set);
         let eps = Self::detection_distance(params);
         let missed: Vec<(usize, usize)> = Self::candidate_pairs(bodies, geometry, geometry, eps)
             .into_iter()

@@ -15,7 +15,7 @@
 //! rotation about a principal axis or an isotropic inertia).
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
-use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, constraint_gaps};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, violated_pairs};
 use signorini_contact::dim3::{
     Contact3, Features3, Peg3Params, SM3_DETECTION_DISTANCE, corrective_contacts3,
     peg_constraints3, peg3_detection_distance, standard_contacts3, vertex_face_contact,
@@ -430,15 +430,7 @@ impl Space<6> for Spatial {
         if params.model != ContactModel::Peg {
             return Vec::new();
         }
-        // Pairs with a violated constraint (one member of an I- or X-constraint may read
-        // negative while the constraint holds).
-        let seen: BTreeSet<(usize, usize)> = constraint_gaps(set)
-            .filter(|&(_, gap)| gap < -CORRECTION_TOLERANCE)
-            .map(|(k, _)| {
-                let c = &set.contacts[k];
-                (c.a.min(c.b), c.a.max(c.b))
-            })
-            .collect();
+        let seen = violated_pairs::<Self, 6>(set);
         let eps = Self::detection_distance(params);
         let missed: Vec<(usize, usize)> = Self::candidate_pairs(bodies, geometry, geometry, eps)
             .into_iter()

@@ -1379,6 +1379,21 @@ pub(crate) fn start_violation<C: ContactRow<D>, const D: usize>(set: &Constraint
 
 /// Each constraint's gap with its (primary) contact's index: a U-constraint's ψ, an I- or
 /// X-constraint's largest member ψ (the constraint holds when any member does).
+/// The body pairs (lower index first) of `set` with a constraint violated beyond
+/// [`CORRECTION_TOLERANCE`] (a member of an I- or X-constraint may read negative while the
+/// constraint holds): the pairs that [`Space::unseen`] leaves to the constraints.
+pub(crate) fn violated_pairs<S: Space<D>, const D: usize>(
+    set: &ConstraintSet<S::Contact>,
+) -> std::collections::BTreeSet<(usize, usize)> {
+    constraint_gaps(set)
+        .filter(|&(_, gap)| gap < -CORRECTION_TOLERANCE)
+        .map(|(k, _)| {
+            let (a, b) = S::key_bodies(&S::key(&set.contacts[k]));
+            (a.min(b), a.max(b))
+        })
+        .collect()
+}
+
 pub(crate) fn constraint_gaps<C: ContactRow<D>, const D: usize>(
     set: &ConstraintSet<C>,
 ) -> impl Iterator<Item = (usize, Real)> + '_ {
