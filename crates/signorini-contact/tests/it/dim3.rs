@@ -959,13 +959,7 @@ fn random_hull(next: &mut impl FnMut() -> Real) -> ConvexPolyhedron {
 /// 0.15 m apart entered as U-constraints with gaps down to −0.148 m on the 1,000-body pile.
 #[test]
 fn no_constraint_reads_a_penetration_between_bodies_that_do_not_overlap() {
-    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as Real / (1u64 << 53) as Real - 0.5
-    };
+    let mut next = super::uniform(0x9e37_79b9_7f4a_7c15);
     let h = 0.01;
     let (mut pairs, mut constraints) = (0, 0);
     while pairs < 400 {

@@ -24,6 +24,17 @@ fn dynamic(shape: ConvexPolygon, pos: Vec2, angle: f64) -> RigidBody2 {
         .with_pose(pos, angle)
 }
 
+/// A deterministic uniform sequence in [−0.5, 0.5) (xorshift64 from `seed`), for the
+/// property tests here and in `dim3`.
+fn uniform(mut s: u64) -> impl FnMut() -> f64 {
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    }
+}
+
 /// PEG constraints for bodies at rest (predicted = current), all pairs candidates.
 fn peg(bodies: &[RigidBody2], eps: f64) -> ConstraintSet {
     let verts: Vec<Vec<Vec2>> = bodies.iter().map(|b| b.world_vertices()).collect();
@@ -490,13 +501,7 @@ fn block_gauss_seidel_solves_the_reduced_lcp_of_a_stack() {
 /// only at the predicted pose).
 #[test]
 fn no_constraint_reads_a_penetration_between_polygons_that_do_not_overlap() {
-    let mut s: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    };
+    let mut next = uniform(0x2545_f491_4f6c_dd1d);
     let h = 0.005;
     let eps = peg_detection_distance(h);
     let shape = |next: &mut dyn FnMut() -> f64| {
