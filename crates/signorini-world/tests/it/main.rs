@@ -11,6 +11,7 @@ use signorini_world::*;
 
 mod basis_reuse;
 mod checkpoint;
+mod friction_rescue;
 mod islands;
 mod paper;
 mod spatial;
