@@ -4,29 +4,11 @@
 //! `checkpoint`); with basis reuse on, to the solver's tolerance. A checkpoint that does not
 //! fit the world is refused with the reason.
 
-use signorini_geometry::dim3::ConvexPolyhedron;
-use signorini_math::{Mat3, Quat, Real, Vec3};
 use signorini_world::{Checkpoint, ContactKey3, ContactModel, PolyBody, World3, WorldParams};
 
 /// A static floor and two tilted columns of three cubes (two islands) that land and settle.
 fn bodies() -> Vec<PolyBody> {
-    let slab = ConvexPolyhedron::cuboid(Vec3::new(20.0, 20.0, 0.5))
-        .unwrap()
-        .translated(&Vec3::new(0.0, 0.0, -0.5));
-    let mut out = vec![PolyBody::fixed(slab)];
-    for x in [0.0, 0.6] {
-        for k in 0..3 {
-            let k = k as Real;
-            let tilt = Quat::from_axis_angle(&Vec3::x_axis(), 0.05 * (k + 1.0));
-            let shape = ConvexPolyhedron::cuboid(Vec3::repeat(0.1)).unwrap();
-            let b = PolyBody::dynamic(shape, 1.0, Mat3::identity() * (0.04 / 6.0))
-                .unwrap()
-                .with_pose(Vec3::new(x + 0.02 * k, 0.01 * k, 0.12 + 0.22 * k), tilt)
-                .with_gravity(Vec3::new(0.0, 0.0, -9.81));
-            out.push(b);
-        }
-    }
-    out
+    crate::tilted_columns(&[0.0, 0.6])
 }
 
 fn world(reuse_basis: bool) -> World3 {
