@@ -1482,7 +1482,8 @@ pub const GS_RESCUE_MIN: usize = 100;
 
 /// Iteration limit of the sparse Newton method when it rescues a frictional problem on which
 /// every dense solve failed (it goes first there, before block Gauss–Seidel). Such problems
-/// have at most [`DEFAULT_FRICTION_DENSE_LIMIT`] unknowns, so an iteration is cheap; on
+/// are no larger than the friction dense limit ([`DEFAULT_FRICTION_DENSE_LIMIT`] = 1000
+/// unknowns by default), so an iteration is cheap; on
 /// their degenerate solutions the method converges slowly (residual 1e-4 … 1e-6 after the
 /// large islands' 100 iterations). Two columns of three tilted cubes, μ = 0.5, 100 steps
 /// (docs/peg3d.md, item 19): five layouts failed 31 steps in all with the old rescue (block

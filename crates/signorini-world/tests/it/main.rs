@@ -16,8 +16,8 @@ mod islands;
 mod paper;
 mod spatial;
 
-/// A static floor and columns of three 0.2 m cubes at x = `xs`, each cube tilted a little more about x and
-/// shifted a little, dropped onto a floor: the face-to-face contacts with friction give
+/// A static floor and columns of three 0.2 m cubes at x = `xs`, each cube tilted a little
+/// more about x and shifted a little, dropped onto it: the face-to-face contacts with friction give
 /// rank-deficient Stewart–Trinkle problems (rank 42 of 120) on which dense Lemke loses its
 /// path to round-off.
 fn tilted_columns(xs: &[f64]) -> Vec<PolyBody> {
