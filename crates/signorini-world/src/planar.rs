@@ -7,7 +7,7 @@
 //! `x ← x + h v`, `θ ← θ + h ω`; and [`World::add_static_compound`].
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
-use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, violated_pairs};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, unseen_pairs};
 use signorini_contact::{
     ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, PotentialRules,
     SM_DETECTION_DISTANCE, applicability, corrective_contacts, peg::build_peg_constraints_with,
@@ -245,18 +245,9 @@ impl Space<3> for Planar {
         geometry: &Vec<Vec<Vec2>>,
         set: &ConstraintSet<Contact>,
     ) -> Vec<Contact> {
-        if params.model != ContactModel::Peg {
-            return Vec::new();
-        }
-        let seen = violated_pairs::<Self, 3>(set);
-        let eps = Self::detection_distance(params);
-        let missed: Vec<(usize, usize)> = Self::candidate_pairs(bodies, geometry, geometry, eps)
-            .into_iter()
-            .filter(|&(i, j)| {
-                !seen.contains(&(i.min(j), i.max(j)))
-                    && intersection_area(&geometry[i], &geometry[j]) > UNSEEN_OVERLAP_AREA_TOL
-            })
-            .collect();
+        let missed = unseen_pairs::<Self, 3>(params, bodies, geometry, set, |i, j| {
+            intersection_area(&geometry[i], &geometry[j]) > UNSEEN_OVERLAP_AREA_TOL
+        });
         if missed.is_empty() {
             return Vec::new();
         }

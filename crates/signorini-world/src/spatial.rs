@@ -15,7 +15,7 @@
 //! rotation about a principal axis or an isotropic inertia).
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
-use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, violated_pairs};
+use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, unseen_pairs};
 use signorini_contact::dim3::{
     Contact3, Features3, Peg3Params, SM3_DETECTION_DISTANCE, corrective_contacts3,
     peg_constraints3, peg3_detection_distance, standard_contacts3, vertex_face_contact,
@@ -427,18 +427,9 @@ impl Space<6> for Spatial {
         geometry: &Geometry3,
         set: &ConstraintSet<Contact3>,
     ) -> Vec<Contact3> {
-        if params.model != ContactModel::Peg {
-            return Vec::new();
-        }
-        let seen = violated_pairs::<Self, 6>(set);
-        let eps = Self::detection_distance(params);
-        let missed: Vec<(usize, usize)> = Self::candidate_pairs(bodies, geometry, geometry, eps)
-            .into_iter()
-            .filter(|&(i, j)| {
-                !seen.contains(&(i.min(j), i.max(j)))
-                    && overlaps_beyond_tolerance(&geometry.shapes[i], &geometry.shapes[j])
-            })
-            .collect();
+        let missed = unseen_pairs::<Self, 6>(params, bodies, geometry, set, |i, j| {
+            overlaps_beyond_tolerance(&geometry.shapes[i], &geometry.shapes[j])
+        });
         if missed.is_empty() {
             return Vec::new();
         }

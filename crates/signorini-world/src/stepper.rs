@@ -1390,7 +1390,7 @@ pub(crate) fn start_violation<C: ContactRow<D>, const D: usize>(set: &Constraint
 /// The body pairs (lower index first) of `set` with a constraint violated beyond
 /// [`CORRECTION_TOLERANCE`] (a member of an I- or X-constraint may read negative while the
 /// constraint holds): the pairs that [`Space::unseen`] leaves to the constraints.
-pub(crate) fn violated_pairs<S: Space<D>, const D: usize>(
+fn violated_pairs<S: Space<D>, const D: usize>(
     set: &ConstraintSet<S::Contact>,
 ) -> std::collections::BTreeSet<(usize, usize)> {
     constraint_gaps(set)
@@ -1399,6 +1399,28 @@ pub(crate) fn violated_pairs<S: Space<D>, const D: usize>(
             let (a, b) = S::key_bodies(&S::key(&set.contacts[k]));
             (a.min(b), a.max(b))
         })
+        .collect()
+}
+
+/// PEG's candidate pairs that interpenetrate (`overlaps(i, j)`, each dimension's exact
+/// measure) while no constraint of `set` between them is violated: the pairs that
+/// [`Space::unseen`] gives the corrective detector's contacts (both dimensions; none for the
+/// other models, which detect by distance or overlap already).
+pub(crate) fn unseen_pairs<S: Space<D>, const D: usize>(
+    params: &WorldParams,
+    bodies: &[S::Body],
+    geometry: &S::Geometry,
+    set: &ConstraintSet<S::Contact>,
+    overlaps: impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    if params.model != ContactModel::Peg {
+        return Vec::new();
+    }
+    let seen = violated_pairs::<S, D>(set);
+    let eps = S::detection_distance(params);
+    S::candidate_pairs(bodies, geometry, geometry, eps)
+        .into_iter()
+        .filter(|&(i, j)| !seen.contains(&(i.min(j), i.max(j))) && overlaps(i, j))
         .collect()
 }
 
