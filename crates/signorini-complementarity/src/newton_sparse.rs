@@ -34,6 +34,20 @@
 //!   step is tried after every full (t = 1) Newton step and ends the solve as soon as it
 //!   lands within tolerance: with the right active set one exact solve beats further
 //!   Newton steps on the smoothed Φ (PATH, too, finishes on a basis).
+//! - Proximal continuation (not in MFFFK; run only when the above ends above tolerance):
+//!   the proximal point algorithm (Rockafellar, "Monotone operators and the proximal point
+//!   algorithm", *SIAM J. Control Optim.* 14(5), 1976) on the MCP, with a vanishing weight:
+//!   from the start point z₀, round k solves the MCP of M + ε_k I and q − ε_k z_k by the
+//!   Newton iterations and polish above (warm-started at z_k), then ε_{k+1} = ε_k / 10
+//!   (`PROXIMAL_WEIGHT`, `PROXIMAL_DECAY`; at most `PROXIMAL_ROUNDS` rounds and
+//!   `PROXIMAL_ITERATIONS` Newton iterations in all). Why: the redundant face-to-face contacts
+//!   of PEG's piles make M rank-deficient, so the Jacobians and the polish's active-set
+//!   systems are singular (the exact polish failed on every call on a 9,100-unknown island of
+//!   the 3D pile of 125 with μ = 0.5) and Newton crawls or stalls. Where M is positive
+//!   semidefinite (the frictionless mixed form) M + εI is positive definite, so every system
+//!   of a round is nonsingular and the rounds converge to a solution of the original
+//!   problem; PEG's frictional rows are not monotone, so nothing is guaranteed there, and
+//!   only the original problem's natural residual decides (docs/peg3d.md, item 20).
 //!
 //! Determinism: faer runs with `Par::Seq`; every sum is in a fixed order; so the result is
 //! bit-identical from run to run and whatever the thread count.
@@ -67,13 +81,29 @@ pub const DEFAULT_ITERATIONS: usize = 100;
 const REGULARISATION: [Real; 3] = [1e-8, 1e-5, 1e-2];
 /// At most this many active-set polish rounds.
 const POLISH_ROUNDS: usize = 8;
+/// First proximal weight ε₀ / max(1, max|M_ij|) of the proximal continuation (module docs).
+/// On the dumped islands of the 125-body pile with μ = 0.5 (session 22): kept constant,
+/// 1e-5 stopped at 1.6e-7 on three of them (the rounds converge linearly) where the decay
+/// below solved them, 1e-4 needed 23 rounds and 1e-3 stopped at 4.8e-7; a first weight of
+/// 1e-6 or 1e-7 made the first round as hard as the problem itself (93 Newton iterations,
+/// and a failure, against 64 for 1e-5).
+const PROXIMAL_WEIGHT: Real = 1e-5;
+/// Each proximal round divides the weight by this (vanishing regularisation).
+const PROXIMAL_DECAY: Real = 0.1;
+/// At most this many proximal rounds.
+const PROXIMAL_ROUNDS: usize = 20;
+/// At most this many Newton iterations (polishes count one) over all proximal rounds, and
+/// never more than the Newton run before them was allowed.
+const PROXIMAL_ITERATIONS: usize = 200;
 
 /// Solve the sparse box MCP (l ≤ z ≤ u, w = M z + q, w ⟂ the box) by the sparse semismooth
 /// Newton method (module docs).
 ///
 /// Validates the input like [`crate::solve_mcp`]. Starts from `params.warm_start` if it has
 /// length n and is finite, else from mid(l, u, 0). At most `params.max_iterations`
-/// ([`DEFAULT_ITERATIONS`] if `None`) Newton iterations, then the active-set polish. Solved
+/// ([`DEFAULT_ITERATIONS`] if `None`) Newton iterations, then the active-set polish; if that
+/// is not a solution, the proximal continuation with at most as many iterations again (at
+/// most `PROXIMAL_ITERATIONS`; its success is noted in `SolveInfo::fallbacks`). Solved
 /// means natural-map residual ≤ `params.tolerance · max(1, ‖q‖∞)`. Errors carry the best
 /// iterate: [`SolveError::MaxIterations`] (iteration limit), [`SolveError::Infeasible`] (work
 /// budget spent), [`SolveError::Inaccurate`] (the line search stalled at a point that is not
@@ -106,7 +136,7 @@ pub fn solve_sparse(mcp: &SparseMcp, params: &SolveParams) -> Result<SolveInfo, 
         iterations: attempt.iterations,
         residual,
         seconds: start.elapsed().as_secs_f64(),
-        fallbacks: Vec::new(),
+        fallbacks: attempt.fallbacks,
         basis: None,
         factor: None,
         work: attempt.work,
@@ -148,14 +178,37 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
             return Ok(attempt(z, 1, work.spent));
         }
     }
-    let out = newton(mcp, &mut lu, z0, max_iter, tol, &mut work);
-    let (z, residual) = if out.polished {
+    let out = newton(mcp, &mut lu, z0.clone(), max_iter, tol, &mut work);
+    let (mut z, mut residual) = if out.polished {
         (out.z, out.residual)
     } else {
         polish_rounds(mcp, &mut lu, out.z, out.residual, &mut work)
     };
     if residual <= tol {
         return Ok(attempt(z, out.iterations, work.spent));
+    }
+    // Proximal continuation from the start point (module docs); its best iterate replaces
+    // Newton's if it is better.
+    // (A continuation that cannot even start, e.g. a failed symbolic analysis, leaves
+    // Newton's result as it was.)
+    if out.stop != Stop::Budget
+        && let Ok(prox) = proximal(mcp, &z0, tol, max_iter.min(PROXIMAL_ITERATIONS), &mut work)
+    {
+        let iterations = out.iterations + prox.iterations;
+        if prox.residual <= tol {
+            let mut a = attempt(prox.z, iterations, work.spent);
+            a.fallbacks.push((
+                SolverKind::SparseNewton,
+                format!(
+                    "stopped at residual {residual:e}; solved by the proximal continuation ({} iterations)",
+                    prox.iterations
+                ),
+            ));
+            return Ok(a);
+        }
+        if prox.residual < residual {
+            (z, residual) = (prox.z, prox.residual);
+        }
     }
     Err(match out.stop {
         Stop::Budget => SolveError::Infeasible {
@@ -180,6 +233,85 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
             best: z,
         },
     })
+}
+
+/// What the proximal continuation ended with.
+struct Proximal {
+    z: DVector<Real>,
+    residual: Real,
+    iterations: usize,
+}
+
+/// The proximal continuation (module docs) from z0, with at most `max_iter` Newton iterations
+/// (each round's crash polish counts one); returns its best iterate by the natural residual
+/// of `mcp` itself.
+fn proximal(
+    mcp: &SparseMcp,
+    z0: &DVector<Real>,
+    tol: Real,
+    max_iter: usize,
+    work: &mut Work,
+) -> Result<Proximal, SolveError> {
+    let n = mcp.dim();
+    let scale = mcp.m.values().iter().fold(1.0, |a: Real, v| a.max(v.abs()));
+    let shifted = |eps: Real| {
+        let mut t = mcp.m.triplets();
+        t.extend((0..n).map(|i| (i, i, eps)));
+        CscMatrix::from_triplets(n, n, &t)
+            .map_err(|e| SolveError::InvalidInput(format!("proximal matrix: {e}")))
+    };
+    let mut eps = PROXIMAL_WEIGHT * scale;
+    // M + εI stores every diagonal entry, so one pattern (and symbolic LU) serves all rounds.
+    let mut sub = SparseMcp {
+        m: shifted(eps)?,
+        q: mcp.q.clone(),
+        lower: mcp.lower.clone(),
+        upper: mcp.upper.clone(),
+    };
+    let mut lu = SparseLu::new(Pattern::new(&sub.m))?;
+    let mut best = Proximal {
+        z: z0.clone(),
+        residual: mcp.residual(z0),
+        iterations: 0,
+    };
+    let mut z = z0.clone();
+    for round in 0..PROXIMAL_ROUNDS {
+        if best.residual <= tol || best.iterations >= max_iter || work.exhausted() {
+            break;
+        }
+        if round > 0 {
+            eps *= PROXIMAL_DECAY;
+            sub.m = shifted(eps)?;
+        }
+        sub.q = &mcp.q - eps * &z;
+        // The round's start is polished first (the crash of `run`), then Newton.
+        let r0 = sub.residual(&z);
+        let (crashed, rc) = polish_rounds(&sub, &mut lu, z.clone(), r0, work);
+        best.iterations += 1;
+        let zr = if rc <= tol {
+            crashed
+        } else {
+            let left = max_iter.saturating_sub(best.iterations).max(1);
+            let out = newton(&sub, &mut lu, crashed, left, tol, work);
+            best.iterations += out.iterations.max(1);
+            if out.polished {
+                out.z
+            } else {
+                polish_rounds(&sub, &mut lu, out.z, out.residual, work).0
+            }
+        };
+        let r = mcp.residual(&zr);
+        let moved = (&zr - &z).amax();
+        if r < best.residual {
+            best.z = zr.clone();
+            best.residual = r;
+        }
+        if moved == 0.0 {
+            break; // a fixed point of the rounds: further rounds repeat it
+        }
+        z = zr;
+    }
+    Ok(best)
 }
 
 /// The warm start if it has length n and is finite, else mid(l, u, 0).
@@ -642,6 +774,60 @@ mod tests {
         let v = p.values(&m, &[10.0, 20.0, 30.0], &[1.0, 2.0, 3.0], 0.5);
         // Row scaling by β, then α + μβ on the diagonal.
         assert_eq!(v, vec![10.5, 2.0, 6.0, 6.0 + 21.0, 4.0, 15.0 + 31.5]);
+    }
+
+    /// A 2D body (mass 1, inertia 1) falling at 0.1 m/s onto six contacts along its flat
+    /// bottom (normal +y, at x = −0.5 … 0.5), as a mixed LCP: z = (ν, λ), rows
+    /// M ν − G λ − M ν* = 0 and Gᵀ ν ≥ 0 ⊥ λ ≥ 0. G (3 × 6) has rank 2: the redundant contacts
+    /// of a face resting on a face.
+    fn six_coplanar_contacts() -> SparseMcp {
+        let xs = [-0.5, -0.3, -0.1, 0.1, 0.3, 0.5];
+        let mut t = vec![(0, 0, 1.0), (1, 1, 1.0), (2, 2, 1.0)];
+        for (k, &x) in xs.iter().enumerate() {
+            let c = 3 + k;
+            t.extend([(1, c, -1.0), (2, c, -x), (c, 1, 1.0), (c, 2, x)]);
+        }
+        let m = CscMatrix::from_triplets(9, 9, &t).unwrap();
+        let mut q = DVector::zeros(9);
+        q[1] = 0.1; // −M ν* with ν* = (0, −0.1, 0)
+        SparseMcp::mixed(m, q, 3).unwrap()
+    }
+
+    #[test]
+    fn proximal_continuation_lands_on_a_solution_of_a_rank_deficient_problem() {
+        let mcp = six_coplanar_contacts();
+        let mut work = Work {
+            spent: 0.0,
+            limit: None,
+        };
+        // At a solution (at rest, the weight shared evenly) every contact is in the free
+        // set, and that system is singular: the exact polish cannot land there.
+        let mut at_rest = DVector::from_element(9, 0.1 / 6.0);
+        at_rest.rows_mut(0, 3).fill(0.0);
+        assert!(mcp.residual(&at_rest) < 1e-15);
+        let mut lu = SparseLu::new(Pattern::new(&mcp.m)).unwrap();
+        let polished = polish(&mcp, &mut lu, &at_rest, &mut work);
+        assert!(polished.is_none_or(|p| mcp.residual(&p) > 1e-12));
+        // From a cold start the continuation reaches a solution.
+        let tol = 1e-12;
+        let p = proximal(
+            &mcp,
+            &DVector::zeros(9),
+            tol,
+            PROXIMAL_ITERATIONS,
+            &mut work,
+        )
+        .unwrap();
+        assert!(p.residual <= tol, "residual {:e}", p.residual);
+        assert!(p.iterations <= PROXIMAL_ITERATIONS);
+        // At rest, the contact impulses carry the momentum 0.1 with no net moment.
+        let lambda = p.z.rows(3, 6);
+        assert!(p.z.rows(0, 3).amax() < 1e-12, "{}", p.z);
+        assert!(lambda.iter().all(|&l| l >= 0.0));
+        assert!((lambda.sum() - 0.1).abs() < 1e-12);
+        let xs = [-0.5, -0.3, -0.1, 0.1, 0.3, 0.5];
+        let moment: Real = xs.iter().zip(lambda.iter()).map(|(x, l)| x * l).sum();
+        assert!(moment.abs() < 1e-12, "moment {moment:e}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! files, on a large random sparse SPD LCP, on a contact-like mixed LCP with a known answer
 //! (a resting stack), warm starts and determinism.
 
+use crate::generators::contact_like_mixed;
 use crate::{assert_solves, params};
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, SeedableRng};
@@ -333,6 +334,29 @@ fn failures_carry_the_best_iterate() {
         solve_sparse(&spd, &p),
         Err(SolveError::InvalidInput(_))
     ));
+}
+
+/// Stewart–Trinkle mixed problems on which the Newton iterations stall (at natural
+/// residuals 1.4e-2 and 4.4e-4, the same with 1000 iterations) are solved by the proximal
+/// continuation that follows them (`newton_sparse.rs`, module docs).
+#[test]
+fn stalled_contact_problems_are_solved_by_the_proximal_continuation() {
+    for (nc, seed) in [(8, 17), (16, 38)] {
+        let (m, q, n_free) = contact_like_mixed(nc, seed);
+        let mcp = SparseMcp::mixed(CscMatrix::from_dense(&m).unwrap(), q, n_free).unwrap();
+        let mut p = SolveParams::default();
+        p.max_iterations = Some(1000);
+        let info = solve_sparse(&mcp, &p).unwrap_or_else(|e| panic!("nc {nc}, seed {seed}: {e}"));
+        assert_solves(&mcp.to_dense(), &info, &format!("nc {nc}, seed {seed}"));
+        assert!(
+            info.fallbacks
+                .iter()
+                .any(|(_, why)| why.contains("proximal continuation")),
+            "nc {nc}, seed {seed}: solved without the proximal continuation ({:?}): the \
+             problem no longer tests it",
+            info.fallbacks
+        );
+    }
 }
 
 #[test]
