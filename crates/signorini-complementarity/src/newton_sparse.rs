@@ -93,7 +93,8 @@ const PROXIMAL_DECAY: Real = 0.1;
 /// At most this many proximal rounds.
 const PROXIMAL_ROUNDS: usize = 20;
 /// At most this many Newton iterations (polishes count one) over all proximal rounds, and
-/// never more than the Newton run before them was allowed.
+/// never more than twice what the Newton run before them was allowed. On the 125-body pile's
+/// nine dumped islands where Newton failed, 100 solved 2 of them and 200 solved 4.
 const PROXIMAL_ITERATIONS: usize = 200;
 
 /// Solve the sparse box MCP (l ≤ z ≤ u, w = M z + q, w ⟂ the box) by the sparse semismooth
@@ -102,7 +103,7 @@ const PROXIMAL_ITERATIONS: usize = 200;
 /// Validates the input like [`crate::solve_mcp`]. Starts from `params.warm_start` if it has
 /// length n and is finite, else from mid(l, u, 0). At most `params.max_iterations`
 /// ([`DEFAULT_ITERATIONS`] if `None`) Newton iterations, then the active-set polish; if that
-/// is not a solution, the proximal continuation with at most as many iterations again (at
+/// is not a solution, the proximal continuation with at most twice as many iterations (at
 /// most `PROXIMAL_ITERATIONS`; its success is noted in `SolveInfo::fallbacks`). Solved
 /// means natural-map residual ≤ `params.tolerance · max(1, ‖q‖∞)`. Errors carry the best
 /// iterate: [`SolveError::MaxIterations`] (iteration limit), [`SolveError::Infeasible`] (work
@@ -192,7 +193,7 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
     // (A continuation that cannot even start, e.g. a failed symbolic analysis, leaves
     // Newton's result as it was.)
     if out.stop != Stop::Budget
-        && let Ok(prox) = proximal(mcp, &z0, tol, max_iter.min(PROXIMAL_ITERATIONS), &mut work)
+        && let Ok(prox) = proximal(mcp, &z0, tol, (2 * max_iter).min(PROXIMAL_ITERATIONS), &mut work)
     {
         let iterations = out.iterations + prox.iterations;
         if prox.residual <= tol {
