@@ -104,7 +104,8 @@ const PROXIMAL_ITERATIONS: usize = 200;
 /// length n and is finite, else from mid(l, u, 0). At most `params.max_iterations`
 /// ([`DEFAULT_ITERATIONS`] if `None`) Newton iterations, then the active-set polish; if that
 /// is not a solution, the proximal continuation with at most twice as many iterations (at
-/// most `PROXIMAL_ITERATIONS`; its success is noted in `SolveInfo::fallbacks`). Solved
+/// most `PROXIMAL_ITERATIONS`; `params.proximal`; its success is noted in
+/// `SolveInfo::fallbacks`). Solved
 /// means natural-map residual ≤ `params.tolerance · max(1, ‖q‖∞)`. Errors carry the best
 /// iterate: [`SolveError::MaxIterations`] (iteration limit), [`SolveError::Infeasible`] (work
 /// budget spent), [`SolveError::Inaccurate`] (the line search stalled at a point that is not
@@ -192,8 +193,15 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
     // Newton's if it is better.
     // (A continuation that cannot even start, e.g. a failed symbolic analysis, leaves
     // Newton's result as it was.)
-    if out.stop != Stop::Budget
-        && let Ok(prox) = proximal(mcp, &z0, tol, (2 * max_iter).min(PROXIMAL_ITERATIONS), &mut work)
+    if params.proximal
+        && out.stop != Stop::Budget
+        && let Ok(prox) = proximal(
+            mcp,
+            &z0,
+            tol,
+            (2 * max_iter).min(PROXIMAL_ITERATIONS),
+            &mut work,
+        )
     {
         let iterations = out.iterations + prox.iterations;
         if prox.residual <= tol {

@@ -61,6 +61,10 @@ pub struct SolveParams {
     /// results bit-identical from machine to machine. `SparseNewton` counts its work in
     /// stored matrix entries touched instead (`newton_sparse.rs` module docs).
     pub work_limit: Option<Real>,
+    /// `SparseNewton`: follow a run that ends above tolerance with the proximal continuation
+    /// (`newton_sparse.rs` module docs). On by default; the world turns it off without
+    /// friction (docs/peg3d.md, item 20).
+    pub proximal: bool,
 }
 
 /// Work (multiply–adds) charged for `pivots` Lemke pivots and `newton` dense FB-Newton
@@ -81,6 +85,7 @@ impl Default for SolveParams {
             warm_factor: None,
             relaxation: 1.0,
             work_limit: None,
+            proximal: true,
         }
     }
 }
