@@ -263,8 +263,9 @@ fn proximal(
 ) -> Result<Proximal, SolveError> {
     let n = mcp.dim();
     let scale = mcp.m.values().iter().fold(1.0, |a: Real, v| a.max(v.abs()));
+    let entries = mcp.m.triplets();
     let shifted = |eps: Real| {
-        let mut t = mcp.m.triplets();
+        let mut t = entries.clone();
         t.extend((0..n).map(|i| (i, i, eps)));
         CscMatrix::from_triplets(n, n, &t)
             .map_err(|e| SolveError::InvalidInput(format!("proximal matrix: {e}")))
