@@ -356,6 +356,13 @@ fn stalled_contact_problems_are_solved_by_the_proximal_continuation() {
              problem no longer tests it",
             info.fallbacks
         );
+        // Without it (`SolveParams::proximal = false`, as the world runs without friction)
+        // the same solve fails.
+        p.proximal = false;
+        assert!(
+            solve_sparse(&mcp, &p).is_err(),
+            "nc {nc}, seed {seed}: solved without the proximal continuation"
+        );
     }
 }
 
