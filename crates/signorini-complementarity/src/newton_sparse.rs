@@ -181,20 +181,17 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
         }
     }
     let out = newton(mcp, &mut lu, z0.clone(), max_iter, tol, &mut work);
-    let (mut z, mut residual) = if out.polished {
-        (out.z, out.residual)
-    } else {
-        polish_rounds(mcp, &mut lu, out.z, out.residual, &mut work)
-    };
+    let (stop, newton_iterations) = (out.stop, out.iterations);
+    let (mut z, mut residual) = settle(mcp, &mut lu, out, &mut work);
     if residual <= tol {
-        return Ok(attempt(z, out.iterations, work.spent));
+        return Ok(attempt(z, newton_iterations, work.spent));
     }
     // Proximal continuation from the start point (module docs); its best iterate replaces
     // Newton's if it is better.
     // (A continuation that cannot even start, e.g. a failed symbolic analysis, leaves
     // Newton's result as it was.)
     if params.proximal
-        && out.stop != Stop::Budget
+        && stop != Stop::Budget
         && let Ok(prox) = proximal(
             mcp,
             &z0,
@@ -203,7 +200,7 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
             &mut work,
         )
     {
-        let iterations = out.iterations + prox.iterations;
+        let iterations = newton_iterations + prox.iterations;
         if prox.residual <= tol {
             let mut a = attempt(prox.z, iterations, work.spent);
             a.fallbacks.push((
@@ -219,29 +216,44 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
             (z, residual) = (prox.z, prox.residual);
         }
     }
-    Err(match out.stop {
+    Err(match stop {
         Stop::Budget => SolveError::Infeasible {
             reason: format!(
                 "{} ({:e}) after {} sparse Newton iterations",
                 crate::BUDGET_SPENT,
                 work.limit.unwrap_or(Real::INFINITY),
-                out.iterations
+                newton_iterations
             ),
             best: Some(z),
             residual,
         },
         Stop::MaxIterations => SolveError::MaxIterations {
-            iterations: out.iterations,
+            iterations: newton_iterations,
             residual,
             best: z,
         },
         Stop::Converged | Stop::Stalled => SolveError::Inaccurate {
             solver: SolverKind::SparseNewton,
-            iterations: out.iterations,
+            iterations: newton_iterations,
             residual,
             best: z,
         },
     })
+}
+
+/// Newton's best iterate and its residual, polished unless the in-loop polish already
+/// ended the run.
+fn settle(
+    mcp: &SparseMcp,
+    lu: &mut SparseLu,
+    out: Outcome,
+    work: &mut Work,
+) -> (DVector<Real>, Real) {
+    if out.polished {
+        (out.z, out.residual)
+    } else {
+        polish_rounds(mcp, lu, out.z, out.residual, work)
+    }
 }
 
 /// What the proximal continuation ended with.
@@ -263,17 +275,26 @@ fn proximal(
 ) -> Result<Proximal, SolveError> {
     let n = mcp.dim();
     let scale = mcp.m.values().iter().fold(1.0, |a: Real, v| a.max(v.abs()));
-    let entries = mcp.m.triplets();
-    let shifted = |eps: Real| {
-        let mut t = entries.clone();
-        t.extend((0..n).map(|i| (i, i, eps)));
-        CscMatrix::from_triplets(n, n, &t)
-            .map_err(|e| SolveError::InvalidInput(format!("proximal matrix: {e}")))
-    };
     let mut eps = PROXIMAL_WEIGHT * scale;
-    // M + εI stores every diagonal entry, so one pattern (and symbolic LU) serves all rounds.
+    // M + εI stores every diagonal entry, so one pattern (and symbolic LU) serves all rounds,
+    // and a round only rewrites the diagonal values M_jj + ε.
+    let mut t = mcp.m.triplets();
+    t.extend((0..n).map(|i| (i, i, eps)));
+    let m = CscMatrix::from_triplets(n, n, &t)
+        .map_err(|e| SolveError::InvalidInput(format!("proximal matrix: {e}")))?;
+    let at = (0..n)
+        .map(|j| m.diagonal_position(j))
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| SolveError::InvalidInput("proximal matrix lost a diagonal".into()))?;
+    let base: Vec<Real> = (0..n)
+        .map(|j| {
+            mcp.m
+                .diagonal_position(j)
+                .map_or(0.0, |k| mcp.m.values()[k])
+        })
+        .collect();
     let mut sub = SparseMcp {
-        m: shifted(eps)?,
+        m,
         q: mcp.q.clone(),
         lower: mcp.lower.clone(),
         upper: mcp.upper.clone(),
@@ -291,7 +312,10 @@ fn proximal(
         }
         if round > 0 {
             eps *= PROXIMAL_DECAY;
-            sub.m = shifted(eps)?;
+            let values = sub.m.values_mut();
+            for (&k, &d) in at.iter().zip(&base) {
+                values[k] = d + eps;
+            }
         }
         sub.q = &mcp.q - eps * &z;
         // The round's start is polished first (the crash of `run`), then Newton.
@@ -304,11 +328,7 @@ fn proximal(
             let left = max_iter.saturating_sub(best.iterations).max(1);
             let out = newton(&sub, &mut lu, crashed, left, tol, work);
             best.iterations += out.iterations.max(1);
-            if out.polished {
-                out.z
-            } else {
-                polish_rounds(&sub, &mut lu, out.z, out.residual, work).0
-            }
+            settle(&sub, &mut lu, out, work).0
         };
         let r = mcp.residual(&zr);
         let moved = (&zr - &z).amax();

@@ -212,6 +212,20 @@ impl CscMatrix {
         &self.values
     }
 
+    /// Values of the stored entries, to change in place (the structure stays).
+    pub(crate) fn values_mut(&mut self) -> &mut [Real] {
+        &mut self.values
+    }
+
+    /// Position in [`CscMatrix::values`] of the stored entry (j, j), if any (canonical form).
+    pub(crate) fn diagonal_position(&self, j: usize) -> Option<usize> {
+        let (start, end) = (self.col_ptr[j], self.col_ptr[j + 1]);
+        self.row_idx[start..end]
+            .binary_search(&j)
+            .ok()
+            .map(|k| start + k)
+    }
+
     /// True if the rows of every column are strictly increasing (sorted, no duplicates).
     pub fn is_canonical(&self) -> bool {
         (0..self.ncols).all(|j| {
