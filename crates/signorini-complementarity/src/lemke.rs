@@ -248,8 +248,12 @@ fn lemke_pivoting(
     };
     let mut t = Tableau::cold(&Ms, &qs, cfg.covering);
     t.n_free = nf;
-    let feasible =
-        |t: &Tableau| (0..n).all(|i| t.is_free(t.basis[i]) || t.xb[i] >= -PIVOT_TOL * t.scale_q());
+    // (The floor once per call: `scale_q` is a pass over q, and inside the row loop it made
+    // this check O(n²).)
+    let feasible = |t: &Tableau| {
+        let floor = -PIVOT_TOL * t.scale_q();
+        (0..n).all(|i| t.is_free(t.basis[i]) || t.xb[i] >= floor)
+    };
     if nf > 0 {
         // Mixed LCP: start from a basis holding every free variable (completed by
         // constrained z's where the free block alone is singular).
