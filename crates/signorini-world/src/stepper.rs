@@ -887,7 +887,9 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         if form.dim() > self.dense_limit() {
             let mut p = params.clone();
             p.warm_start = reduced_warm.clone();
-            if let Some((v, normals)) = self.solve_large(form, free, &p, true, &mut best, report) {
+            if let Some((v, normals)) =
+                self.solve_large(form, free, &p, true, None, &mut best, report)
+            {
                 keep(&normals);
                 return v;
             }
@@ -902,6 +904,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 .fallbacks
                 .push("sparse solve failed: dense chain (reduced, then mixed LCP)".into());
         }
+        // The dense chain's least-residual iterate, in the reduced form's unknowns: where
+        // every dense solve fails, the frictionless rescue starts the sparse Newton method
+        // there (item 21).
+        let mut dense_best: Option<(DVector<Real>, Real)> = None;
         let lcp = match form.reduced_lcp(&self.bodies, free) {
             Ok(l) => Some(l),
             Err(e) => {
@@ -952,6 +958,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
                     let scale = lcp.q.amax().max(1.0);
                     if let Some((z, r)) = best_iterate(&e) {
+                        dense_best = Some((z.clone(), r));
                         let impulse = z.iter().take(form.n_normal).sum();
                         let v = form.velocities_from_lcp(&self.bodies, free, &z);
                         if r <= APPROXIMATE_TOLERANCE * scale {
@@ -997,21 +1004,34 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     let impulse = z.iter().skip(nv).take(form.n_normal).sum();
                     let v = form.velocities_from_mcp(self.bodies.len(), &dynamic, &z);
                     best.consider(v, r, impulse, "mixed LCP");
+                    if dense_best.as_ref().is_none_or(|b| r < b.1) {
+                        dense_best = Some((z.rows(nv, z.len() - nv).into_owned(), r));
+                    }
                 }
                 if form.dim() >= GS_RESCUE_MIN {
                     // With friction the sparse Newton method goes first, with a larger
                     // iteration limit (`FRICTION_RESCUE_ITERATIONS`): these dense failures
                     // are rank-deficient Stewart–Trinkle blocks on which pivoting loses its
                     // path (docs/peg3d.md, item 19).
+                    // Without friction it first starts from the dense chain's best iterate:
+                    // there Lemke often found the active set and lost the answer to
+                    // rounding, or stopped at its budget near the end (item 21).
                     let frictional = self.params.mu > 0.0;
                     let mut p = params.clone();
                     p.warm_start = reduced_warm;
                     if frictional {
                         p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
                     }
-                    if let Some((v, normals)) =
-                        self.solve_large(form, free, &p, frictional, &mut best, report)
-                    {
+                    let start = dense_best.filter(|_| !frictional).map(|(z, _)| z);
+                    if let Some((v, normals)) = self.solve_large(
+                        form,
+                        free,
+                        &p,
+                        frictional,
+                        start.as_ref(),
+                        &mut best,
+                        report,
+                    ) {
                         keep(&normals);
                         return v;
                     }
@@ -1058,12 +1078,16 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// never a dense matrix) and solved by the sparse semismooth Newton method
     /// ([`solve_sparse`], faer's sparse LU). Returns the velocities and normal impulses, or
     /// `None` (the reason in the report's fallbacks, a best iterate offered to `best`).
+    /// `start` (reduced-form unknowns), if given, starts a first sparse Newton run before
+    /// anything else (the frictionless rescue's dense best iterate, item 21).
+    #[allow(clippy::too_many_arguments)]
     fn solve_large(
         &self,
         form: &Formulation<D>,
         free: &[SVector<Real, D>],
         params: &SolveParams,
         newton_first: bool,
+        start: Option<&DVector<Real>>,
         best: &mut BestAttempt<D>,
         report: &mut StepReport,
     ) -> Option<(Vec<SVector<Real, D>>, Vec<Real>)> {
@@ -1095,6 +1119,29 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let v = form.velocities_from_mcp(self.bodies.len(), &t.dynamic, z);
             (v, normals)
         };
+        let mut from_dense = None;
+        if let Some(z0) = start {
+            let mut p = params.clone();
+            p.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, z0));
+            match solve_sparse(&mcp, &p) {
+                Ok(info) => {
+                    record(report, &info);
+                    report
+                        .fallbacks
+                        .push("sparse Newton from the dense chain's best iterate".into());
+                    let (v, normals) = read(&info.z);
+                    report.normal_impulse = normals.iter().sum();
+                    return Some((v, normals));
+                }
+                Err(e) => {
+                    report.budget_exhausted |= spent_budget(&e);
+                    report.fallbacks.push(format!(
+                        "sparse mixed LCP from the dense chain's best iterate: {e}"
+                    ));
+                    from_dense = Some(e);
+                }
+            }
+        }
         let mut first_error = None;
         if newton_first {
             match solve_sparse(&mcp, &params) {
@@ -1163,7 +1210,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // The sparse Newton iterates, the one from the block Gauss–Seidel answer included:
         // on the 2D pile of 400 bodies it stopped at 1.5e-6 where the Gauss–Seidel answer it
         // started from had 2.2e-2, and the step went on from the latter.
-        let (z, r) = [first_error.as_ref(), Some(&after_gs)]
+        let (z, r) = [from_dense.as_ref(), first_error.as_ref(), Some(&after_gs)]
             .into_iter()
             .flatten()
             .filter_map(best_iterate)
@@ -1567,3 +1614,7 @@ fn record(report: &mut StepReport, info: &signorini_complementarity::SolveInfo) 
             .map(|(k, why)| format!("{k:?}: {why}")),
     );
 }
+
+#[cfg(test)]
+#[path = "stepper_rescue_tests.rs"]
+mod rescue_tests;

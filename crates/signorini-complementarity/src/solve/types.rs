@@ -54,8 +54,9 @@ pub struct SolveParams {
     /// PGS/SOR relaxation ω ∈ (0, 2); 1 is plain projected Gauss–Seidel.
     pub relaxation: Real,
     /// Deterministic work budget of a `Lemke` or `Auto` solve, in multiply–adds as
-    /// [`work_estimate`] counts them (a Lemke pivot costs n², a dense FB-Newton iteration n³/3,
-    /// n the problem size); `None` = unlimited. Pivot and iteration limits are cut so that the
+    /// [`work_estimate`] counts them (a Lemke pivot costs n², n the size of the LCP it pivots
+    /// on: free variables, which the Schur complement eliminates, do not count; a dense
+    /// FB-Newton iteration n³/3, n the problem size); `None` = unlimited. Pivot and iteration limits are cut so that the
     /// whole chain stays within it, and the chain stops (with its best iterate, as an
     /// [`SolveError::Infeasible`]) when it is spent. Counting work instead of wall time keeps
     /// results bit-identical from machine to machine. `SparseNewton` counts its work in
