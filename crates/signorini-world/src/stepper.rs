@@ -905,8 +905,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 .push("sparse solve failed: dense chain (reduced, then mixed LCP)".into());
         }
         // The dense chain's least-residual iterate, in the reduced form's unknowns: where
-        // every dense solve fails, the frictionless rescue starts the sparse Newton method
-        // there (item 21).
+        // every dense solve fails, the rescue starts the sparse Newton method there first
+        // (item 21).
         let mut dense_best: Option<(DVector<Real>, Real)> = None;
         let lcp = match form.reduced_lcp(&self.bodies, free) {
             Ok(l) => Some(l),
@@ -1009,20 +1009,20 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     }
                 }
                 if form.dim() >= GS_RESCUE_MIN {
-                    // With friction the sparse Newton method goes first, with a larger
-                    // iteration limit (`FRICTION_RESCUE_ITERATIONS`): these dense failures
+                    // With friction the sparse Newton method goes before block Gauss–Seidel,
+                    // with a larger iteration limit (`FRICTION_RESCUE_ITERATIONS`): these dense failures
                     // are rank-deficient Stewart–Trinkle blocks on which pivoting loses its
                     // path (docs/peg3d.md, item 19).
-                    // Without friction it first starts from the dense chain's best iterate:
-                    // there Lemke often found the active set and lost the answer to
-                    // rounding, or stopped at its budget near the end (item 21).
+                    // Before both, it starts from the dense chain's best iterate: there Lemke
+                    // often found the active set and lost the answer to rounding, or stopped
+                    // at its budget near the end (item 21).
                     let frictional = self.params.mu > 0.0;
                     let mut p = params.clone();
                     p.warm_start = reduced_warm;
                     if frictional {
                         p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
                     }
-                    let start = dense_best.filter(|_| !frictional).map(|(z, _)| z);
+                    let start = dense_best.map(|(z, _)| z);
                     if let Some((v, normals)) = self.solve_large(
                         form,
                         free,
@@ -1079,7 +1079,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// ([`solve_sparse`], faer's sparse LU). Returns the velocities and normal impulses, or
     /// `None` (the reason in the report's fallbacks, a best iterate offered to `best`).
     /// `start` (reduced-form unknowns), if given, starts a first sparse Newton run before
-    /// anything else (the frictionless rescue's dense best iterate, item 21).
+    /// anything else (the rescue's dense best iterate, item 21).
     #[allow(clippy::too_many_arguments)]
     fn solve_large(
         &self,

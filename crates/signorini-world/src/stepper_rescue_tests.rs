@@ -1,4 +1,4 @@
-//! The frictionless rescue's first stage (docs/peg3d.md, item 21): where every dense solve
+//! The rescue's first stage (docs/peg3d.md, item 21): where every dense solve
 //! failed, the sparse Newton method starts from the dense chain's best iterate. On the 2D
 //! pile of 400 bodies that iterate was a Lemke answer that had found the active set and lost
 //! its accuracy to rounding, or had stopped at its budget near the end. Here a Lemke answer
