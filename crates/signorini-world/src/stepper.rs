@@ -1119,43 +1119,43 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let v = form.velocities_from_mcp(self.bodies.len(), &t.dynamic, z);
             (v, normals)
         };
+        // One sparse Newton run: its velocities and normal impulses (noted in the fallbacks as
+        // `done`, if given), or its error (noted after `failed`).
+        let newton =
+            |p: &SolveParams, report: &mut StepReport, done: Option<&str>, failed: &str| {
+                match solve_sparse(&mcp, p) {
+                    Ok(info) => {
+                        record(report, &info);
+                        if let Some(done) = done {
+                            report.fallbacks.push(done.into());
+                        }
+                        let (v, normals) = read(&info.z);
+                        report.normal_impulse = normals.iter().sum();
+                        Ok((v, normals))
+                    }
+                    Err(e) => {
+                        report.budget_exhausted |= spent_budget(&e);
+                        report.fallbacks.push(format!("{failed}: {e}"));
+                        Err(e)
+                    }
+                }
+            };
         let mut from_dense = None;
         if let Some(z0) = start {
             let mut p = params.clone();
             p.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, z0));
-            match solve_sparse(&mcp, &p) {
-                Ok(info) => {
-                    record(report, &info);
-                    report
-                        .fallbacks
-                        .push("sparse Newton from the dense chain's best iterate".into());
-                    let (v, normals) = read(&info.z);
-                    report.normal_impulse = normals.iter().sum();
-                    return Some((v, normals));
-                }
-                Err(e) => {
-                    report.budget_exhausted |= spent_budget(&e);
-                    report.fallbacks.push(format!(
-                        "sparse mixed LCP from the dense chain's best iterate: {e}"
-                    ));
-                    from_dense = Some(e);
-                }
+            let done = "sparse Newton from the dense chain's best iterate";
+            let failed = "sparse mixed LCP from the dense chain's best iterate";
+            match newton(&p, report, Some(done), failed) {
+                Ok(answer) => return Some(answer),
+                Err(e) => from_dense = Some(e),
             }
         }
         let mut first_error = None;
         if newton_first {
-            match solve_sparse(&mcp, &params) {
-                Ok(info) => {
-                    record(report, &info);
-                    let (v, normals) = read(&info.z);
-                    report.normal_impulse = normals.iter().sum();
-                    return Some((v, normals));
-                }
-                Err(e) => {
-                    report.budget_exhausted |= spent_budget(&e);
-                    report.fallbacks.push(format!("sparse mixed LCP: {e}"));
-                    first_error = Some(e);
-                }
+            match newton(&params, report, None, "sparse mixed LCP") {
+                Ok(answer) => return Some(answer),
+                Err(e) => first_error = Some(e),
             }
         }
         // Block Gauss–Seidel finds the active set; the sparse Newton method, started there,
@@ -1174,23 +1174,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             gs.sweeps, gs.residual, gs.failed_blocks
         ));
         params.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, &gs.z));
-        let after_gs = match solve_sparse(&mcp, &params) {
-            Ok(info) => {
-                record(report, &info);
-                report
-                    .fallbacks
-                    .push("sparse Newton from the block Gauss–Seidel answer".into());
-                let (v, normals) = read(&info.z);
-                report.normal_impulse = normals.iter().sum();
-                return Some((v, normals));
-            }
-            Err(e) => {
-                report.budget_exhausted |= spent_budget(&e);
-                report
-                    .fallbacks
-                    .push(format!("sparse mixed LCP after block Gauss–Seidel: {e}"));
-                e
-            }
+        let done = "sparse Newton from the block Gauss–Seidel answer";
+        let failed = "sparse mixed LCP after block Gauss–Seidel";
+        let after_gs = match newton(&params, report, Some(done), failed) {
+            Ok(answer) => return Some(answer),
+            Err(e) => e,
         };
         let v = form.velocities_from_lcp(&self.bodies, free, &gs.z);
         let normals = gs.z.as_slice()[..form.n_normal].to_vec();
