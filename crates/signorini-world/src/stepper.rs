@@ -1009,13 +1009,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     }
                 }
                 if form.dim() >= GS_RESCUE_MIN {
-                    // With friction the sparse Newton method goes before block Gauss–Seidel,
-                    // with a larger iteration limit (`FRICTION_RESCUE_ITERATIONS`): these dense failures
-                    // are rank-deficient Stewart–Trinkle blocks on which pivoting loses its
-                    // path (docs/peg3d.md, item 19).
-                    // Before both, it starts from the dense chain's best iterate: there Lemke
-                    // often found the active set and lost the answer to rounding, or stopped
-                    // at its budget near the end (item 21).
+                    // The rescue (`solve_large`): first the sparse Newton method from the
+                    // dense chain's best iterate, where Lemke often found the active set and
+                    // lost the answer to rounding, or stopped at its budget near the end
+                    // (docs/peg3d.md, item 21). With friction then the sparse Newton method
+                    // from the last step's impulses, with a larger iteration limit
+                    // (`FRICTION_RESCUE_ITERATIONS`): these dense failures are rank-deficient
+                    // Stewart–Trinkle blocks on which pivoting loses its path (item 19).
+                    // Then block Gauss–Seidel and Newton from its answer.
                     let frictional = self.params.mu > 0.0;
                     let mut p = params.clone();
                     p.warm_start = reduced_warm;
