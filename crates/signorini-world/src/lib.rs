@@ -176,6 +176,6 @@ pub use signorini_dynamics::Gyroscopic;
 pub use spatial::{ContactKey3, Geometry3, PolyBody, Spatial, TRIAL_OVERLAP_TOLERANCE, World3};
 pub use stepper::{
     APPROXIMATE_TOLERANCE, CORRECTION_TOLERANCE, ContactKey, DEFAULT_DENSE_LIMIT,
-    DEFAULT_FRICTION_DENSE_LIMIT, DEFAULT_GAP_CORRECTIONS, DENSE_FALLBACK_LIMIT, GenericWorld,
-    PEG_SOLVE_WORK_LIMIT, Space, WorldError, WorldParams,
+    DEFAULT_FRICTION_DENSE_LIMIT, DEFAULT_GAP_CORRECTIONS, DENSE_FALLBACK_LIMIT, FLOOR_PIVOTS,
+    GenericWorld, PEG_SOLVE_WORK_LIMIT, Space, WorldError, WorldParams,
 };

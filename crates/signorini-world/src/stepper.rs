@@ -132,9 +132,9 @@ pub struct WorldParams {
     pub split_penetration: bool,
     /// Deterministic work budget of each complementarity solve of a step
     /// (`SolveParams::work_limit`, multiply–adds; `None` = unlimited, the default), raised for
-    /// a problem of n unknowns to at least n Lemke pivots (n³ as `work_estimate` counts them:
-    /// what a cold Lemke run on a contact problem needs, so a large island is cut short only
-    /// when it is unsolvable, not because it is large). A step
+    /// a problem of n unknowns to at least [`FLOOR_PIVOTS`]·n Lemke pivots (3n³ as
+    /// `work_estimate` counts them), so that a large island is cut short only when it is
+    /// unsolvable, not because it is large. A step
     /// makes at most 2 (reduced, mixed) × (1 + `gap_corrections` + 1 split) solves and a
     /// failed solve ends the corrections, so this bounds the work of a step; a solve cut short
     /// by it fails like any other (best iterate, `StepReport::budget_exhausted`).
@@ -205,13 +205,22 @@ pub struct WorldParams {
     pub x_impulse: XImpulse,
 }
 
+/// A solve budget ([`WorldParams::solve_work_limit`]) is raised for a problem of n unknowns to
+/// at least this many times n Lemke pivots. 3, because the landing steps of the 2D pile of 400
+/// bodies need 1.6–1.8 n pivots (1,504 for 851 unknowns): with a floor of n pivots, steps
+/// 201–331 of that pile from rest had 5 failed steps (to step 309) against 2 with 3n, and ran
+/// 8.0 against 11.0 s/step on average (docs/peg3d.md, item 21). With PEG's budget of 1e9 it
+/// acts only from 694 unknowns on, so no problem of the pour experiments is affected.
+pub const FLOOR_PIVOTS: usize = 3;
+
 /// Gap-correction re-solves per PEG step in [`WorldParams::signorini`] (the CLI's default).
 pub const DEFAULT_GAP_CORRECTIONS: usize = 8;
 
 /// Work budget of each PEG solve in [`WorldParams::signorini`]
 /// ([`WorldParams::solve_work_limit`], multiply–adds): about 0.2–1 s, Lemke gets ≥ 3n pivots
-/// up to n ≈ 700 unknowns and the whole default chain below n ≈ 150, so only very large
-/// unsolvable subproblems are cut short (a pour3d step with 667 unknowns once took 61 s).
+/// up to n ≈ 700 unknowns (above, [`FLOOR_PIVOTS`] raises it to 3n) and the whole default
+/// chain below n ≈ 150, so only very large unsolvable subproblems are cut short (a pour3d step
+/// with 667 unknowns once took 61 s).
 pub const PEG_SOLVE_WORK_LIMIT: Real = 1e9;
 
 /// Three presets, from the most to the least faithful to the paper:
@@ -860,7 +869,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         params.work_limit = self
             .params
             .solve_work_limit
-            .map(|w| w.max(work_estimate(form.dim(), form.dim(), 0)));
+            .map(|w| solve_budget(w, form.dim()));
         let keys: Vec<S::Key> = form
             .normal_contacts()
             .iter()
@@ -1592,6 +1601,12 @@ const BASIS_REFINEMENTS: usize = 8;
 use signorini_math::tolerance::BASIS_REUSE_RESIDUAL_TOL as REUSE_TOLERANCE;
 
 pub use signorini_math::tolerance::GAP_CORRECTION_TOL as CORRECTION_TOLERANCE;
+
+/// The work budget of one solve of `n` unknowns under [`WorldParams::solve_work_limit`] =
+/// `limit`: at least [`FLOOR_PIVOTS`]·n Lemke pivots.
+fn solve_budget(limit: Real, n: usize) -> Real {
+    limit.max(work_estimate(n, FLOOR_PIVOTS * n, 0))
+}
 
 fn record(report: &mut StepReport, info: &signorini_complementarity::SolveInfo) {
     report.solver = Some(info.solver);
