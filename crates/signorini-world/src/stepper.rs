@@ -208,8 +208,9 @@ pub struct WorldParams {
 /// A solve budget ([`WorldParams::solve_work_limit`]) is raised for a problem of n unknowns to
 /// at least this many times n Lemke pivots. 3, because the landing steps of the 2D pile of 400
 /// bodies need 1.6–1.8 n pivots (1,504 for 851 unknowns): with a floor of n pivots, steps
-/// 201–331 of that pile from rest had 5 failed steps (to step 309) against 2 with 3n, and ran
-/// 8.0 against 11.0 s/step on average (docs/peg3d.md, item 21). With PEG's budget of 1e9 it
+/// 201–325 of that pile from rest had 7 failed steps against 2 in 201–344 with 3n, at 11.5
+/// against 9.1 s/step (single runs beside the same other jobs; docs/peg3d.md, item 21). With
+/// PEG's budget of 1e9 it
 /// acts only from 694 unknowns on, so no problem of the pour experiments is affected.
 pub const FLOOR_PIVOTS: usize = 3;
 
