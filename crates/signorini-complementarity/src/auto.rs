@@ -24,6 +24,7 @@ use crate::basis_reuse::LemkeFactor;
 use crate::fischer_burmeister::{fb_newton, start_point};
 use crate::lemke::{Covering, lemke_mcp};
 use crate::polish::polish_if_better;
+use crate::reduce::schur_lcp_size;
 use crate::solve::accept::rows_within;
 use crate::solve::types::{Attempt, SolveError, SolveParams, SolverKind, work_estimate};
 use std::sync::Arc;
@@ -73,11 +74,10 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
 /// pivot / iteration limits that keep the next stage within what is left.
 struct Budget {
     n: usize,
-    /// Size of the LCP that Lemke pivots on (`reduce.rs`): n less the free variables (the
-    /// Schur complement eliminates them) plus one multiplier per doubly bounded variable. A
-    /// pivot costs this size squared: charging a mixed problem's pivots by n (velocities
-    /// included) cut the 2D pile of 400 bodies' mixed-form Lemke runs to a third of the
-    /// pivots the budget pays for (docs/peg3d.md, item 21).
+    /// Size of the LCP that Lemke pivots on (`reduce.rs`, `schur_lcp_size`): a pivot costs
+    /// it squared. Charging a mixed problem's pivots by n (velocities included) cut the 2D
+    /// pile of 400 bodies' mixed-form Lemke runs to a third of the pivots the budget pays for
+    /// (docs/peg3d.md, item 21).
     lemke_n: usize,
     limit: Option<Real>,
     spent: Real,
@@ -85,14 +85,9 @@ struct Budget {
 
 impl Budget {
     fn new(mcp: &Mcp, limit: Option<Real>) -> Self {
-        let free = |i: usize| mcp.lower[i] == Real::NEG_INFINITY && mcp.upper[i] == Real::INFINITY;
-        let boxed = |i: usize| mcp.lower[i].is_finite() && mcp.upper[i].is_finite();
-        let n = mcp.dim();
-        let lemke_n =
-            n - (0..n).filter(|&i| free(i)).count() + (0..n).filter(|&i| boxed(i)).count();
         Budget {
-            n,
-            lemke_n,
+            n: mcp.dim(),
+            lemke_n: schur_lcp_size(mcp),
             limit,
             spent: 0.0,
         }

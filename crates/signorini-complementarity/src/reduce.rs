@@ -29,6 +29,23 @@ use crate::Mcp;
 /// Below it the block is treated as singular and free variables are split instead.
 const SCHUR_MIN_PIVOT_RATIO: Real = 1e-12;
 
+/// Whether variable `i` of `mcp` is free (l = −∞, u = +∞).
+fn is_free(mcp: &Mcp, i: usize) -> bool {
+    mcp.lower[i] == Real::NEG_INFINITY && mcp.upper[i] == Real::INFINITY
+}
+
+/// The size of the LCP that [`Reduction::new`] builds for `mcp` when its free block is
+/// eliminated (the usual case, and every contact problem's): the constrained variables plus
+/// one multiplier per doubly bounded one. What a Lemke pivot on `mcp` costs is this squared
+/// (the work budget, `auto.rs`).
+pub(crate) fn schur_lcp_size(mcp: &Mcp) -> usize {
+    let n = mcp.dim();
+    let boxed = (0..n)
+        .filter(|&i| mcp.lower[i].is_finite() && mcp.upper[i].is_finite())
+        .count();
+    n - (0..n).filter(|&i| is_free(mcp, i)).count() + boxed
+}
+
 /// How free variables were handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FreeHandling {
@@ -68,10 +85,8 @@ impl Reduction {
     /// variables (first in the reduced problem) instead of splitting them.
     pub(crate) fn new(mcp: &Mcp, keep_free: bool) -> Reduction {
         let n = mcp.dim();
-        let is_free =
-            |i: usize| mcp.lower[i] == Real::NEG_INFINITY && mcp.upper[i] == Real::INFINITY;
-        let free_idx: Vec<usize> = (0..n).filter(|&i| is_free(i)).collect();
-        let cons_idx: Vec<usize> = (0..n).filter(|&i| !is_free(i)).collect();
+        let free_idx: Vec<usize> = (0..n).filter(|&i| is_free(mcp, i)).collect();
+        let cons_idx: Vec<usize> = (0..n).filter(|&i| !is_free(mcp, i)).collect();
 
         // Step 1: free variables → Schur complement, or split.
         let (m1, q1, lo, up, free, schur, kept_idx, n_split) = if free_idx.is_empty() {
