@@ -21,6 +21,7 @@ use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
 
 use crate::Mcp;
+use crate::dense_lu::DenseLu;
 use crate::polish::polish_if_better;
 use crate::solve::types::{Attempt, SolveError, SolveParams, SolverKind};
 
@@ -182,9 +183,8 @@ fn direction(
         h[(i, i)] += alpha[i];
     }
     let grad = h.tr_mul(phi_v);
-    let newton = h
-        .lu()
-        .solve(&(-phi_v))
+    let newton = DenseLu::new(h)
+        .solve_vec(&(-phi_v))
         .filter(|d| d.iter().all(|x| x.is_finite()));
     let d = match newton {
         Some(d) if grad.dot(&d) <= -RHO * d.norm().powf(P_EXP) => d,

@@ -28,6 +28,7 @@
 
 mod auto;
 mod basis_reuse;
+mod dense_lu;
 mod fischer_burmeister;
 mod lemke;
 mod newton_sparse;

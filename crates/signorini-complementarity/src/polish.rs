@@ -12,6 +12,7 @@ use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
 
 use crate::Mcp;
+use crate::dense_lu::DenseLu;
 
 /// Candidates of problems up to this size are polished even when within tolerance.
 pub const POLISH_ALWAYS_UP_TO: usize = 500;
@@ -64,7 +65,7 @@ fn polish(mcp: &Boxed, z: &DVector<Real>) -> Option<DVector<Real>> {
     }
     let rhs_full = mcp.m * &fixed + mcp.q;
     let rhs = DVector::from_fn(nf, |i, _| -rhs_full[free[i]]);
-    let zf = mff.lu().solve(&rhs)?;
+    let zf = DenseLu::new(mff).solve_vec(&rhs)?;
     for (k, &i) in free.iter().enumerate() {
         out[i] = zf[k];
     }

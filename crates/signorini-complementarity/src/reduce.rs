@@ -24,6 +24,7 @@ use nalgebra::{DMatrix, DVector};
 use signorini_math::Real;
 
 use crate::Mcp;
+use crate::dense_lu::DenseLu;
 
 /// Minimum |U_ii| / max |U_ii| of the LU of `M_FF` for the Schur complement to be used.
 /// Below it the block is treated as singular and free variables are split instead.
@@ -271,9 +272,8 @@ fn schur(mcp: &Mcp, f: &[usize], c: &[usize]) -> Option<SchurParts> {
         DMatrix::from_fn(rows.len(), cols.len(), |i, j| mcp.m[(rows[i], cols[j])])
     };
     let mff = sub(f, f);
-    let lu = mff.lu();
-    let u = lu.u();
-    let diag: Vec<Real> = (0..f.len()).map(|i| u[(i, i)].abs()).collect();
+    let lu = DenseLu::new(mff);
+    let diag = lu.pivots_abs();
     let (dmin, dmax) = diag
         .iter()
         .fold((Real::INFINITY, 0.0 as Real), |(a, b), &x| {
@@ -284,7 +284,7 @@ fn schur(mcp: &Mcp, f: &[usize], c: &[usize]) -> Option<SchurParts> {
     }
     let qf = DVector::from_fn(f.len(), |i, _| mcp.q[f[i]]);
     let xm = lu.solve(&sub(f, c))?;
-    let xv = lu.solve(&qf)?;
+    let xv = lu.solve_vec(&qf)?;
     let qc = DVector::from_fn(c.len(), |i, _| mcp.q[c[i]]);
     let mcf = sub(c, f);
     let ms = sub(c, c) - &mcf * &xm;

@@ -898,7 +898,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let mut p = params.clone();
             p.warm_start = reduced_warm.clone();
             if let Some((v, normals)) =
-                self.solve_large(form, free, &p, true, None, &mut best, report)
+                self.solve_large(form, free, &p, true, &[], &mut best, report)
             {
                 keep(&normals);
                 return v;
@@ -914,10 +914,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 .fallbacks
                 .push("sparse solve failed: dense chain (reduced, then mixed LCP)".into());
         }
-        // The dense chain's least-residual iterate, in the reduced form's unknowns: where
-        // every dense solve fails, the rescue starts the sparse Newton method there first
-        // (item 21).
-        let mut dense_best: Option<(DVector<Real>, Real)> = None;
+        // The dense chain's best iterates (of the reduced and of the mixed form), in the
+        // reduced form's unknowns: where every dense solve fails, the rescue starts the sparse
+        // Newton method from them first, the least residual first (items 21 and 22).
+        let mut dense_best: Vec<(DVector<Real>, Real)> = Vec::new();
         let lcp = match form.reduced_lcp(&self.bodies, free) {
             Ok(l) => Some(l),
             Err(e) => {
@@ -968,7 +968,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
                     let scale = lcp.q.amax().max(1.0);
                     if let Some((z, r)) = best_iterate(&e) {
-                        dense_best = Some((z.clone(), r));
+                        dense_best.push((z.clone(), r));
                         let impulse = z.iter().take(form.n_normal).sum();
                         let v = form.velocities_from_lcp(&self.bodies, free, &z);
                         if r <= APPROXIMATE_TOLERANCE * scale {
@@ -1014,9 +1014,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     let impulse = z.iter().skip(nv).take(form.n_normal).sum();
                     let v = form.velocities_from_mcp(self.bodies.len(), &dynamic, &z);
                     best.consider(v, r, impulse, "mixed LCP");
-                    if dense_best.as_ref().is_none_or(|b| r < b.1) {
-                        dense_best = Some((z.rows(nv, z.len() - nv).into_owned(), r));
-                    }
+                    dense_best.push((z.rows(nv, z.len() - nv).into_owned(), r));
                 }
                 if form.dim() >= GS_RESCUE_MIN {
                     // The rescue (`solve_large`): first the sparse Newton method from the
@@ -1033,16 +1031,13 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     if frictional {
                         p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
                     }
-                    let start = dense_best.map(|(z, _)| z);
-                    if let Some((v, normals)) = self.solve_large(
-                        form,
-                        free,
-                        &p,
-                        frictional,
-                        start.as_ref(),
-                        &mut best,
-                        report,
-                    ) {
+                    // Stable: the reduced form's iterate first on a tie.
+                    dense_best.sort_by(|a, b| a.1.total_cmp(&b.1));
+                    let starts: Vec<DVector<Real>> =
+                        dense_best.into_iter().map(|(z, _)| z).collect();
+                    if let Some((v, normals)) =
+                        self.solve_large(form, free, &p, frictional, &starts, &mut best, report)
+                    {
                         keep(&normals);
                         return v;
                     }
@@ -1098,7 +1093,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         free: &[SVector<Real, D>],
         params: &SolveParams,
         newton_first: bool,
-        start: Option<&DVector<Real>>,
+        starts: &[DVector<Real>],
         best: &mut BestAttempt<D>,
         report: &mut StepReport,
     ) -> Option<(Vec<SVector<Real, D>>, Vec<Real>)> {
@@ -1151,15 +1146,20 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     }
                 }
             };
-        let mut from_dense = None;
-        if let Some(z0) = start {
+        // From the dense chain's iterates, the best first. The second is the other form's:
+        // on the 2D pile of 400 bodies (step 219) Lemke cycled to its pivot limit in both
+        // forms, and Newton failed from the reduced form's iterate (residual 2.0e-2) but
+        // solved from the mixed form's (6.0e-2) in 17 iterations (docs/peg3d.md, item 22).
+        let mut from_dense = Vec::new();
+        for (k, z0) in starts.iter().enumerate() {
             let mut p = params.clone();
             p.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, z0));
-            let done = "sparse Newton from the dense chain's best iterate";
-            let failed = "sparse mixed LCP from the dense chain's best iterate";
-            match newton(&p, report, Some(done), failed) {
+            let which = if k == 0 { "best" } else { "next" };
+            let done = format!("sparse Newton from the dense chain's {which} iterate");
+            let failed = format!("sparse mixed LCP from the dense chain's {which} iterate");
+            match newton(&p, report, Some(&done), &failed) {
                 Ok(answer) => return Some(answer),
-                Err(e) => from_dense = Some(e),
+                Err(e) => from_dense.push(e),
             }
         }
         let mut first_error = None;
@@ -1209,9 +1209,13 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // The sparse Newton iterates, the one from the block Gauss–Seidel answer included:
         // on the 2D pile of 400 bodies it stopped at 1.5e-6 where the Gauss–Seidel answer it
         // started from had 2.2e-2, and the step went on from the latter.
-        let (z, r) = [from_dense.as_ref(), first_error.as_ref(), Some(&after_gs)]
-            .into_iter()
-            .flatten()
+        let (z, r) = from_dense
+            .iter()
+            .chain(
+                [first_error.as_ref(), Some(&after_gs)]
+                    .into_iter()
+                    .flatten(),
+            )
             .filter_map(best_iterate)
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
         let (v, normals) = read(&z);

@@ -8,6 +8,7 @@ mod hostile;
 mod known_answers;
 mod properties;
 mod random_families;
+mod recorded_piles;
 mod siconos_files;
 mod sparse_newton;
 

@@ -8,12 +8,14 @@ use crate::tilted_columns;
 
 #[test]
 fn frictional_problems_that_defeat_pivoting_are_solved_by_the_sparse_newton_rescue() {
-    // Two columns 1 cm apart, μ = 0.5: with block Gauss–Seidel first in the rescue (100
-    // sparse Newton iterations after it), 7 of these 30 steps failed.
+    // Two columns 2 cm apart, μ = 0.5. (Until session 24 the columns stood 1 cm apart: with
+    // block Gauss–Seidel first in the rescue, 7 of those 30 steps failed. Since Lemke repairs
+    // a path spoiled by rounding (item 22) none of those 30 steps reaches the rescue; these
+    // reach it 4 times.)
     let mut p = WorldParams::signorini(ContactModel::Peg, 0.01);
     p.mu = 0.5;
     let mut w = World3::new(p).unwrap();
-    for b in tilted_columns(&[0.0, 0.21]) {
+    for b in tilted_columns(&[0.0, 0.22]) {
         w.add_body(b).unwrap();
     }
     let (mut failed, mut rescued, mut from_dense) = (Vec::new(), 0, 0);
@@ -26,11 +28,10 @@ fn frictional_problems_that_defeat_pivoting_are_solved_by_the_sparse_newton_resc
             .fallbacks
             .iter()
             .any(|f| f.contains("mixed LCP: infeasible")) as usize;
-        from_dense += r
-            .fallbacks
-            .iter()
-            .any(|f| f.ends_with("sparse Newton from the dense chain's best iterate"))
-            as usize;
+        from_dense +=
+            r.fallbacks
+                .iter()
+                .any(|f| f.contains("sparse Newton from the dense chain's")) as usize;
         let shapes: Vec<_> = w.bodies.iter().map(|b| b.world_shape()).collect();
         for i in 0..shapes.len() {
             for j in i + 1..shapes.len() {
@@ -48,7 +49,8 @@ fn frictional_problems_that_defeat_pivoting_are_solved_by_the_sparse_newton_resc
     );
     assert!(failed.is_empty(), "failed steps: {failed:?}");
     // Item 21: the rescue's first stage, the sparse Newton method from the dense chain's best
-    // iterate, solved 5 of the 7 rescued steps (the others need the later stages).
+    // iterates, solved 3 of the 4 rescued steps here (the other needs the later stages; on the
+    // 1 cm layout before item 22 it solved 5 of 7).
     assert!(
         from_dense >= 3,
         "only {from_dense} of {rescued} rescued steps were solved from the dense best iterate"
