@@ -14,12 +14,15 @@
 //!
 //! | [`SolverKind`] | file | method | reference |
 //! |---|---|---|---|
-//! | `Lemke` | `lemke.rs` | complementary pivoting, covering vector d = e, lexicographic ratio test with relative tie tolerance 1e-11, z₀ leaves on ties, drift check + refinement + LU refactorisation, warm start from a basis or a z | Cottle, Pang & Stone, *The LCP* (1992), §4.4, Ex. 4.4.16 |
+//! | `Lemke` | `lemke.rs` | complementary pivoting, covering vector d = e, lexicographic ratio test with relative tie tolerance 1e-11, z₀ leaves on ties, drift check + refinement + LU refactorisation, an inaccurate answer (n ≥ 400) repaired once from its own final basis, warm start from a basis or a z | Cottle, Pang & Stone, *The LCP* (1992), §4.4, Ex. 4.4.16 |
 //! | (for `Lemke` on an MCP) | `reduce.rs` | box MCP → LCP: Schur complement of an invertible free block, else free variables kept basic (mixed Lemke), else split; shifted/flipped bounds and box multipliers | — |
 //! | `FbNewton` | `fischer_burmeister.rs` | semismooth Newton on the penalized Fischer–Burmeister function, Billups' form for bounds, free variables handled directly, non-monotone Armijo, gradient fallback | De Luca, Facchinei & Kanzow, *Math. Prog.* 75 (1996) and *COAP* 16 (2000); Chen, Chen & Kanzow, *Math. Prog.* 88 (2000); Billups, thesis (1995) |
 //! | `SparseNewton` | `newton_sparse.rs` | sparse semismooth Newton on the same reformulation for large sparse problems ([`SparseMcp`], [`solve_sparse`]): H = D_a + D_b M on the fixed pattern M ∪ diag, faer sparse LU (one symbolic analysis, `Par::Seq`), regularised and gradient fallbacks, non-monotone Armijo, active-set polish | Munson, Facchinei, Ferris, Fischer & Kanzow, *INFORMS J. Comput.* 13 (2001) |
 //! | `Pgs` | `pgs.rs` | projected Gauss–Seidel / SOR (positive diagonal required) | Cryer (1971); Mangasarian (1977); Luo & Tseng (1992) |
 //! | `Auto` | `auto.rs` | Lemke → Lemke with another covering vector → FB-Newton → Lemke on M + εI refined on the original; each candidate polished by one active-set Newton step (`polish.rs`) | `docs/formulation-notes.md` §12.5 |
+//!
+//! Dense linear solves of 400 unknowns or more (FB-Newton's direction, the polish, the Schur
+//! complement of a mixed problem) use faer's blocked LU, smaller ones nalgebra's (`dense_lu.rs`).
 //!
 //! A result counts as solved when the natural-map residual ‖z − mid(l, u, z − w)‖∞ is at most
 //! `SolveParams::tolerance · max(1, ‖q‖∞)`.
