@@ -22,7 +22,7 @@ use signorini_math::Real;
 use crate::Mcp;
 use crate::basis_reuse::LemkeFactor;
 use crate::fischer_burmeister::{fb_newton, start_point};
-use crate::lemke::{Covering, lemke_mcp};
+use crate::lemke::{Covering, lemke_mcp, pivots_of};
 use crate::polish::polish_if_better;
 use crate::reduce::schur_lcp_size;
 use crate::solve::accept::rows_within;
@@ -126,16 +126,6 @@ impl Budget {
 
     fn charge(&mut self, pivots: usize, newton: usize) {
         self.spent += work_estimate(self.lemke_n, pivots, 0) + work_estimate(self.n, 0, newton);
-    }
-}
-
-/// Pivots performed by a Lemke run that ended in `e`.
-fn pivots_of(e: &SolveError) -> usize {
-    match e {
-        SolveError::Ray { pivot } => *pivot,
-        SolveError::MaxIterations { iterations, .. } => *iterations,
-        SolveError::Inaccurate { iterations, .. } => *iterations,
-        _ => 0,
     }
 }
 

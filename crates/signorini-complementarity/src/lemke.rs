@@ -152,12 +152,7 @@ pub(crate) fn lemke_lcp(
         .is_some_and(|f| cfg.n_free == 0 && f.n == q.len() && q.len() >= FACTOR_RESTART_FROM);
     match lemke_checked(M, q, cfg) {
         Err(e) if restarts => {
-            let spent = match &e {
-                SolveError::Ray { pivot } => *pivot,
-                SolveError::MaxIterations { iterations, .. }
-                | SolveError::Inaccurate { iterations, .. } => *iterations,
-                _ => 0,
-            };
+            let spent = pivots_of(&e);
             // The cold run gets the whole pivot limit: a restart that wandered must not
             // starve the run that Lemke's guarantees cover (the caller's work budget still
             // counts both).
@@ -235,6 +230,16 @@ fn repair(
         lemke_pivot_loop(t, &limited, scale)
     };
     Some(r.and_then(|r| check(M, q, cfg, r)))
+}
+
+/// Pivots performed by a Lemke run that ended in `e`.
+pub(crate) fn pivots_of(e: &SolveError) -> usize {
+    match e {
+        SolveError::Ray { pivot } => *pivot,
+        SolveError::MaxIterations { iterations, .. }
+        | SolveError::Inaccurate { iterations, .. } => *iterations,
+        _ => 0,
+    }
 }
 
 /// The natural-map residual a failed run reports (∞ if none).

@@ -30,8 +30,13 @@ fn columns() -> World {
     w
 }
 
-#[test]
-fn the_sparse_newton_method_finishes_a_spoiled_lemke_answer() {
+/// The columns' first problem with Lemke's exact answer `exact` and that answer spoiled by
+/// 5 %: `solve_large` from `starts(exact, spoiled)` with at most `iterations` Newton
+/// iterations. Returns the velocities, the report, and the velocities of the exact answer.
+fn rescue_from(
+    starts: impl Fn(&DVector<Real>, &DVector<Real>) -> Vec<DVector<Real>>,
+    iterations: usize,
+) -> (Vec<Vec3>, StepReport, Vec<Vec3>) {
     let w = columns();
     let pred = w.predict_and_broad_phase();
     let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
@@ -44,29 +49,36 @@ fn the_sparse_newton_method_finishes_a_spoiled_lemke_answer() {
     let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
     let mut lemke = SolveParams::default();
     lemke.solver = SolverKind::Lemke;
-    let exact = solve_lcp(&lcp, &lemke).unwrap();
+    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
     assert!(
-        exact.z.iter().any(|&z| z > 1e-6),
+        exact.iter().any(|&z| z > 1e-6),
         "no contact carries an impulse"
     );
-    let spoiled = exact.z.map(|z| 1.05 * z);
+    let spoiled = exact.map(|z| 1.05 * z);
     let spoiled_residual = lcp.residual(&spoiled);
     assert!(spoiled_residual > 1e-4, "residual {spoiled_residual:e}");
 
     let mut report = StepReport::default();
     let mut params = SolveParams::default();
-    params.max_iterations = Some(100);
+    params.max_iterations = Some(iterations);
     let (v, _) = w
         .solve_large(
             &form,
             &pred.free,
             &params,
             false,
-            std::slice::from_ref(&spoiled),
+            &starts(&exact, &spoiled),
             &mut BestAttempt::default(),
             &mut report,
         )
-        .expect("solved from the spoiled answer");
+        .unwrap_or_else(|| panic!("not solved: {:?}", report.fallbacks));
+    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact);
+    (v, report, want)
+}
+
+#[test]
+fn the_sparse_newton_method_finishes_a_spoiled_lemke_answer() {
+    let (v, report, want) = rescue_from(|_, spoiled| vec![spoiled.clone()], 100);
     assert!(
         report
             .fallbacks
@@ -77,7 +89,6 @@ fn the_sparse_newton_method_finishes_a_spoiled_lemke_answer() {
     );
     assert!(report.residual <= 1e-8, "residual {:e}", report.residual);
     // The same velocities as the exact answer's (this problem's solution is unique in ν).
-    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact.z);
     for (a, b) in v.iter().zip(&want) {
         assert!((a - b).amax() <= 1e-6, "{a} against {b}");
     }
@@ -90,30 +101,10 @@ fn the_sparse_newton_method_finishes_a_spoiled_lemke_answer() {
 /// zero impulses, which stand for the iterate Newton fails from.
 #[test]
 fn the_rescue_tries_the_dense_chains_next_iterate_when_the_best_one_fails() {
-    let w = columns();
-    let pred = w.predict_and_broad_phase();
-    let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
-    let form = w.formulate(&set);
-    let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
-    let mut lemke = SolveParams::default();
-    lemke.solver = SolverKind::Lemke;
-    let exact = solve_lcp(&lcp, &lemke).unwrap();
-    let spoiled = exact.z.map(|z| 1.05 * z);
-    let hopeless = exact.z.map(|_| 0.0);
-    let mut report = StepReport::default();
-    let mut params = SolveParams::default();
-    params.max_iterations = Some(0);
-    let (v, _) = w
-        .solve_large(
-            &form,
-            &pred.free,
-            &params,
-            false,
-            &[hopeless, spoiled],
-            &mut BestAttempt::default(),
-            &mut report,
-        )
-        .expect("solved from the second iterate");
+    let (v, report, want) = rescue_from(
+        |exact, spoiled| vec![exact.map(|_| 0.0), spoiled.clone()],
+        0,
+    );
     let lines = &report.fallbacks;
     assert!(
         lines[0].starts_with("sparse mixed LCP from the dense chain's best iterate: "),
@@ -123,7 +114,6 @@ fn the_rescue_tries_the_dense_chains_next_iterate_when_the_best_one_fails() {
         lines[1], "sparse Newton from the dense chain's next iterate",
         "{lines:?}"
     );
-    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact.z);
     for (a, b) in v.iter().zip(&want) {
         assert!((a - b).amax() <= 1e-6, "{a} against {b}");
     }
