@@ -897,9 +897,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         if form.dim() > self.dense_limit() {
             let mut p = params.clone();
             p.warm_start = reduced_warm.clone();
-            if let Some((v, normals)) =
-                self.solve_large(form, free, &p, true, &[], &mut best, report)
-            {
+            if let Some((v, normals)) = self.solve_large(form, free, &p, &[], &mut best, report) {
                 keep(&normals);
                 return v;
             }
@@ -1037,7 +1035,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     let starts: Vec<DVector<Real>> =
                         dense_best.into_iter().map(|(z, _)| z).collect();
                     if let Some((v, normals)) =
-                        self.solve_large(form, free, &p, true, &starts, &mut best, report)
+                        self.solve_large(form, free, &p, &starts, &mut best, report)
                     {
                         keep(&normals);
                         return v;
@@ -1085,15 +1083,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// never a dense matrix) and solved by the sparse semismooth Newton method
     /// ([`solve_sparse`], faer's sparse LU). Returns the velocities and normal impulses, or
     /// `None` (the reason in the report's fallbacks, a best iterate offered to `best`).
-    /// `start` (reduced-form unknowns), if given, starts a first sparse Newton run before
-    /// anything else (the rescue's dense best iterate, item 21).
-    #[allow(clippy::too_many_arguments)]
+    /// Order: a sparse Newton run from each of `starts` (reduced-form unknowns: the rescue's
+    /// dense iterates, items 21 and 22), one from `params.warm_start` (the last step's
+    /// impulses), block Gauss–Seidel and a run from its answer.
     fn solve_large(
         &self,
         form: &Formulation<D>,
         free: &[SVector<Real, D>],
         params: &SolveParams,
-        newton_first: bool,
         starts: &[DVector<Real>],
         best: &mut BestAttempt<D>,
         report: &mut StepReport,
@@ -1163,13 +1160,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 Err(e) => from_dense.push(e),
             }
         }
-        let mut first_error = None;
-        if newton_first {
-            match newton(&params, report, None, "sparse mixed LCP") {
-                Ok(answer) => return Some(answer),
-                Err(e) => first_error = Some(e),
-            }
-        }
+        let first_error = match newton(&params, report, None, "sparse mixed LCP") {
+            Ok(answer) => return Some(answer),
+            Err(e) => e,
+        };
         // Block Gauss–Seidel finds the active set; the sparse Newton method, started there,
         // finishes it to full accuracy.
         let gs = form.solve_block_gs(
@@ -1212,11 +1206,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // started from had 2.2e-2, and the step went on from the latter.
         let (z, r) = from_dense
             .iter()
-            .chain(
-                [first_error.as_ref(), Some(&after_gs)]
-                    .into_iter()
-                    .flatten(),
-            )
+            .chain([&first_error, &after_gs])
             .filter_map(best_iterate)
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
         let (v, normals) = read(&z);

@@ -66,7 +66,6 @@ fn rescue_from(
             &form,
             &pred.free,
             &params,
-            false,
             &starts(&exact, &spoiled),
             &mut BestAttempt::default(),
             &mut report,
