@@ -22,7 +22,7 @@ use signorini_math::Real;
 use crate::Mcp;
 use crate::basis_reuse::LemkeFactor;
 use crate::fischer_burmeister::{fb_newton, start_point};
-use crate::lemke::{Covering, lemke_mcp, pivots_of};
+use crate::lemke::{Covering, lemke_mcp};
 use crate::polish::polish_if_better;
 use crate::reduce::schur_lcp_size;
 use crate::solve::accept::rows_within;
@@ -251,9 +251,12 @@ pub(crate) fn solve_auto(
             params.warm_basis.as_deref().filter(|_| k == 0),
             params.warm_factor.as_ref().filter(|_| k == 0),
         );
-        chain
-            .budget
-            .charge(result.as_ref().map_or_else(pivots_of, |r| r.pivots), 0);
+        chain.budget.charge(
+            result
+                .as_ref()
+                .map_or_else(SolveError::iterations, |r| r.pivots),
+            0,
+        );
         match result {
             Ok(r) => {
                 chain.basis = Some(r.basis);
@@ -329,9 +332,12 @@ pub(crate) fn solve_auto(
             None,
             None,
         );
-        chain
-            .budget
-            .charge(result.as_ref().map_or_else(pivots_of, |r| r.pivots), 0);
+        chain.budget.charge(
+            result
+                .as_ref()
+                .map_or_else(SolveError::iterations, |r| r.pivots),
+            0,
+        );
         match result {
             Ok(r) => {
                 if let Some(a) = chain.offer(mcp, r.z.clone(), SolverKind::Lemke, r.pivots) {

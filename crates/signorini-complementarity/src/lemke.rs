@@ -152,7 +152,7 @@ pub(crate) fn lemke_lcp(
         .is_some_and(|f| cfg.n_free == 0 && f.n == q.len() && q.len() >= FACTOR_RESTART_FROM);
     match lemke_checked(M, q, cfg) {
         Err(e) if restarts => {
-            let spent = pivots_of(&e);
+            let spent = e.iterations();
             // The cold run gets the whole pivot limit: a restart that wandered must not
             // starve the run that Lemke's guarantees cover (the caller's work budget still
             // counts both).
@@ -190,9 +190,7 @@ fn lemke_checked(
                     Ok(fixed)
                 }
                 // The repair's own failure is reported only if it came closer.
-                Some(Err(e)) if residual_of(&e) < residual_of(&first) => {
-                    Err(with_pivots(e, pivots))
-                }
+                Some(Err(e)) if closer(&e, &first) => Err(e.with_more_iterations(pivots)),
                 _ => Err(first),
             }
         }
@@ -232,54 +230,11 @@ fn repair(
     Some(r.and_then(|r| check(M, q, cfg, r)))
 }
 
-/// Pivots performed by a Lemke run that ended in `e`.
-pub(crate) fn pivots_of(e: &SolveError) -> usize {
-    match e {
-        SolveError::Ray { pivot } => *pivot,
-        SolveError::MaxIterations { iterations, .. }
-        | SolveError::Inaccurate { iterations, .. } => *iterations,
-        _ => 0,
-    }
-}
-
-/// The natural-map residual a failed run reports (∞ if none).
-fn residual_of(e: &SolveError) -> Real {
-    match e {
-        SolveError::Inaccurate { residual, .. } | SolveError::MaxIterations { residual, .. } => {
-            *residual
-        }
-        _ => Real::INFINITY,
-    }
-}
-
-/// `e` with `extra` pivots added to its count.
-fn with_pivots(e: SolveError, extra: usize) -> SolveError {
-    match e {
-        SolveError::Inaccurate {
-            solver,
-            iterations,
-            residual,
-            best,
-        } => SolveError::Inaccurate {
-            solver,
-            iterations: iterations + extra,
-            residual,
-            best,
-        },
-        SolveError::MaxIterations {
-            iterations,
-            residual,
-            best,
-        } => SolveError::MaxIterations {
-            iterations: iterations + extra,
-            residual,
-            best,
-        },
-        SolveError::Ray { pivot } => SolveError::Ray {
-            pivot: pivot + extra,
-        },
-        e => e,
-    }
+/// Whether failed run `a` ended nearer an answer than `b` (a run without a residual is
+/// nowhere near).
+fn closer(a: &SolveError, b: &SolveError) -> bool {
+    let r = |e: &SolveError| e.residual().unwrap_or(Real::INFINITY);
+    r(a) < r(b)
 }
 
 /// The row-by-row check of a run's answer ([`ROW_TOL`]).

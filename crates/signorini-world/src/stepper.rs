@@ -1492,16 +1492,7 @@ fn spent_budget(e: &SolveError) -> bool {
 
 /// The best iterate a failed solve carries, with its residual.
 fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
-    match e {
-        SolveError::MaxIterations { best, residual, .. }
-        | SolveError::Inaccurate { best, residual, .. } => Some((best.clone(), *residual)),
-        SolveError::Infeasible {
-            best: Some(b),
-            residual,
-            ..
-        } => Some((b.clone(), *residual)),
-        _ => None,
-    }
+    Some((e.best()?.clone(), e.residual()?))
 }
 
 /// Warm start of one solve: the normal impulses to start from and where the solve's own go

@@ -179,6 +179,41 @@ impl SolveError {
             _ => None,
         }
     }
+
+    /// The natural-map residual of the iterate the error reports, if it reports one.
+    pub fn residual(&self) -> Option<Real> {
+        match self {
+            SolveError::MaxIterations { residual, .. }
+            | SolveError::Inaccurate { residual, .. }
+            | SolveError::Infeasible { residual, .. } => Some(*residual),
+            _ => None,
+        }
+    }
+
+    /// Iterations (Lemke: pivots) performed before the error; 0 where none are reported.
+    pub fn iterations(&self) -> usize {
+        match self {
+            SolveError::Ray { pivot } => *pivot,
+            SolveError::MaxIterations { iterations, .. }
+            | SolveError::Inaccurate { iterations, .. } => *iterations,
+            _ => 0,
+        }
+    }
+
+    /// The same error with `extra` more iterations counted.
+    pub(crate) fn with_more_iterations(mut self, extra: usize) -> Self {
+        match &mut self {
+            SolveError::Ray { pivot: count }
+            | SolveError::MaxIterations {
+                iterations: count, ..
+            }
+            | SolveError::Inaccurate {
+                iterations: count, ..
+            } => *count += extra,
+            _ => {}
+        }
+        self
+    }
 }
 
 /// What one algorithm hands back to the dispatcher: its iterate and iteration count.
