@@ -439,7 +439,7 @@ pub(crate) fn lemke_mcp(
 /// Lemke on one reduction of the MCP; maps the answer back.
 fn lemke_reduced(
     mcp: &Mcp,
-    red: &Reduction,
+    red: &Reduction<'_>,
     max_pivots: Option<usize>,
     covering: Covering,
     warm: Option<&DVector<Real>>,

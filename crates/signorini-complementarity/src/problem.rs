@@ -87,6 +87,18 @@ impl Lcp {
             upper: DVector::from_element(n, Real::INFINITY),
         }
     }
+
+    /// [`Lcp::to_mcp`] without copying M: `solve_mcp(&lcp.into_mcp(), …)` is
+    /// `solve_lcp(&lcp, …)` minus a dense n² copy (tens of MB on a large island).
+    pub fn into_mcp(self) -> Mcp {
+        let n = self.dim();
+        Mcp {
+            m: self.m,
+            q: self.q,
+            lower: DVector::zeros(n),
+            upper: DVector::from_element(n, Real::INFINITY),
+        }
+    }
 }
 
 /// A box-constrained linear MCP: l ≤ z ≤ u, w = M z + q, w ⟂ the box (module docs).

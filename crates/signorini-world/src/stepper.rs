@@ -24,7 +24,7 @@ use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
     BUDGET_SPENT, CscMatrix, LemkeFactor, SolveError, SolveParams, SolverKind, SparseMcp,
-    polish_small_lcp, solve_lcp, solve_mcp, solve_sparse, work_estimate,
+    polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
 };
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
@@ -948,8 +948,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // this matrix: Lemke restarts from it instead of from scratch (large problems only,
         // `SolveParams::warm_factor`; the pivots repair what changed).
         params.warm_factor = reuse.clone();
-        if let Some(lcp) = &lcp {
-            match solve_lcp(lcp, &params) {
+        if let Some(lcp) = lcp {
+            // PATH's scale of the tolerance, taken before M and q move into the MCP (moved,
+            // not copied: `solve_lcp` would copy the dense matrix).
+            let scale = lcp.q.amax().max(1.0);
+            match solve_mcp(&lcp.into_mcp(), &params) {
                 Ok(info) => {
                     record(report, &info);
                     if let Some(to) = basis_to {
@@ -964,7 +967,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     report.fallbacks.push(format!("reduced LCP: {e}"));
                     // PATH's default tolerance (1e-6, docs/formulation-notes.md §6) is what the reference runs
                     // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
-                    let scale = lcp.q.amax().max(1.0);
                     if let Some((z, r)) = best_iterate(&e) {
                         dense_best.push((z.clone(), r));
                         let impulse = z.iter().take(form.n_normal).sum();
