@@ -160,7 +160,12 @@ impl Mcp {
     /// Natural-map residual ‖z − mid(l, u, z − w)‖∞ with w = M z + q. Zero iff z solves the MCP.
     /// Returns +∞ if any entry is non-finite.
     pub fn residual(&self, z: &DVector<Real>) -> Real {
-        crate::sparse_problem::natural_residual(z, &self.w(z), &self.lower, &self.upper)
+        self.residual_with(z, &self.w(z))
+    }
+
+    /// [`Mcp::residual`] with `w = M z + q` already computed ([`Mcp::w`]).
+    pub(crate) fn residual_with(&self, z: &DVector<Real>, w: &DVector<Real>) -> Real {
+        crate::sparse_problem::natural_residual(z, w, &self.lower, &self.upper)
     }
 }
 

@@ -28,14 +28,23 @@ pub(crate) use signorini_math::tolerance::LCP_ROW_TOL as ROW_TOL;
 /// problem whose rows differ by 1e300 in scale (diagonal 1e150 and 1e-150) pass with a wrong
 /// component, since the small row's whole value was below 1e-8 · max |q|.
 pub(crate) fn rows_within(mcp: &Mcp, z: &DVector<Real>) -> bool {
+    rows_within_w(mcp, z, &mcp.w(z))
+}
+
+/// [`rows_within`] with `w = M z + q` already computed ([`Mcp::w`]).
+pub(crate) fn rows_within_w(mcp: &Mcp, z: &DVector<Real>, w: &DVector<Real>) -> bool {
     let zmax = z.amax();
-    let w = mcp.w(z);
     // Row maxima |M_i·|∞ in one pass down the (column-major) storage: a strided walk along
-    // each row costs a cache miss per entry on large problems.
+    // each row costs a cache miss per entry on large problems. (A compare-and-select, not
+    // `f64::max`, whose NaN rule kept the loop from vectorising; M is finite here, and the
+    // absolute values are never −0, so the maxima are the same.)
     let mut row_max = vec![0.0; z.len()];
     for col in mcp.m.column_iter() {
         for (r, x) in row_max.iter_mut().zip(col.iter()) {
-            *r = x.abs().max(*r);
+            let a = x.abs();
+            if a > *r {
+                *r = a;
+            }
         }
     }
     (0..z.len()).all(|i| {

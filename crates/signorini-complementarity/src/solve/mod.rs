@@ -11,7 +11,7 @@ use crate::{Lcp, Mcp};
 
 pub(crate) mod accept;
 pub(crate) mod types;
-use accept::{check_tolerance, rows_within, scaled_tolerance};
+use accept::{check_tolerance, rows_within_w, scaled_tolerance};
 pub use types::{SolveError, SolveInfo, SolveParams, SolverKind, work_estimate};
 
 /// Solve LCP(M, q) (0 ≤ z ⟂ M z + q ≥ 0) with the solver chosen in `params`.
@@ -54,8 +54,8 @@ pub fn solve_mcp(mcp: &Mcp, params: &SolveParams) -> Result<SolveInfo, SolveErro
         }
     };
     let w = mcp.w(&attempt.z);
-    let residual = mcp.residual(&attempt.z);
-    if residual.is_nan() || residual > tol || !rows_within(mcp, &attempt.z) {
+    let residual = mcp.residual_with(&attempt.z, &w);
+    if residual.is_nan() || residual > tol || !rows_within_w(mcp, &attempt.z, &w) {
         return Err(SolveError::Inaccurate {
             solver: attempt.solver,
             iterations: attempt.iterations,
