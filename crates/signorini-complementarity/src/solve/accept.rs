@@ -38,9 +38,11 @@ pub(crate) fn rows_within_w(mcp: &Mcp, z: &DVector<Real>, w: &DVector<Real>) -> 
     // each row costs a cache miss per entry on large problems. (A compare-and-select, not
     // `f64::max`, whose NaN rule kept the loop from vectorising; M is finite here, and the
     // absolute values are never −0, so the maxima are the same.)
-    let mut row_max = vec![0.0; z.len()];
-    for col in mcp.m.column_iter() {
-        for (r, x) in row_max.iter_mut().zip(col.iter()) {
+    // (Over the raw column slices: nalgebra's column iterators kept this loop scalar.)
+    let n = z.len();
+    let mut row_max = vec![0.0; n];
+    for col in mcp.m.as_slice().chunks_exact(n.max(1)) {
+        for (r, x) in row_max.iter_mut().zip(col) {
             let a = x.abs();
             if a > *r {
                 *r = a;
