@@ -17,6 +17,13 @@ mod signals;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc rather than the system allocator: glibc maps each block above 32 MB afresh and
+/// returns it on free, so the dense matrices of a large island paid their page faults again on
+/// every solve (15 % of a 125-body pile's landing steps). Allocation never changes a result:
+/// runs stay bit-identical. A program embedding the library chooses its own allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Contact simulation without interpenetration and without jitter.
 #[derive(Parser, Debug)]
 #[command(name = "signorini", version, about, long_about = None)]
