@@ -917,7 +917,16 @@ impl<'a> Tableau<'a> {
         self.binv[r * n..r * n + width]
             .iter_mut()
             .for_each(|x| *x *= inv);
-        eliminate_rows(&mut self.binv, n, r, width, a, &mut self.xb, xr);
+        Elimination {
+            binv: &mut self.binv,
+            n,
+            r,
+            width,
+            a,
+            xb: &mut self.xb,
+            xr,
+        }
+        .run();
         // An entering w_j: its column is now e_r; drop the stored copy (swap-remove).
         if entering < n {
             let s = self.slot_of[entering];
@@ -1012,72 +1021,68 @@ impl<'a> Tableau<'a> {
     }
 }
 
-/// Every row i ≠ r of the row-major `binv` (stride n, first `width` entries):
-/// `row_i −= a_i · row_r` and `x_i −= a_i · x_r`: the pivot's elimination, most of Lemke's time
-/// on large islands.
-///
-/// On x86-64 processors with AVX2 the same loop is compiled for 4-wide vectors (chosen at run
-/// time; the default build targets SSE2's 2-wide ones). Only the width changes: each entry
-/// is still one multiplication and one subtraction, rounded as before (AVX2 does not bring
-/// fused multiply–add, and Rust never contracts `a − f·b` into one), so the bits are the same.
-/// (An AVX-512 version measured no faster: the loop is bound by memory at that width.)
-fn eliminate_rows(
-    binv: &mut [Real],
+/// One pivot's elimination over the row-major `binv` (stride n, first `width` entries):
+/// every row i ≠ r gets `row_i −= a_i · row_r` and `x_i −= a_i · x_r`. Most of Lemke's time on
+/// large islands.
+struct Elimination<'t> {
+    binv: &'t mut [Real],
     n: usize,
     r: usize,
     width: usize,
-    a: &[Real],
-    xb: &mut [Real],
+    a: &'t [Real],
+    xb: &'t mut [Real],
     xr: Real,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        #[allow(unsafe_code)]
-        // SAFETY: `eliminate_rows_avx2` is safe Rust compiled with the AVX2 instruction set
-        // enabled; calling it is sound exactly when the processor supports AVX2, which
-        // `is_x86_feature_detected!` has just checked at run time. It takes the same
-        // arguments as the portable loop and does no unchecked indexing.
-        unsafe {
-            return eliminate_rows_avx2(binv, n, r, width, a, xb, xr);
+}
+
+impl Elimination<'_> {
+    /// On x86-64 processors with AVX2 the loop is compiled for 4-wide vectors (chosen at run
+    /// time; the default build targets SSE2's 2-wide ones). Only the width changes: each entry
+    /// is still one multiplication and one subtraction, rounded as before (AVX2 does not bring
+    /// fused multiply–add, and Rust never contracts `a − f·b` into one), so the bits are the
+    /// same. (An AVX-512 version measured no faster: the loop is bound by memory at that width.)
+    fn run(self) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: `run_avx2` is safe Rust compiled with the AVX2 instruction set enabled;
+            // calling it is sound exactly when the processor supports AVX2, which
+            // `is_x86_feature_detected!` has just checked at run time. It runs the same
+            // bounds-checked loop as `run_portable`.
+            unsafe {
+                return self.run_avx2();
+            }
         }
+        self.run_portable();
     }
-    eliminate_rows_portable(binv, n, r, width, a, xb, xr);
-}
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn eliminate_rows_avx2(
-    binv: &mut [Real],
-    n: usize,
-    r: usize,
-    width: usize,
-    a: &[Real],
-    xb: &mut [Real],
-    xr: Real,
-) {
-    eliminate_rows_portable(binv, n, r, width, a, xb, xr);
-}
-
-/// The loop of [`eliminate_rows`], inlined into each instruction-set version.
-#[inline(always)]
-fn eliminate_rows_portable(
-    binv: &mut [Real],
-    n: usize,
-    r: usize,
-    width: usize,
-    a: &[Real],
-    xb: &mut [Real],
-    xr: Real,
-) {
-    let (head, rest) = binv.split_at_mut(r * n);
-    let (row_r, tail) = rest.split_at_mut(n);
-    let row_r = &row_r[..width];
-    for (i, row) in head.chunks_exact_mut(n).enumerate() {
-        eliminate(&mut row[..width], row_r, a[i], &mut xb[i], xr);
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn run_avx2(self) {
+        self.run_portable();
     }
-    for (j, row) in tail.chunks_exact_mut(n).enumerate() {
-        let i = r + 1 + j;
-        eliminate(&mut row[..width], row_r, a[i], &mut xb[i], xr);
+
+    /// The loop, inlined into each instruction-set version.
+    #[inline(always)]
+    fn run_portable(self) {
+        let Elimination {
+            binv,
+            n,
+            r,
+            width,
+            a,
+            xb,
+            xr,
+        } = self;
+        let (head, rest) = binv.split_at_mut(r * n);
+        let (row_r, tail) = rest.split_at_mut(n);
+        let row_r = &row_r[..width];
+        for (i, row) in head.chunks_exact_mut(n).enumerate() {
+            eliminate(&mut row[..width], row_r, a[i], &mut xb[i], xr);
+        }
+        for (j, row) in tail.chunks_exact_mut(n).enumerate() {
+            let i = r + 1 + j;
+            eliminate(&mut row[..width], row_r, a[i], &mut xb[i], xr);
+        }
     }
 }
 
