@@ -67,6 +67,7 @@ pub(crate) fn run_lemke(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
         basis: Some(r.basis),
         work: work_estimate(budget.lemke_n, r.pivots, 0),
         factor: r.factor.map(Arc::new),
+        accepted_w: None,
     })
 }
 
@@ -135,6 +136,8 @@ struct Accepted {
     z: DVector<Real>,
     solver: SolverKind,
     iterations: usize,
+    /// M z + q where `offer` computed it for its test (large candidates; `Attempt::accepted_w`).
+    w: Option<DVector<Real>>,
 }
 
 /// The best candidate so far and the failure log.
@@ -174,6 +177,7 @@ impl Chain {
                     z,
                     solver,
                     iterations,
+                    w: Some(w),
                 });
             }
         }
@@ -185,6 +189,7 @@ impl Chain {
                 z,
                 solver,
                 iterations,
+                w: None,
             });
         }
         if self.best.as_ref().is_none_or(|b| r < b.0) {
@@ -203,6 +208,7 @@ impl Chain {
             z,
             solver,
             iterations,
+            w,
             ..
         } = a;
         Attempt {
@@ -217,6 +223,7 @@ impl Chain {
             },
             factor: self.factor.filter(|_| solver == SolverKind::Lemke),
             work: self.budget.spent,
+            accepted_w: w,
         }
     }
 

@@ -80,6 +80,7 @@ pub(crate) fn solve_fb(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<Att
             fallbacks: Vec::new(),
             basis: None,
             factor: None,
+            accepted_w: None,
             work: crate::solve::types::work_estimate(mcp.dim(), 0, out.iterations),
         });
     }

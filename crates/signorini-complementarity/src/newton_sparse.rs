@@ -161,6 +161,7 @@ pub(crate) fn run(mcp: &SparseMcp, params: &SolveParams, tol: Real) -> Result<At
         fallbacks: Vec::new(),
         basis: None,
         factor: None,
+        accepted_w: None,
         work,
     };
     if n == 0 {

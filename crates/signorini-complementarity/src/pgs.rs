@@ -63,6 +63,7 @@ pub(crate) fn solve_pgs(mcp: &Mcp, params: &SolveParams, tol: Real) -> Result<At
                     basis: None,
                     // A sweep costs about one n² matrix–vector product.
                     factor: None,
+                    accepted_w: None,
                     work: crate::solve::types::work_estimate(mcp.dim(), sweep, 0),
                 });
             }

@@ -226,4 +226,8 @@ pub(crate) struct Attempt {
     pub basis: Option<Vec<bool>>,
     pub work: Real,
     pub factor: Option<Arc<LemkeFactor>>,
+    /// w = M z + q, when the algorithm has already accepted z by the dispatcher's own test
+    /// (residual within the tolerance and every row within `rows_within_w`), so that the
+    /// dispatcher does not repeat that dense pass (`auto.rs`, large problems).
+    pub accepted_w: Option<DVector<Real>>,
 }
