@@ -111,11 +111,21 @@ pub(crate) struct LemkeResult {
 /// a pivot costs about 2·n·(slots) flops instead of 2n²; early pivots are nearly free.
 struct Tableau<'a> {
     n: usize,
+    /// The caller's M, unscaled: the tableau's matrix is M/s (`scale`), each entry divided
+    /// where it is read. Entry by entry that is the division a scaled copy would have made
+    /// (IEEE division is correctly rounded), so the same bits without an n² copy per run.
     m: &'a DMatrix<Real>,
+    /// The s of LCP(M/s, q/s) ([`scaled_q`]; 1 where no scale is usable).
+    scale: Real,
+    /// q/s.
     q: &'a DVector<Real>,
     d: Vec<Real>,
-    /// Stored columns of B⁻¹: entry (i, slot s) at `binv[i * n + s]`, s < `slots`.
+    /// Stored columns of B⁻¹: entry (i, slot s) at `binv[i * stride + s]`, s < `slots`.
     binv: Vec<Real>,
+    /// Row stride of `binv` (≥ `slots`, ≤ n): it grows with the stored columns
+    /// ([`Tableau::reserve_slots`]), so a run whose basis holds k z's allocates and touches
+    /// n·k entries, not n² (on a 2,700-unknown island with k ≈ 1,100: 24 MB instead of 60).
+    stride: usize,
     /// Number of stored columns.
     slots: usize,
     /// Slot of column j of B⁻¹ (NONBASIC if w_j is basic: the column is a unit vector).
@@ -130,6 +140,9 @@ struct Tableau<'a> {
 }
 
 const NONBASIC: usize = usize::MAX;
+
+/// Row stride of a fresh tableau's `binv` (columns it holds before it first widens).
+const INITIAL_STRIDE: usize = 64;
 
 /// Solve LCP(M, q) by Lemke's method (CPS §4.4). `M` must be square n×n with finite entries.
 /// The answer is checked row by row ([`ROW_TOL`]); a row that misses is
@@ -212,8 +225,8 @@ fn repair(
     flags: &[bool],
     max_pivots: usize,
 ) -> Option<Result<LemkeResult, SolveError>> {
-    let (Ms, qs, scale) = scaled(M, q, M.amax().max(q.amax()));
-    let mut t = Tableau::cold(&Ms, &qs, cfg.covering);
+    let (qs, scale) = scaled_q(q, M.amax().max(q.amax()));
+    let mut t = Tableau::cold(M, scale, &qs, cfg.covering);
     t.n_free = cfg.n_free.min(q.len());
     if !t.warm(flags) {
         return None;
@@ -316,8 +329,8 @@ fn lemke_pivoting(
     // LCP(q/s, M/s) has the same solutions: scale so that the tolerances are meaningful
     // for any magnitude of the data (1e-150 … 1e150).
     let s = restart.map_or_else(|| M.amax().max(q.amax()), |f| f.scale);
-    let (Ms, qs, scale) = scaled(M, q, s);
-    let mut t = Tableau::cold(&Ms, &qs, cfg.covering);
+    let (qs, scale) = scaled_q(q, s);
+    let mut t = Tableau::cold(M, scale, &qs, cfg.covering);
     t.n_free = nf;
     if nf > 0 {
         // Mixed LCP: start from a basis holding every free variable (completed by
@@ -352,13 +365,13 @@ fn lemke_pivoting(
     lemke_pivot_loop(t, cfg, scale)
 }
 
-/// LCP(M/s, q/s), which has the same solutions, and s (1 where s is not a usable scale).
-#[allow(non_snake_case)]
-fn scaled(M: &DMatrix<Real>, q: &DVector<Real>, s: Real) -> (DMatrix<Real>, DVector<Real>, Real) {
+/// q/s and s for LCP(M/s, q/s), which has the same solutions (s = 1 where s is not a usable
+/// scale). M/s is never formed: the tableau divides each entry of M it reads by s.
+fn scaled_q(q: &DVector<Real>, s: Real) -> (DVector<Real>, Real) {
     if s.is_finite() && s > 0.0 && s != 1.0 {
-        (M / s, q / s, s)
+        (q / s, s)
     } else {
-        (M.clone(), q.clone(), 1.0)
+        (q.clone(), 1.0)
     }
 }
 
@@ -549,8 +562,9 @@ fn dot_sparse(a: &[Real], b: &[Real], nz: &[usize]) -> Real {
 }
 
 impl<'a> Tableau<'a> {
-    /// Cold start: basis {w}, B⁻¹ = I (no stored columns), x_B = q, covering vector d.
-    fn cold(m: &'a DMatrix<Real>, q: &'a DVector<Real>, covering: Covering) -> Self {
+    /// Cold start: basis {w}, B⁻¹ = I (no stored columns), x_B = q, covering vector d. The
+    /// tableau's matrix is `m / scale` and `q` is already divided by `scale`.
+    fn cold(m: &'a DMatrix<Real>, scale: Real, q: &'a DVector<Real>, covering: Covering) -> Self {
         let n = q.len();
         let d = match covering {
             Covering::Ones => vec![1.0; n],
@@ -563,9 +577,11 @@ impl<'a> Tableau<'a> {
         Tableau {
             n,
             m,
+            scale,
             q,
             d,
-            binv: vec![0.0; n * n],
+            binv: vec![0.0; n * INITIAL_STRIDE.min(n)],
+            stride: INITIAL_STRIDE.min(n),
             slots: 0,
             slot_of: vec![NONBASIC; n],
             col_of_slot: Vec::with_capacity(n),
@@ -622,8 +638,10 @@ impl<'a> Tableau<'a> {
         for (s, &j) in f.cols.iter().enumerate() {
             self.slot_of[j] = s;
         }
+        self.reserve_slots(k);
+        let st = self.stride;
         for i in 0..n {
-            self.binv[i * n..i * n + k].copy_from_slice(&f.binv[i * k..(i + 1) * k]);
+            self.binv[i * st..i * st + k].copy_from_slice(&f.binv[i * k..(i + 1) * k]);
         }
         let mut d = vec![0.0; n];
         for &v in &f.basis {
@@ -671,7 +689,7 @@ impl<'a> Tableau<'a> {
     /// size − numerical rank of the principal submatrix M[set, set] (SVD, relative 1e-12).
     fn deficiency(&self, set: &[usize]) -> usize {
         let k = set.len();
-        let sub = DMatrix::from_fn(k, k, |i, j| self.m[(set[i], set[j])]);
+        let sub = DMatrix::from_fn(k, k, |i, j| self.m[(set[i], set[j])] / self.scale);
         let sv = sub.svd(false, false).singular_values;
         let tol = 1e-12 * sv.max();
         k - sv.iter().filter(|&&x| x > tol).count()
@@ -691,20 +709,43 @@ impl<'a> Tableau<'a> {
             .collect();
         self.col_of_slot = (0..n).filter(|&j| self.row_of[j] == NONBASIC).collect();
         self.slots = self.col_of_slot.len();
+        self.reserve_slots(self.slots);
+        let st = self.stride;
         self.slot_of.iter_mut().for_each(|s| *s = NONBASIC);
         for (s, &j) in self.col_of_slot.iter().enumerate() {
             self.slot_of[j] = s;
             for i in 0..n {
-                self.binv[i * n + s] = full[i * n + j];
+                self.binv[i * st + s] = full[i * n + j];
             }
         }
+    }
+
+    /// Make room for `k` stored columns: widen `binv`'s rows (stride doubled, at most n)
+    /// and move the stored entries. Amortised O(n·k) over a run; no entry changes.
+    fn reserve_slots(&mut self, k: usize) {
+        if k <= self.stride {
+            return;
+        }
+        let n = self.n;
+        let wide = k.max(2 * self.stride).min(n);
+        // (An install may have set `slots` before it makes room: only stored entries move.)
+        let keep = self.slots.min(self.stride);
+        let mut binv = vec![0.0; n * wide];
+        for (new, old) in binv
+            .chunks_exact_mut(wide)
+            .zip(self.binv.chunks_exact(self.stride))
+        {
+            new[..keep].copy_from_slice(&old[..keep]);
+        }
+        self.binv = binv;
+        self.stride = wide;
     }
 
     /// Entry (i, k) of B⁻¹.
     fn binv_at(&self, i: usize, k: usize) -> Real {
         match self.slot_of[k] {
             NONBASIC => Real::from(u8::from(self.row_of[k] == i)),
-            s => self.binv[i * self.n + s],
+            s => self.binv[i * self.stride + s],
         }
     }
 
@@ -726,7 +767,7 @@ impl<'a> Tableau<'a> {
                 } else {
                     0.0
                 };
-                let row = &self.binv[i * n..i * n + self.slots];
+                let row = &self.binv[i * self.stride..i * self.stride + self.slots];
                 unit + if sparse {
                     dot_sparse(row, &g, &nz)
                 } else {
@@ -745,8 +786,9 @@ impl<'a> Tableau<'a> {
             // The raw column slice (column-major storage): nalgebra's view iterator kept
             // this loop scalar.
             let col = &self.m.as_slice()[(v - n) * n..(v - n + 1) * n];
+            let scale = self.scale;
             for (o, c) in out.iter_mut().zip(col) {
-                *o -= s * c;
+                *o -= s * (c / scale);
             }
         } else {
             for (o, c) in out.iter_mut().zip(&self.d) {
@@ -856,7 +898,7 @@ impl<'a> Tableau<'a> {
         if v < n {
             // w_v is nonbasic, so its column of B⁻¹ is stored.
             let s = self.slot_of[v];
-            return (0..n).map(|i| self.binv[i * n + s]).collect();
+            return (0..n).map(|i| self.binv[i * self.stride + s]).collect();
         }
         let mut col = vec![0.0; n];
         self.add_column(v, 1.0, &mut col);
@@ -902,24 +944,27 @@ impl<'a> Tableau<'a> {
         // A leaving w_p turns column p of B⁻¹ (currently e_r) into a stored column.
         if leaving < n {
             let s = self.slots;
+            self.reserve_slots(s + 1);
+            let st = self.stride;
             for i in 0..n {
-                self.binv[i * n + s] = Real::from(u8::from(i == r));
+                self.binv[i * st + s] = Real::from(u8::from(i == r));
             }
             self.slot_of[leaving] = s;
             self.col_of_slot.push(leaving);
             self.slots += 1;
         }
         let width = self.slots;
+        let st = self.stride;
         let inv = 1.0 / a[r];
         self.xb[r] *= inv;
         let xr = self.xb[r];
         // Scale the pivot row, then eliminate it from every other row (contiguous axpy).
-        self.binv[r * n..r * n + width]
+        self.binv[r * st..r * st + width]
             .iter_mut()
             .for_each(|x| *x *= inv);
         Elimination {
             binv: &mut self.binv,
-            n,
+            stride: st,
             r,
             width,
             a,
@@ -933,7 +978,7 @@ impl<'a> Tableau<'a> {
             let last = self.slots - 1;
             if s != last {
                 for i in 0..n {
-                    self.binv[i * n + s] = self.binv[i * n + last];
+                    self.binv[i * st + s] = self.binv[i * st + last];
                 }
                 let moved = self.col_of_slot[last];
                 self.col_of_slot[s] = moved;
@@ -973,10 +1018,10 @@ impl<'a> Tableau<'a> {
         let n = self.n;
         let z = self.refined_z();
         let factor = (self.n_free == 0).then(|| {
-            let k = self.slots;
+            let (k, st) = (self.slots, self.stride);
             let mut binv = Vec::with_capacity(n * k);
             for i in 0..n {
-                binv.extend_from_slice(&self.binv[i * n..i * n + k]);
+                binv.extend_from_slice(&self.binv[i * st..i * st + k]);
             }
             LemkeFactor {
                 n,
@@ -1021,12 +1066,13 @@ impl<'a> Tableau<'a> {
     }
 }
 
-/// One pivot's elimination over the row-major `binv` (stride n, first `width` entries):
+/// One pivot's elimination over the row-major `binv` (row stride `stride`, first `width`
+/// entries):
 /// every row i ≠ r gets `row_i −= a_i · row_r` and `x_i −= a_i · x_r`. Most of Lemke's time on
 /// large islands.
 struct Elimination<'t> {
     binv: &'t mut [Real],
-    n: usize,
+    stride: usize,
     r: usize,
     width: usize,
     a: &'t [Real],
@@ -1066,20 +1112,20 @@ impl Elimination<'_> {
     fn run_portable(self) {
         let Elimination {
             binv,
-            n,
+            stride,
             r,
             width,
             a,
             xb,
             xr,
         } = self;
-        let (head, rest) = binv.split_at_mut(r * n);
-        let (row_r, tail) = rest.split_at_mut(n);
+        let (head, rest) = binv.split_at_mut(r * stride);
+        let (row_r, tail) = rest.split_at_mut(stride);
         let row_r = &row_r[..width];
-        for (i, row) in head.chunks_exact_mut(n).enumerate() {
+        for (i, row) in head.chunks_exact_mut(stride).enumerate() {
             eliminate(&mut row[..width], row_r, a[i], &mut xb[i], xr);
         }
-        for (j, row) in tail.chunks_exact_mut(n).enumerate() {
+        for (j, row) in tail.chunks_exact_mut(stride).enumerate() {
             let i = r + 1 + j;
             eliminate(&mut row[..width], row_r, a[i], &mut xb[i], xr);
         }
@@ -1213,7 +1259,7 @@ mod structured_inverse {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let m = DMatrix::from_fn(n, n, |_, _| rng.random_range(-1.0..1.0));
         let q = DVector::from_fn(n, |_, _| rng.random_range(-1.0..1.0));
-        let t = Tableau::cold(&m, &q, Covering::Ones);
+        let t = Tableau::cold(&m, 1.0, &q, Covering::Ones);
         for trial in 0..20 {
             let mut basis: Vec<usize> = (0..n)
                 .map(|i| if rng.random_bool(0.5) { n + i } else { i })
