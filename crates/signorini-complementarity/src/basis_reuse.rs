@@ -114,6 +114,73 @@ impl LemkeFactor {
         Some(z)
     }
 
+    /// The factor of a larger problem LCP(m, ·) that holds this one as the principal
+    /// subproblem on `map` (old unknown i is new unknown `map[i]`, and m restricted to those
+    /// rows and columns is the factored matrix), with the w of every new unknown basic.
+    /// `None` if `map` does not fit (length, range, repeats).
+    ///
+    /// Ordering the new unknowns last, that basis is B′ = [[B, 0], [C, I]], C holding the new
+    /// rows of B's columns (zero for a basic w, −m[r, j]/s for a basic z_j), so
+    /// B′⁻¹ = [[B⁻¹, 0], [−C B⁻¹, I]]: the old rows of the stored columns are kept and each new
+    /// row r is Σ over the basic z_j of (m[r, j]/s) times B⁻¹'s row of z_j. No
+    /// factorisation; cost O(added rows × nonzeros × k). A gap-correction round that adds
+    /// contacts (feature pairs that come near at the trial pose) grows the problem this way:
+    /// Lemke then restarts from this basis instead of from scratch (the new rows' contacts
+    /// enter as pivots).
+    pub fn embedded(&self, m: &DMatrix<Real>, map: &[usize]) -> Option<LemkeFactor> {
+        let (n_old, n) = (self.n, m.nrows());
+        if map.len() != n_old || m.ncols() != n || n < n_old {
+            return None;
+        }
+        let mut new_row = vec![true; n];
+        for &i in map {
+            if i >= n || !new_row[i] {
+                return None;
+            }
+            new_row[i] = false;
+        }
+        let var = |v: usize| {
+            if v < n_old {
+                map[v]
+            } else {
+                n + map[v - n_old]
+            }
+        };
+        let k = self.cols.len();
+        let mut basis: Vec<usize> = (0..n).collect();
+        let mut binv = vec![0.0; n * k];
+        for (i, &v) in self.basis.iter().enumerate() {
+            basis[map[i]] = var(v);
+            binv[map[i] * k..(map[i] + 1) * k].copy_from_slice(&self.binv[i * k..(i + 1) * k]);
+        }
+        let basic_z: Vec<(usize, usize)> = self
+            .basis
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v >= n_old)
+            .map(|(p, &v)| (p, map[v - n_old]))
+            .collect();
+        let s = self.scale;
+        for r in (0..n).filter(|&r| new_row[r]) {
+            let row = &mut binv[r * k..(r + 1) * k];
+            for &(p, j) in &basic_z {
+                let f = m[(r, j)] / s;
+                if f != 0.0 {
+                    for (x, b) in row.iter_mut().zip(&self.binv[p * k..(p + 1) * k]) {
+                        *x += f * b;
+                    }
+                }
+            }
+        }
+        Some(LemkeFactor {
+            n,
+            scale: s,
+            basis,
+            cols: self.cols.iter().map(|&j| map[j]).collect(),
+            binv,
+        })
+    }
+
     /// B⁻¹ v: the unit columns (basic w's) plus the stored ones. The same product as the
     /// tableau's `apply_binv` (`lemke.rs`), kept separate on purpose: sharing it changed this
     /// sum's order, the reused answers' rounding, and with it the pouring trajectories.
@@ -210,5 +277,55 @@ mod tests {
             f.resolve(&spd(5), &DVector::from_element(5, -1.0), 1)
                 .is_none()
         );
+    }
+
+    /// A factor embedded in a problem with more unknowns (new w's basic) is the inverse of
+    /// that basis, and it solves the larger problem wherever the new rows stay feasible.
+    #[test]
+    fn an_embedded_factor_is_the_larger_basis_inverse() {
+        let n = 14;
+        let big = spd(n);
+        // The old problem: unknowns 0..4 and 7..14 of the big one (3 inserted at 4..7).
+        let map: Vec<usize> = (0..4).chain(7..n).collect();
+        let small = DMatrix::from_fn(map.len(), map.len(), |i, j| big[(map[i], map[j])]);
+        let q_small = DVector::from_fn(map.len(), |i, _| {
+            if i % 3 == 0 {
+                -1.0
+            } else {
+                0.3 - 0.1 * i as Real
+            }
+        });
+        let (z_small, f) = solve(&small, &q_small);
+        let g = f.embedded(&big, &map).unwrap();
+        assert_eq!(g.dim(), n);
+        assert_eq!(g.active(), f.active());
+        // B′ built column by column in the scaled system, times the embedded inverse, is I.
+        let s = g.scale;
+        let mut b = DMatrix::zeros(n, n);
+        for (row, &v) in g.basis.iter().enumerate() {
+            if v < n {
+                b[(v, row)] = 1.0;
+            } else {
+                b.set_column(row, &(-big.column(v - n) / s));
+            }
+        }
+        let e = DMatrix::identity(n, n);
+        let x = DMatrix::from_fn(n, n, |i, j| g.apply(e.column(j).as_slice())[i]);
+        assert!((&x * &b - &e).amax() < 1e-10, "{}", (&x * &b - &e).amax());
+        // With the new rows' w comfortably positive, the embedded basis solves the big problem.
+        let q_big = DVector::from_fn(n, |i, _| match map.iter().position(|&m| m == i) {
+            Some(o) => q_small[o],
+            None => 50.0,
+        });
+        let z = g.resolve(&big, &q_big, 2).unwrap();
+        for (o, &i) in map.iter().enumerate() {
+            assert!((z[i] - z_small[o]).abs() < 1e-10);
+        }
+        assert!((4..7).all(|i| z[i] == 0.0));
+        // A map that does not fit is refused.
+        assert!(f.embedded(&big, &map[1..]).is_none());
+        let mut twice = map.clone();
+        twice[1] = twice[0];
+        assert!(f.embedded(&big, &twice).is_none());
     }
 }

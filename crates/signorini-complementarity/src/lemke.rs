@@ -47,7 +47,7 @@ const STRUCTURED_INVERSE_FROM: usize = 400;
 /// least this many unknowns. Below it a cold run is cheap, and the cold runs' answers (on
 /// degenerate problems another solution than a restart may find) are the ones every recorded
 /// figure of the pour and tower experiments was measured with.
-pub(crate) const FACTOR_RESTART_FROM: usize = 400;
+pub const FACTOR_RESTART_FROM: usize = 400;
 
 /// A Lemke answer that misses the row check on a problem of at least this many unknowns is
 /// repaired from its final basis ([`repair`]). Below it the answers, and the fallbacks that

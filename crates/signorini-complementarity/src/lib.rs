@@ -46,6 +46,7 @@ mod sparse_problem;
 
 pub use auto::{BUDGET_SPENT, POLISH_ALWAYS_UP_TO};
 pub use basis_reuse::LemkeFactor;
+pub use lemke::FACTOR_RESTART_FROM;
 pub use newton_sparse::{DEFAULT_ITERATIONS as SPARSE_NEWTON_DEFAULT_ITERATIONS, solve_sparse};
 pub use polish::polish_small_lcp;
 pub use problem::{Lcp, Mcp, ProblemError};

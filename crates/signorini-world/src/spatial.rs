@@ -586,4 +586,69 @@ mod unseen_tests {
         assert_eq!(kept.jacobian, earlier.jacobian);
         assert_eq!(kept.gap, depth);
     }
+
+    /// A gap-correction round that appends contacts as U-constraints grows the problem; the
+    /// stored basis's unknowns are found in it (`Signature::embedding`): the grown reduced LCP
+    /// restricted to them is the old one, entry for entry, frictionless and with friction.
+    #[test]
+    fn a_grown_sets_unknowns_embed_the_old_ones() {
+        use crate::basis::Signature;
+        use signorini_contact::Formulation;
+        let bodies = vec![cube_at(0.0), cube_at(0.999)];
+        let g = Spatial::geometry(&bodies);
+        let st = states(&bodies);
+        let vf = |v: usize, f: usize| {
+            vertex_face_contact((1, 0), (&g.shapes[1], &g.shapes[0]), (v, f), &st)
+        };
+        // Old set: two U's and one I-constraint with one secondary.
+        let old = ConstraintSet::<Contact3> {
+            contacts: vec![vf(0, 0), vf(1, 0), vf(2, 0), vf(3, 0)],
+            unilateral: vec![0, 1],
+            inter: vec![PairConstraint {
+                primary: 2,
+                secondaries: vec![3],
+                co_primaries: Vec::new(),
+            }],
+            ..Default::default()
+        };
+        let mut pool: BTreeMap<ContactKey3, Contact3> = old
+            .contacts
+            .iter()
+            .map(|c| (Spatial::key(c), c.clone()))
+            .collect();
+        for c in [vf(4, 0), vf(5, 0)] {
+            pool.insert(Spatial::key(&c), c);
+        }
+        let params = WorldParams::new(ContactModel::Peg, 0.01);
+        let new = Spatial::rebuild(&params, &bodies, &old, &pool);
+        assert_eq!(new.contacts.len(), 6);
+        let (so, sn) = (
+            Signature::of(&old, Spatial::key),
+            Signature::of(&new, Spatial::key),
+        );
+        let free = vec![Vec6::zeros(); 2];
+        for (mu, directions) in [(0.0, 8), (0.5, 8), (0.5, 4)] {
+            let fo = Formulation::build_with_directions(&old, 0.01, mu, directions);
+            let fn_ = Formulation::build_with_directions(&new, 0.01, mu, directions);
+            let map = so.embedding(&sn, fo.dim(), fn_.dim()).unwrap();
+            let (lo, ln) = (
+                fo.reduced_lcp(&bodies, &free).unwrap(),
+                fn_.reduced_lcp(&bodies, &free).unwrap(),
+            );
+            for i in 0..fo.dim() {
+                for j in 0..fo.dim() {
+                    assert_eq!(lo.m[(i, j)], ln.m[(map[i], map[j])], "mu {mu}: ({i}, {j})");
+                }
+            }
+            // The wrong sizes, or a set that changed otherwise, embed nowhere.
+            assert!(so.embedding(&sn, fo.dim(), fn_.dim() + 1).is_none());
+        }
+        let regrouped = ConstraintSet::<Contact3> {
+            unilateral: vec![0, 1, 2, 3, 4, 5],
+            inter: Vec::new(),
+            ..new.clone()
+        };
+        let sr = Signature::of(&regrouped, Spatial::key);
+        assert!(so.embedding(&sr, 4, 6).is_none());
+    }
 }

@@ -23,8 +23,8 @@ use crate::basis::{Signature, StoredBasis};
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
-    BUDGET_SPENT, CscMatrix, LemkeFactor, SolveError, SolveParams, SolverKind, SparseMcp,
-    polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
+    BUDGET_SPENT, CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, SolveError, SolveParams, SolverKind,
+    SparseMcp, polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
 };
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
@@ -641,6 +641,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     from: &self.warm,
                     to: &mut solved,
                     basis: previous,
+                    basis_map: None,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                 };
                 self.solve(f, &set, &pred.free, warm, &mut report)
@@ -759,6 +760,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             from: first,
             to: &mut BTreeMap::new(),
             basis: factor.clone(),
+            basis_map: None,
             basis_to: None,
         };
         let v = self.solve(&self.formulate(&clamped), &clamped, free, warm, &mut sub);
@@ -828,6 +830,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 from: &BTreeMap::new(),
                 to: &mut BTreeMap::new(),
                 basis: None,
+                basis_map: None,
                 basis_to: None,
             };
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
@@ -887,6 +890,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let Warm {
             to: warm_to,
             basis: reuse,
+            basis_map,
             basis_to,
             ..
         } = warm;
@@ -922,6 +926,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 report.fallbacks.push(format!("reduced LCP: {e}"));
                 None
             }
+        };
+        let reuse = match (reuse, &basis_map, &lcp) {
+            (Some(f), Some(map), Some(lcp)) => f.embedded(&lcp.m, map).map(Arc::new).or(Some(f)),
+            (reuse, _, _) => reuse,
         };
         if let (Some(lcp), Some(f)) = (&lcp, &reuse)
             && let Some(z) = f.resolve(&lcp.m, &lcp.q, BASIS_REFINEMENTS)
@@ -1351,6 +1359,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
             set = S::rebuild(&self.params, &self.bodies, &set, &pool);
             let form = self.formulate(&set);
+            let signature = Signature::of(&set, S::key);
             let mut sub = StepReport::default();
             let mut next = BTreeMap::new();
             let mut next_factor = None;
@@ -1358,6 +1367,16 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 from: solved,
                 to: &mut next,
                 basis: last.as_ref().map(|b| b.factor.clone()),
+                // Contacts that joined at the trial pose: the last basis grows with them (on
+                // problems where Lemke restarts from a basis; smaller ones solve cold, as the
+                // pour figures were measured).
+                basis_map: last
+                    .as_ref()
+                    .filter(|b| b.signature != signature && form.dim() >= FACTOR_RESTART_FROM)
+                    .and_then(|b| {
+                        b.signature
+                            .embedding(&signature, b.factor.dim(), form.dim())
+                    }),
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
             };
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
@@ -1367,10 +1386,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 break;
             }
             *solved = next;
-            *last = next_factor.map(|factor| StoredBasis {
-                signature: Signature::of(&set, S::key),
-                factor,
-            });
+            *last = next_factor.map(|factor| StoredBasis { signature, factor });
             if previous.is_none() {
                 previous = Some((velocities.clone(), self.kinetic_energy(&velocities)));
             }
@@ -1506,6 +1522,10 @@ struct Warm<'a, K> {
     /// only in q (the gap-correction and split re-solves): tried first (O(n·k)), and kept
     /// only if its answer's residual is within tolerance.
     basis: Option<Arc<LemkeFactor>>,
+    /// Where `basis`'s unknowns sit in this problem when it has more
+    /// (`Signature::embedding`): the basis is then grown to it
+    /// ([`LemkeFactor::embedded`], the new unknowns' w basic) once its matrix is formed.
+    basis_map: Option<Vec<usize>>,
     /// Where the basis of this solve's answer goes (`None` if it was not a plain Lemke
     /// solve).
     basis_to: Option<&'a mut Option<Arc<LemkeFactor>>>,
