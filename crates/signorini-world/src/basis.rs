@@ -14,7 +14,8 @@
 //! [`WorldParams::reuse_basis`]: crate::WorldParams::reuse_basis
 
 use signorini_complementarity::LemkeFactor;
-use signorini_contact::ConstraintSet;
+use signorini_contact::{ConstraintSet, XImpulse};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// What makes two constraint sets formulate to problems with the same unknowns in the same
@@ -45,6 +46,10 @@ impl<K: Clone> Signature<K> {
                 }
             }
         }
+        // The paper's X form gives X primaries no impulse (and no friction rows).
+        if set.x_impulse == XImpulse::Paper {
+            structure.push(usize::MAX);
+        }
         Signature {
             keys: set.contacts.iter().map(key).collect(),
             structure,
@@ -52,85 +57,99 @@ impl<K: Clone> Signature<K> {
     }
 }
 
-impl<K: Clone + PartialEq> Signature<K> {
-    /// Where the unknowns of a problem with this signature (`n_old` of them) sit in the problem
-    /// of `new` (`n_new`), when `new` is this set with contacts appended as U-constraints — what
-    /// a gap-correction round's rebuild does when feature pairs come near at the trial pose —
-    /// and the same structure otherwise (no general-form co-primaries). `None` for any other
-    /// change.
-    ///
-    /// The formulation's unknowns are the normals (U, then the I and X primaries), the
-    /// secondaries' slacks, and with friction `d` directions per normal then one friction slack
-    /// per normal (`Formulation::build_with_directions`): the new contacts' normals come after
-    /// the old U's, their friction rows after the old U's friction rows. The counts are checked
-    /// against `n_old` and `n_new`; a set whose friction rows do not follow every normal (the
-    /// paper's X form) fails the count and gets `None`.
+/// What one unknown of a formulated problem stands for, by the feature-pair keys of its
+/// contacts: a normal impulse, a secondary's slack (primary, secondary), a friction direction
+/// (normal, direction) or a friction slack (normal).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Unknown<K> {
+    Normal(K),
+    Slack(K, K),
+    Friction(K, usize),
+    FrictionSlack(K),
+}
+
+impl<K: Clone + Ord> Signature<K> {
+    /// What each of the `n` unknowns of this set's problem stands for, in the formulation's
+    /// order (`Formulation::build_with_directions`): the normals (U, then the I and X
+    /// primaries), the secondaries' slacks pair by pair, and with friction `d` directions per
+    /// normal then one friction slack per normal. `None` for what this does not describe
+    /// (general-form co-primaries; friction rows that do not follow every normal, as in the
+    /// paper's X form; counts that do not add up to `n`). An unknown that stands for the same
+    /// thing as an earlier one (a contact grouped twice) carries its occurrence number.
+    fn unknowns(&self, n: usize) -> Option<Vec<(Unknown<K>, usize)>> {
+        let st = &self.structure;
+        let key = |i: usize| self.keys.get(i).cloned();
+        let u = *st.first()?;
+        let mut normals: Vec<K> = st
+            .get(1..=u)?
+            .iter()
+            .map(|&i| key(i))
+            .collect::<Option<_>>()?;
+        let mut slacks = Vec::new();
+        let mut at = u + 1;
+        for _ in 0..2 {
+            let count = *st.get(at)?;
+            at += 1;
+            for _ in 0..count {
+                let (primary, secondaries) = (key(*st.get(at)?)?, *st.get(at + 1)?);
+                for &s in st.get(at + 2..at + 2 + secondaries)? {
+                    slacks.push(Unknown::Slack(primary.clone(), key(s)?));
+                }
+                normals.push(primary);
+                at += 2 + secondaries;
+            }
+        }
+        if at != st.len() {
+            return None; // co-primaries
+        }
+        let fixed = normals.len() + slacks.len();
+        let friction = n.checked_sub(fixed)?;
+        let per_normal = match friction {
+            0 => 0,
+            _ if !normals.is_empty() && friction % normals.len() == 0 => friction / normals.len(),
+            _ => return None,
+        };
+        let mut out: Vec<Unknown<K>> = normals.iter().cloned().map(Unknown::Normal).collect();
+        out.extend(slacks);
+        if per_normal > 0 {
+            for k in &normals {
+                out.extend((0..per_normal - 1).map(|d| Unknown::Friction(k.clone(), d)));
+            }
+            out.extend(normals.into_iter().map(Unknown::FrictionSlack));
+        }
+        let mut seen: BTreeMap<Unknown<K>, usize> = BTreeMap::new();
+        Some(
+            out.into_iter()
+                .map(|u| {
+                    let count = seen.entry(u.clone()).or_insert(0);
+                    *count += 1;
+                    (u, *count - 1)
+                })
+                .collect(),
+        )
+    }
+
+    /// Where the `n_old` unknowns of this set's problem sit among the `n_new` of `new`'s, found
+    /// by what each stands for ([`Signature::unknowns`]): `None` unless every old unknown is
+    /// still there. A gap-correction round only adds contacts (feature pairs that come near at
+    /// the trial pose): in 3D they are appended as U-constraints, and the grown problem
+    /// restricted to the old unknowns is the old one entry for entry; in 2D the rebuild
+    /// regroups the pool into PEG's constraints, so an I- or X-constraint that gained a member
+    /// has other slack rows, and a basis grown over this map is only near the new one (the
+    /// pivoting's drift check refactors it then).
     pub(crate) fn embedding(
         &self,
         new: &Signature<K>,
         n_old: usize,
         n_new: usize,
     ) -> Option<Vec<usize>> {
-        let (old_len, new_len) = (self.keys.len(), new.keys.len());
-        if new_len < old_len || new.keys[..old_len] != self.keys[..] {
+        if n_new < n_old {
             return None;
         }
-        let added = new_len - old_len;
-        let u_old = *self.structure.first()?;
-        let mut expected = Vec::with_capacity(new.structure.len());
-        expected.push(u_old + added);
-        expected.extend_from_slice(&self.structure[1..=u_old]);
-        expected.extend(old_len..new_len);
-        expected.extend_from_slice(&self.structure[u_old + 1..]);
-        if expected != new.structure || self.structure.contains(&usize::MAX) {
-            return None;
-        }
-        // Normals: U + I + X; slacks: Σ secondaries, read from the structure.
-        let rest = &self.structure[u_old + 1..];
-        let (mut at, mut pairs, mut slacks) = (0, 0, 0);
-        for _ in 0..2 {
-            let count = *rest.get(at)?;
-            at += 1;
-            for _ in 0..count {
-                let secondaries = *rest.get(at + 1)?;
-                slacks += secondaries;
-                at += 2 + secondaries;
-            }
-            pairs += count;
-        }
-        let normals = u_old + pairs;
-        let fixed = normals + slacks;
-        let friction = n_old.checked_sub(fixed)?;
-        let per_normal = if friction == 0 {
-            0
-        } else if normals > 0 && friction % normals == 0 {
-            friction / normals // d directions + 1 slack
-        } else {
-            return None;
-        };
-        if n_new != n_old + added * (1 + per_normal) {
-            return None;
-        }
-        let shift_normal = |k: usize| if k < u_old { k } else { k + added };
-        let d = per_normal.saturating_sub(1);
-        let (base_f, base_f_new) = (fixed, fixed + added);
-        let (base_s, base_s_new) = (base_f + d * normals, base_f_new + d * (normals + added));
-        Some(
-            (0..n_old)
-                .map(|i| {
-                    if i < normals {
-                        shift_normal(i)
-                    } else if i < fixed {
-                        i + added
-                    } else if i < base_s {
-                        let (k, dir) = ((i - base_f) / d, (i - base_f) % d);
-                        base_f_new + d * shift_normal(k) + dir
-                    } else {
-                        base_s_new + shift_normal(i - base_s)
-                    }
-                })
-                .collect(),
-        )
+        let (old, new) = (self.unknowns(n_old)?, new.unknowns(n_new)?);
+        let at: BTreeMap<&(Unknown<K>, usize), usize> =
+            new.iter().enumerate().map(|(i, u)| (u, i)).collect();
+        old.iter().map(|u| at.get(u).copied()).collect()
     }
 }
 
@@ -139,4 +158,64 @@ impl<K: Clone + PartialEq> Signature<K> {
 pub(crate) struct StoredBasis<K> {
     pub(crate) signature: Signature<K>,
     pub(crate) factor: Arc<LemkeFactor>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use signorini_contact::PairConstraint;
+
+    fn pair(primary: usize, secondaries: &[usize]) -> PairConstraint {
+        PairConstraint {
+            primary,
+            secondaries: secondaries.to_vec(),
+            co_primaries: Vec::new(),
+        }
+    }
+
+    /// A 2D rebuild regroups the pool in key order: the old unknowns are found by what they
+    /// stand for wherever they moved (normals, slacks, friction rows), a contact grouped twice
+    /// keeps its occurrences apart, and a lost unknown means no embedding.
+    #[test]
+    fn unknowns_are_found_where_a_regrouped_set_put_them() {
+        // Old: contacts keyed 10, 20, 30, 40; U = {10}; I = (20; 30); X = (20; 40): contact 20
+        // is a primary twice.
+        let old = ConstraintSet::<u32> {
+            contacts: vec![10, 20, 30, 40],
+            unilateral: vec![0],
+            inter: vec![pair(1, &[2])],
+            cross: vec![pair(1, &[3])],
+            ..Default::default()
+        };
+        // New: 15 joined, the contacts in key order, 10 now an I primary with 15 as secondary.
+        let new = ConstraintSet::<u32> {
+            contacts: vec![10, 15, 20, 30, 40],
+            unilateral: vec![],
+            inter: vec![pair(0, &[1]), pair(2, &[3])],
+            cross: vec![pair(2, &[4])],
+            ..Default::default()
+        };
+        let (so, sn) = (Signature::of(&old, |c| *c), Signature::of(&new, |c| *c));
+        // Frictionless. Old: normals 10, 20, 20; slacks (20,30), (20,40).
+        // New: normals 10, 20, 20; slacks (10,15), (20,30), (20,40).
+        assert_eq!(so.embedding(&sn, 5, 6), Some(vec![0, 1, 2, 4, 5]));
+        // With 2 friction directions (3 unknowns per normal after the slacks): old 5 + 9,
+        // new 6 + 9; friction rows follow their normal.
+        let map = so.embedding(&sn, 14, 15).unwrap();
+        assert_eq!(&map[..5], &[0, 1, 2, 4, 5]);
+        assert_eq!(&map[5..], &[6, 7, 8, 9, 10, 11, 12, 13, 14]);
+        // Counts that do not add up, or an unknown that is gone.
+        assert_eq!(so.embedding(&sn, 5, 7), None);
+        let lost = ConstraintSet::<u32> {
+            inter: vec![pair(0, &[1]), pair(2, &[])],
+            ..new.clone()
+        };
+        assert_eq!(so.embedding(&Signature::of(&lost, |c| *c), 5, 5), None);
+        // The paper's X form is not described.
+        let paper = ConstraintSet::<u32> {
+            x_impulse: XImpulse::Paper,
+            ..new.clone()
+        };
+        assert_eq!(so.embedding(&Signature::of(&paper, |c| *c), 5, 6), None);
+    }
 }
