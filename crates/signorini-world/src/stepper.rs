@@ -642,6 +642,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     to: &mut solved,
                     basis: previous,
                     basis_map: None,
+                    rescue_first: false,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                 };
                 self.solve(f, &set, &pred.free, warm, &mut report)
@@ -761,6 +762,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             to: &mut BTreeMap::new(),
             basis: factor.clone(),
             basis_map: None,
+            rescue_first: false,
             basis_to: None,
         };
         let v = self.solve(&self.formulate(&clamped), &clamped, free, warm, &mut sub);
@@ -831,6 +833,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 to: &mut BTreeMap::new(),
                 basis: None,
                 basis_map: None,
+                rescue_first: false,
                 basis_to: None,
             };
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
@@ -888,11 +891,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         }
         let reduced_warm = params.warm_start.clone();
         let Warm {
+            from: warm_from,
             to: warm_to,
             basis: reuse,
             basis_map,
+            rescue_first,
             basis_to,
-            ..
         } = warm;
         let mut keep = |z: &[Real]| {
             warm_to.clear();
@@ -915,6 +919,24 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             report
                 .fallbacks
                 .push("sparse solve failed: dense chain (reduced, then mixed LCP)".into());
+        } else if rescue_first && form.dim() >= GS_RESCUE_MIN {
+            // The last solve of this island in this step defeated the dense chain (Lemke to
+            // its pivot limit in both forms, 9 s each at 2,700 unknowns on the 2D pile of
+            // 2,500) and the rescue answered it; a gap-correction re-solve is nearly the same
+            // problem: the rescue first, from that answer's normal impulses.
+            let mut p = params.clone();
+            let mut z0 = DVector::zeros(form.dim());
+            for (k, key) in keys.iter().enumerate() {
+                z0[k] = warm_from.get(key).copied().unwrap_or(0.0);
+            }
+            p.warm_start = Some(z0);
+            if let Some((v, normals)) = self.solve_large(form, free, &p, &[], &mut best, report) {
+                keep(&normals);
+                return v;
+            }
+            report
+                .fallbacks
+                .push("rescue first failed: dense chain (reduced, then mixed LCP)".into());
         }
         // The dense chain's best iterates (of the reduced and of the mixed form), in the
         // reduced form's unknowns: where every dense solve fails, the rescue starts the sparse
@@ -1294,6 +1316,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .collect();
         // Velocities before the last re-solve and the penetration depth they led to.
         let mut previous: Option<(Vec<SVector<Real, D>>, Real)> = None;
+        // Whether the last solve of this island needed the rescue (its dense chain failed).
+        let mut rescued = self.needed_rescue(report);
         // Whether the configuration the returned velocities lead to was found violated.
         let mut still_violated = false;
         for round in 0..=self.params.gap_corrections {
@@ -1377,9 +1401,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                         b.signature
                             .embedding(&signature, b.factor.dim(), form.dim())
                     }),
+                rescue_first: rescued,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
             };
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
+            rescued = self.needed_rescue(&sub);
             report.budget_exhausted |= sub.budget_exhausted;
             report.basis_reuses += sub.basis_reuses;
             if sub.failed {
@@ -1399,6 +1425,18 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             velocities = v;
         }
         (velocities, still_violated)
+    }
+
+    /// Whether the solve `report` describes answered a dense-route problem (of at least
+    /// [`FACTOR_RESTART_FROM`] unknowns; smaller ones as the pours were measured) only by the
+    /// rescue: the dense chain failed and `solve_large`'s sparse Newton method or block
+    /// Gauss–Seidel gave the answer.
+    fn needed_rescue(&self, report: &StepReport) -> bool {
+        (FACTOR_RESTART_FROM..=self.dense_limit()).contains(&report.unknowns)
+            && matches!(
+                report.solver,
+                Some(SolverKind::SparseNewton | SolverKind::Pgs)
+            )
     }
 
     /// ½ Σ m (d/h)² over the dynamic bodies for a split start-of-step penetration of depth d
@@ -1526,6 +1564,10 @@ struct Warm<'a, K> {
     /// (`Signature::embedding`): the basis is then grown to it
     /// ([`LemkeFactor::embedded`], the new unknowns' w basic) once its matrix is formed.
     basis_map: Option<Vec<usize>>,
+    /// The solve before this one, on this island within this step, needed the rescue
+    /// (`solve_large` after the dense chain failed): start with the rescue, from that solve's
+    /// normal impulses (`from`).
+    rescue_first: bool,
     /// Where the basis of this solve's answer goes (`None` if it was not a plain Lemke
     /// solve).
     basis_to: Option<&'a mut Option<Arc<LemkeFactor>>>,

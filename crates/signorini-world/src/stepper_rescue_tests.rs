@@ -133,3 +133,64 @@ fn the_solve_budget_pays_for_three_n_pivots_on_large_problems() {
     assert!(solve_budget(PEG_SOLVE_WORK_LIMIT, 694) > PEG_SOLVE_WORK_LIMIT);
     assert_eq!(solve_budget(1.0, 10), work_estimate(10, 30, 0));
 }
+
+/// A gap-correction re-solve after a solve that only the rescue could answer starts with the
+/// rescue (`Warm::rescue_first`), from the last answer's normal impulses, and reaches the
+/// dense chain's velocities; without the flag the same problem is solved by the dense chain.
+#[test]
+fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
+    // Sixteen columns of four slightly offset squares landing on a floor: over 100 unknowns.
+    let mut w = World::new(WorldParams::signorini(ContactModel::Peg, 0.005)).unwrap();
+    let floor = ConvexPolygon::rectangle(-5.0, -1.0, 5.0, 0.0).unwrap();
+    w.add_body(RigidBody2::fixed(floor)).unwrap();
+    for c in 0..16 {
+        for k in 0..4 {
+            let square = ConvexPolygon::rectangle(-0.1, -0.1, 0.1, 0.1).unwrap();
+            let b = RigidBody2::dynamic(square, 1.0, 0.04 / 6.0)
+                .unwrap()
+                .with_pose(
+                    Vec2::new(0.25 * c as Real + 0.01 * k as Real, 0.1 + 0.2 * k as Real),
+                    0.0,
+                )
+                .with_velocity(Vec3::new(0.0, -0.5, 0.0))
+                .with_gravity(Vec2::new(0.0, -9.81));
+            w.add_body(b).unwrap();
+        }
+    }
+    let pred = w.predict_and_broad_phase();
+    let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
+    let form = w.formulate(&set);
+    assert!(form.dim() >= GS_RESCUE_MIN, "{} unknowns", form.dim());
+    let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
+    let mut lemke = SolveParams::default();
+    lemke.solver = SolverKind::Lemke;
+    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
+    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact);
+    let from: BTreeMap<_, _> = form
+        .normal_contacts()
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (Planar::key(&set.contacts[c]), exact[k]))
+        .collect();
+    for rescue_first in [true, false] {
+        let mut report = StepReport::default();
+        let warm = Warm {
+            from: &from,
+            to: &mut BTreeMap::new(),
+            basis: None,
+            basis_map: None,
+            rescue_first,
+            basis_to: None,
+        };
+        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
+        let by_rescue = matches!(
+            report.solver,
+            Some(SolverKind::SparseNewton | SolverKind::Pgs)
+        );
+        assert_eq!(by_rescue, rescue_first, "{:?}", report.solver);
+        assert!(!report.failed && report.residual <= 1e-8, "{report:?}");
+        for (a, b) in v.iter().zip(&want) {
+            assert!((a - b).amax() <= 1e-6, "{a} against {b}");
+        }
+    }
+}
