@@ -43,8 +43,10 @@ const ROW_TOL: Real = signorini_math::tolerance::LCP_ROW_TOL;
 /// problems are smaller) was measured with.
 const STRUCTURED_INVERSE_FROM: usize = 400;
 
-/// A Lemke run restarts from a given factor ([`LemkeConfig::factor`]) only for problems of at
-/// least this many unknowns. Below it a cold run is cheap, and the cold runs' answers (on
+/// A Lemke run restarts from a given factor (`LemkeConfig::factor`: the basis of an earlier
+/// solve) only for problems of at least this many unknowns; the stepper grows a basis to a
+/// larger problem (`LemkeFactor::embedded`) from the same size on. Below it a cold run is
+/// cheap, and the cold runs' answers (on
 /// degenerate problems another solution than a restart may find) are the ones every recorded
 /// figure of the pour and tower experiments was measured with.
 pub const FACTOR_RESTART_FROM: usize = 400;
