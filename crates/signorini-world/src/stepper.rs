@@ -882,12 +882,17 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .iter()
             .map(|&c| S::key(&set.contacts[c]))
             .collect();
-        if self.params.warm_start && !warm.from.is_empty() {
+        // The reduced form's unknowns with the normal impulses of `from` by contact key (0
+        // for a contact it does not have, and for every other unknown).
+        let by_key = |from: &BTreeMap<S::Key, Real>| {
             let mut z0 = DVector::zeros(form.dim());
             for (k, key) in keys.iter().enumerate() {
-                z0[k] = warm.from.get(key).copied().unwrap_or(0.0);
+                z0[k] = from.get(key).copied().unwrap_or(0.0);
             }
-            params.warm_start = Some(z0);
+            z0
+        };
+        if self.params.warm_start && !warm.from.is_empty() {
+            params.warm_start = Some(by_key(warm.from));
         }
         let reduced_warm = params.warm_start.clone();
         let Warm {
@@ -925,11 +930,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             // 2,500) and the rescue answered it; a gap-correction re-solve is nearly the same
             // problem: the rescue first, from that answer's normal impulses.
             let mut p = params.clone();
-            let mut z0 = DVector::zeros(form.dim());
-            for (k, key) in keys.iter().enumerate() {
-                z0[k] = warm_from.get(key).copied().unwrap_or(0.0);
-            }
-            p.warm_start = Some(z0);
+            p.warm_start = Some(by_key(warm_from));
             if let Some((v, normals)) = self.solve_large(form, free, &p, &[], &mut best, report) {
                 keep(&normals);
                 return v;
