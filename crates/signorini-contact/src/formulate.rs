@@ -183,6 +183,40 @@ pub struct Formulation<const D: usize = 3> {
     pub n_normal: usize,
     /// Contact index of each normal unknown.
     normal_contacts: Vec<usize>,
+    /// What each unknown stands for ([`Formulation::unknowns`]).
+    unknowns: Vec<UnknownRole>,
+}
+
+/// What one unknown of a [`Formulation`] stands for, by index into the constraint set's
+/// contacts. Lets a caller find an unknown again in the problem of another set built over the
+/// same contacts (a stored Lemke basis grown to a problem that gained contacts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UnknownRole {
+    /// The normal impulse of a U-constraint's contact or of an I or X primary.
+    Normal(usize),
+    /// The general form's co-primary `contact` of the I-constraint with this `primary`.
+    CoPrimary {
+        /// The reference primary.
+        primary: usize,
+        /// The co-primary.
+        contact: usize,
+    },
+    /// The slack of `secondary` in the I- or X-constraint with this `primary`.
+    Slack {
+        /// The constraint's primary.
+        primary: usize,
+        /// The secondary.
+        secondary: usize,
+    },
+    /// Friction-pyramid direction `direction` of the normal impulse of `contact`.
+    Friction {
+        /// The contact of the normal impulse.
+        contact: usize,
+        /// The direction's index.
+        direction: usize,
+    },
+    /// The friction slack (sliding speed) of the normal impulse of this contact.
+    FrictionSlack(usize),
 }
 
 /// The mixed LCP in sparse (triplet) form: see [`Formulation::mixed_triplets`].
@@ -209,6 +243,7 @@ impl<const D: usize> Default for Formulation<D> {
             extra: Vec::new(),
             n_normal: 0,
             normal_contacts: Vec::new(),
+            unknowns: Vec::new(),
         }
     }
 }
@@ -273,6 +308,7 @@ impl<const D: usize> Formulation<D> {
             } else {
                 f.cols.push(c[i].jacobian().clone());
             }
+            f.unknowns.push(UnknownRole::Normal(i));
             f.rows.push(c[i].jacobian().clone());
             f.row_const.push(c[i].gap() / h);
         }
@@ -288,6 +324,10 @@ impl<const D: usize> Formulation<D> {
                 row.add(*b, *g, -1.0);
             }
             f.cols.push(c[i].jacobian().clone());
+            f.unknowns.push(UnknownRole::CoPrimary {
+                primary: r,
+                contact: i,
+            });
             f.rows.push(row);
             f.row_const.push((2.0 * c[r].gap() - c[i].gap()) / h);
         }
@@ -315,6 +355,10 @@ impl<const D: usize> Formulation<D> {
             let first = col;
             for (s, &sec) in order.iter().enumerate() {
                 f.cols.push(Jacobian::default());
+                f.unknowns.push(UnknownRole::Slack {
+                    primary: p.primary,
+                    secondary: sec,
+                });
                 f.rows
                     .push(c[p.primary].jacobian().minus(c[sec].jacobian()));
                 f.row_const.push((c[p.primary].gap() - c[sec].gap()) / h);
@@ -348,6 +392,10 @@ impl<const D: usize> Formulation<D> {
                 debug_assert_eq!(ts.len(), nd);
                 for (d, t) in ts.into_iter().enumerate() {
                     f.cols.push(t.clone());
+                    f.unknowns.push(UnknownRole::Friction {
+                        contact: normals[impulses[k]],
+                        direction: d,
+                    });
                     f.rows.push(t);
                     f.row_const.push(0.0);
                     f.extra.push((base_f + nd * k + d, base_s + k, 1.0));
@@ -356,11 +404,13 @@ impl<const D: usize> Formulation<D> {
             }
             for (k, &normal) in impulses.iter().enumerate() {
                 f.cols.push(Jacobian::default());
+                f.unknowns.push(UnknownRole::FrictionSlack(normals[normal]));
                 f.rows.push(Jacobian::default());
                 f.row_const.push(0.0);
                 f.extra.push((base_s + k, normal, mu));
             }
         }
+        debug_assert_eq!(f.unknowns.len(), f.cols.len());
         f
     }
 
@@ -530,6 +580,11 @@ impl<const D: usize> Formulation<D> {
     /// (the first [`Formulation::n_normal`] unknowns), for warm starts keyed by feature pair.
     pub fn normal_contacts(&self) -> &[usize] {
         &self.normal_contacts
+    }
+
+    /// What each of the [`Formulation::dim`] unknowns stands for, in order.
+    pub fn unknowns(&self) -> &[UnknownRole] {
+        &self.unknowns
     }
 
     /// New velocities from a mixed-LCP solution (static bodies keep zero velocity).

@@ -34,6 +34,7 @@ pub use dim2::potential::{
 pub use dim2::standard::{SM_DETECTION_DISTANCE, standard_contacts};
 pub use formulate::{
     ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody, Formulation, FormulationError, MixedTriplets,
+    UnknownRole,
 };
 
 /// How many contacts of an I-constraint may carry an impulse (paper §3, Eqs. 20–24; issue #22

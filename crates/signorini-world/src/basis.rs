@@ -14,7 +14,7 @@
 //! [`WorldParams::reuse_basis`]: crate::WorldParams::reuse_basis
 
 use signorini_complementarity::LemkeFactor;
-use signorini_contact::{ConstraintSet, XImpulse};
+use signorini_contact::{ConstraintSet, Formulation, UnknownRole as Role};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -46,10 +46,6 @@ impl<K: Clone> Signature<K> {
                 }
             }
         }
-        // The paper's X form gives X primaries no impulse (and no friction rows).
-        if set.x_impulse == XImpulse::Paper {
-            structure.push(usize::MAX);
-        }
         Signature {
             keys: set.contacts.iter().map(key).collect(),
             structure,
@@ -57,165 +53,111 @@ impl<K: Clone> Signature<K> {
     }
 }
 
-/// What one unknown of a formulated problem stands for, by the feature-pair keys of its
-/// contacts: a normal impulse, a secondary's slack (primary, secondary), a friction direction
-/// (normal, direction) or a friction slack (normal).
+/// What one unknown of a formulated problem stands for ([`UnknownRole`]), by the
+/// feature-pair keys of its contacts instead of their indices in one set, with an occurrence
+/// number for an unknown that stands for the same thing as an earlier one (a contact grouped
+/// twice).
+pub(crate) type KeyedUnknown<K> = (UnknownRole<K>, usize);
+
+/// The unknowns of `form` (formulated from `set`) by contact key, in order.
+pub(crate) fn keyed_unknowns<C, K: Clone + Ord, const D: usize>(
+    form: &Formulation<D>,
+    set: &ConstraintSet<C>,
+    key: impl Fn(&C) -> K,
+) -> Vec<KeyedUnknown<K>> {
+    let k = |i: usize| key(&set.contacts[i]);
+    let mut seen: BTreeMap<UnknownRole<K>, usize> = BTreeMap::new();
+    form.unknowns()
+        .iter()
+        .map(|&u| {
+            let role = match u {
+                Role::Normal(i) => UnknownRole::Normal(k(i)),
+                Role::CoPrimary { primary, contact } => {
+                    UnknownRole::CoPrimary(k(primary), k(contact))
+                }
+                Role::Slack { primary, secondary } => UnknownRole::Slack(k(primary), k(secondary)),
+                Role::Friction { contact, direction } => {
+                    UnknownRole::Friction(k(contact), direction)
+                }
+                Role::FrictionSlack(i) => UnknownRole::FrictionSlack(k(i)),
+            };
+            let count = seen.entry(role.clone()).or_insert(0);
+            *count += 1;
+            (role, *count - 1)
+        })
+        .collect()
+}
+
+/// [`signorini_contact::UnknownRole`] with contact keys for contact indices.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Unknown<K> {
+pub(crate) enum UnknownRole<K> {
     Normal(K),
+    CoPrimary(K, K),
     Slack(K, K),
     Friction(K, usize),
     FrictionSlack(K),
 }
 
-impl<K: Clone + Ord> Signature<K> {
-    /// What each of the `n` unknowns of this set's problem stands for, in the formulation's
-    /// order (`Formulation::build_with_directions`): the normals (U, then the I and X
-    /// primaries), the secondaries' slacks pair by pair, and with friction `d` directions per
-    /// normal then one friction slack per normal. `None` for what this does not describe
-    /// (general-form co-primaries; friction rows that do not follow every normal, as in the
-    /// paper's X form; counts that do not add up to `n`). An unknown that stands for the same
-    /// thing as an earlier one (a contact grouped twice) carries its occurrence number.
-    fn unknowns(&self, n: usize) -> Option<Vec<(Unknown<K>, usize)>> {
-        let st = &self.structure;
-        let key = |i: usize| self.keys.get(i).cloned();
-        let u = *st.first()?;
-        let mut normals: Vec<K> = st
-            .get(1..=u)?
-            .iter()
-            .map(|&i| key(i))
-            .collect::<Option<_>>()?;
-        let mut slacks = Vec::new();
-        let mut at = u + 1;
-        for _ in 0..2 {
-            let count = *st.get(at)?;
-            at += 1;
-            for _ in 0..count {
-                let (primary, secondaries) = (key(*st.get(at)?)?, *st.get(at + 1)?);
-                for &s in st.get(at + 2..at + 2 + secondaries)? {
-                    slacks.push(Unknown::Slack(primary.clone(), key(s)?));
-                }
-                normals.push(primary);
-                at += 2 + secondaries;
-            }
-        }
-        if at != st.len() {
-            return None; // co-primaries
-        }
-        let fixed = normals.len() + slacks.len();
-        let friction = n.checked_sub(fixed)?;
-        let per_normal = match friction {
-            0 => 0,
-            _ if !normals.is_empty() && friction % normals.len() == 0 => friction / normals.len(),
-            _ => return None,
-        };
-        let mut out: Vec<Unknown<K>> = normals.iter().cloned().map(Unknown::Normal).collect();
-        out.extend(slacks);
-        if per_normal > 0 {
-            for k in &normals {
-                out.extend((0..per_normal - 1).map(|d| Unknown::Friction(k.clone(), d)));
-            }
-            out.extend(normals.into_iter().map(Unknown::FrictionSlack));
-        }
-        let mut seen: BTreeMap<Unknown<K>, usize> = BTreeMap::new();
-        Some(
-            out.into_iter()
-                .map(|u| {
-                    let count = seen.entry(u.clone()).or_insert(0);
-                    *count += 1;
-                    (u, *count - 1)
-                })
-                .collect(),
-        )
+/// Where each of the `old` unknowns sits among the `new` ones, found by what each stands for:
+/// `None` unless every old unknown is still there. A gap-correction round only adds contacts
+/// (feature pairs that come near at the trial pose): in 3D they are appended as U-constraints,
+/// and the grown problem restricted to the old unknowns is the old one entry for entry; in 2D
+/// the rebuild regroups the pool into PEG's constraints, so an I- or X-constraint that gained a
+/// member has other slack rows, and a basis grown over this map is only near the new one (the
+/// pivoting's drift check refactors it then).
+pub(crate) fn embedding<K: Ord>(
+    old: &[KeyedUnknown<K>],
+    new: &[KeyedUnknown<K>],
+) -> Option<Vec<usize>> {
+    if new.len() < old.len() {
+        return None;
     }
-
-    /// Where the `n_old` unknowns of this set's problem sit among the `n_new` of `new`'s, found
-    /// by what each stands for ([`Signature::unknowns`]): `None` unless every old unknown is
-    /// still there. A gap-correction round only adds contacts (feature pairs that come near at
-    /// the trial pose): in 3D they are appended as U-constraints, and the grown problem
-    /// restricted to the old unknowns is the old one entry for entry; in 2D the rebuild
-    /// regroups the pool into PEG's constraints, so an I- or X-constraint that gained a member
-    /// has other slack rows, and a basis grown over this map is only near the new one (the
-    /// pivoting's drift check refactors it then).
-    pub(crate) fn embedding(
-        &self,
-        new: &Signature<K>,
-        n_old: usize,
-        n_new: usize,
-    ) -> Option<Vec<usize>> {
-        if n_new < n_old {
-            return None;
-        }
-        let (old, new) = (self.unknowns(n_old)?, new.unknowns(n_new)?);
-        let at: BTreeMap<&(Unknown<K>, usize), usize> =
-            new.iter().enumerate().map(|(i, u)| (u, i)).collect();
-        old.iter().map(|u| at.get(u).copied()).collect()
-    }
+    let at: BTreeMap<&KeyedUnknown<K>, usize> =
+        new.iter().enumerate().map(|(i, u)| (u, i)).collect();
+    old.iter().map(|u| at.get(u).copied()).collect()
 }
 
 /// A factored Lemke basis and the constraint set it solved.
 #[derive(Debug, Clone)]
 pub(crate) struct StoredBasis<K> {
     pub(crate) signature: Signature<K>,
+    /// What each of the factor's unknowns stands for ([`keyed_unknowns`]).
+    pub(crate) unknowns: Vec<KeyedUnknown<K>>,
     pub(crate) factor: Arc<LemkeFactor>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use signorini_contact::PairConstraint;
 
-    fn pair(primary: usize, secondaries: &[usize]) -> PairConstraint {
-        PairConstraint {
-            primary,
-            secondaries: secondaries.to_vec(),
-            co_primaries: Vec::new(),
-        }
-    }
-
-    /// A 2D rebuild regroups the pool in key order: the old unknowns are found by what they
-    /// stand for wherever they moved (normals, slacks, friction rows), a contact grouped twice
-    /// keeps its occurrences apart, and a lost unknown means no embedding.
+    /// A 2D rebuild regroups the pool: the old unknowns are found by what they stand for
+    /// wherever they moved, a contact grouped twice keeps its occurrences apart, and a lost
+    /// unknown means no embedding.
     #[test]
     fn unknowns_are_found_where_a_regrouped_set_put_them() {
-        // Old: contacts keyed 10, 20, 30, 40; U = {10}; I = (20; 30); X = (20; 40): contact 20
-        // is a primary twice.
-        let old = ConstraintSet::<u32> {
-            contacts: vec![10, 20, 30, 40],
-            unilateral: vec![0],
-            inter: vec![pair(1, &[2])],
-            cross: vec![pair(1, &[3])],
-            ..Default::default()
-        };
-        // New: 15 joined, the contacts in key order, 10 now an I primary with 15 as secondary.
-        let new = ConstraintSet::<u32> {
-            contacts: vec![10, 15, 20, 30, 40],
-            unilateral: vec![],
-            inter: vec![pair(0, &[1]), pair(2, &[3])],
-            cross: vec![pair(2, &[4])],
-            ..Default::default()
-        };
-        let (so, sn) = (Signature::of(&old, |c| *c), Signature::of(&new, |c| *c));
-        // Frictionless. Old: normals 10, 20, 20; slacks (20,30), (20,40).
-        // New: normals 10, 20, 20; slacks (10,15), (20,30), (20,40).
-        assert_eq!(so.embedding(&sn, 5, 6), Some(vec![0, 1, 2, 4, 5]));
-        // With 2 friction directions (3 unknowns per normal after the slacks): old 5 + 9,
-        // new 6 + 9; friction rows follow their normal.
-        let map = so.embedding(&sn, 14, 15).unwrap();
-        assert_eq!(&map[..5], &[0, 1, 2, 4, 5]);
-        assert_eq!(&map[5..], &[6, 7, 8, 9, 10, 11, 12, 13, 14]);
-        // Counts that do not add up, or an unknown that is gone.
-        assert_eq!(so.embedding(&sn, 5, 7), None);
-        let lost = ConstraintSet::<u32> {
-            inter: vec![pair(0, &[1]), pair(2, &[])],
-            ..new.clone()
-        };
-        assert_eq!(so.embedding(&Signature::of(&lost, |c| *c), 5, 5), None);
-        // The paper's X form is not described.
-        let paper = ConstraintSet::<u32> {
-            x_impulse: XImpulse::Paper,
-            ..new.clone()
-        };
-        assert_eq!(so.embedding(&Signature::of(&paper, |c| *c), 5, 6), None);
+        use UnknownRole::*;
+        let old: Vec<KeyedUnknown<u32>> = vec![
+            (Normal(10), 0),
+            (Normal(20), 0),
+            (Normal(20), 1),
+            (Slack(20, 30), 0),
+            (Slack(20, 40), 0),
+            (Friction(20, 1), 1),
+        ];
+        let new: Vec<KeyedUnknown<u32>> = vec![
+            (Normal(10), 0),
+            (Normal(20), 0),
+            (Normal(20), 1),
+            (Slack(10, 15), 0),
+            (Slack(20, 30), 0),
+            (Slack(20, 40), 0),
+            (Friction(20, 1), 0),
+            (Friction(20, 1), 1),
+        ];
+        assert_eq!(embedding(&old, &new), Some(vec![0, 1, 2, 4, 5, 7]));
+        let mut lost = new.clone();
+        lost.remove(5);
+        assert_eq!(embedding(&old, &lost), None);
+        assert_eq!(embedding(&new, &old), None);
     }
 }

@@ -588,11 +588,11 @@ mod unseen_tests {
     }
 
     /// A gap-correction round that appends contacts as U-constraints grows the problem; the
-    /// stored basis's unknowns are found in it (`Signature::embedding`): the grown reduced LCP
+    /// stored basis's unknowns are found in it (`basis::embedding`): the grown reduced LCP
     /// restricted to them is the old one, entry for entry, frictionless and with friction.
     #[test]
     fn a_grown_sets_unknowns_embed_the_old_ones() {
-        use crate::basis::Signature;
+        use crate::basis::{embedding, keyed_unknowns};
         use signorini_contact::Formulation;
         let bodies = vec![cube_at(0.0), cube_at(0.999)];
         let g = Spatial::geometry(&bodies);
@@ -622,15 +622,15 @@ mod unseen_tests {
         let params = WorldParams::new(ContactModel::Peg, 0.01);
         let new = Spatial::rebuild(&params, &bodies, &old, &pool);
         assert_eq!(new.contacts.len(), 6);
-        let (so, sn) = (
-            Signature::of(&old, Spatial::key),
-            Signature::of(&new, Spatial::key),
-        );
         let free = vec![Vec6::zeros(); 2];
         for (mu, directions) in [(0.0, 8), (0.5, 8), (0.5, 4)] {
             let fo = Formulation::build_with_directions(&old, 0.01, mu, directions);
             let fn_ = Formulation::build_with_directions(&new, 0.01, mu, directions);
-            let map = so.embedding(&sn, fo.dim(), fn_.dim()).unwrap();
+            let (uo, un) = (
+                keyed_unknowns(&fo, &old, Spatial::key),
+                keyed_unknowns(&fn_, &new, Spatial::key),
+            );
+            let map = embedding(&uo, &un).unwrap();
             let (lo, ln) = (
                 fo.reduced_lcp(&bodies, &free).unwrap(),
                 fn_.reduced_lcp(&bodies, &free).unwrap(),
@@ -640,15 +640,20 @@ mod unseen_tests {
                     assert_eq!(lo.m[(i, j)], ln.m[(map[i], map[j])], "mu {mu}: ({i}, {j})");
                 }
             }
-            // The wrong sizes, or a set that changed otherwise, embed nowhere.
-            assert!(so.embedding(&sn, fo.dim(), fn_.dim() + 1).is_none());
+            // Nothing embeds in a smaller problem.
+            assert!(embedding(&un, &uo).is_none());
         }
         let regrouped = ConstraintSet::<Contact3> {
             unilateral: vec![0, 1, 2, 3, 4, 5],
             inter: Vec::new(),
             ..new.clone()
         };
-        let sr = Signature::of(&regrouped, Spatial::key);
-        assert!(so.embedding(&sr, 4, 6).is_none());
+        let fo = Formulation::build_with_directions(&old, 0.01, 0.0, 8);
+        let fr = Formulation::build_with_directions(&regrouped, 0.01, 0.0, 8);
+        let (uo, ur) = (
+            keyed_unknowns(&fo, &old, Spatial::key),
+            keyed_unknowns(&fr, &regrouped, Spatial::key),
+        );
+        assert!(embedding(&uo, &ur).is_none());
     }
 }

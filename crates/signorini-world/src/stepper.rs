@@ -19,7 +19,7 @@
 //! Owns: [`GenericWorld`], [`Space`], [`WorldParams`]. Does not own: the contact models
 //! themselves.
 
-use crate::basis::{Signature, StoredBasis};
+use crate::basis::{Signature, StoredBasis, embedding, keyed_unknowns};
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
@@ -652,7 +652,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 
         let t = Instant::now();
         let (mut carried, mut still_violated) = (None, false);
-        let mut last = factor.map(|factor| StoredBasis { signature, factor });
+        let mut last = factor.zip(form.as_ref()).map(|(factor, f)| StoredBasis {
+            signature,
+            unknowns: keyed_unknowns(f, &set, S::key),
+            factor,
+        });
         if form.is_some() && !report.failed {
             let first = last.as_ref().map(|b| b.factor.clone());
             carried = self.split_velocities(&set, &pred.free, &solved, &first, &mut report);
@@ -1385,6 +1389,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             set = S::rebuild(&self.params, &self.bodies, &set, &pool);
             let form = self.formulate(&set);
             let signature = Signature::of(&set, S::key);
+            let unknowns = keyed_unknowns(&form, &set, S::key);
             let mut sub = StepReport::default();
             let mut next = BTreeMap::new();
             let mut next_factor = None;
@@ -1398,10 +1403,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 basis_map: last
                     .as_ref()
                     .filter(|b| b.signature != signature && form.dim() >= FACTOR_RESTART_FROM)
-                    .and_then(|b| {
-                        b.signature
-                            .embedding(&signature, b.factor.dim(), form.dim())
-                    }),
+                    .and_then(|b| embedding(&b.unknowns, &unknowns)),
                 rescue_first: rescued,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
             };
@@ -1413,7 +1415,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 break;
             }
             *solved = next;
-            *last = next_factor.map(|factor| StoredBasis { signature, factor });
+            *last = next_factor.map(|factor| StoredBasis {
+                signature,
+                unknowns,
+                factor,
+            });
             if previous.is_none() {
                 previous = Some((velocities.clone(), self.kinetic_energy(&velocities)));
             }
@@ -1562,7 +1568,7 @@ struct Warm<'a, K> {
     /// only if its answer's residual is within tolerance.
     basis: Option<Arc<LemkeFactor>>,
     /// Where `basis`'s unknowns sit in this problem when it has more
-    /// (`Signature::embedding`): the basis is then grown to it
+    /// (`basis::embedding`): the basis is then grown to it
     /// ([`LemkeFactor::embedded`], the new unknowns' w basic) once its matrix is formed.
     basis_map: Option<Vec<usize>>,
     /// The solve before this one, on this island within this step, needed the rescue
