@@ -40,9 +40,42 @@ pub struct LemkeFactor {
     pub(crate) cols: Vec<usize>,
     /// Those columns, row-major: entry (i, c) at `binv[i * cols.len() + c]`.
     pub(crate) binv: Vec<Real>,
+    /// Whether `cols` and `binv` hold the inverse. A basis from the sparse Lemke
+    /// ([`LemkeFactor::basis_only`]) does not: it is a warm start for the next sparse run,
+    /// which factors it anew; [`LemkeFactor::resolve`] and dense restarts ignore it.
+    pub(crate) inverse: bool,
 }
 
 impl LemkeFactor {
+    /// The final complementary basis of a sparse Lemke run (`z_basic[j]`: z_j basic, else
+    /// w_j), without its inverse: [`LemkeFactor::z_basic`] gives it back as the next sparse
+    /// run's warm start; [`LemkeFactor::resolve`] returns `None` for it.
+    pub fn basis_only(z_basic: &[bool]) -> Self {
+        let n = z_basic.len();
+        LemkeFactor {
+            n,
+            scale: 1.0,
+            basis: (0..n).map(|j| if z_basic[j] { n + j } else { j }).collect(),
+            cols: Vec::new(),
+            binv: Vec::new(),
+            inverse: false,
+        }
+    }
+
+    /// Whether z_j is basic, for each j (a warm start for [`crate::lemke_sparse`]).
+    pub fn z_basic(&self) -> Vec<bool> {
+        let mut flags = vec![false; self.n];
+        for &v in self.basis.iter().filter(|&&v| v >= self.n) {
+            flags[v - self.n] = true;
+        }
+        flags
+    }
+
+    /// Whether the factor holds its basis's inverse (not one of [`LemkeFactor::basis_only`]).
+    pub fn has_inverse(&self) -> bool {
+        self.inverse
+    }
+
     /// Problem size n.
     pub fn dim(&self) -> usize {
         self.n
@@ -67,7 +100,7 @@ impl LemkeFactor {
         refinements: usize,
     ) -> Option<DVector<Real>> {
         let n = self.n;
-        if q.len() != n || m.nrows() != n || m.ncols() != n {
+        if !self.inverse || q.len() != n || m.nrows() != n || m.ncols() != n {
             return None;
         }
         let s = self.scale;
@@ -146,6 +179,17 @@ impl LemkeFactor {
                 n + map[v - n_old]
             }
         };
+        if !self.inverse {
+            let mut basis: Vec<usize> = (0..n).collect();
+            for (i, &v) in self.basis.iter().enumerate() {
+                basis[map[i]] = var(v);
+            }
+            return Some(LemkeFactor {
+                basis,
+                n,
+                ..self.clone()
+            });
+        }
         let k = self.cols.len();
         let mut basis: Vec<usize> = (0..n).collect();
         let mut binv = vec![0.0; n * k];
@@ -178,6 +222,7 @@ impl LemkeFactor {
             basis,
             cols: self.cols.iter().map(|&j| map[j]).collect(),
             binv,
+            inverse: true,
         })
     }
 

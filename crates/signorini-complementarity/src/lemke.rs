@@ -161,10 +161,9 @@ pub(crate) fn lemke_lcp(
     q: &DVector<Real>,
     cfg: &LemkeConfig,
 ) -> Result<LemkeResult, SolveError> {
-    let restarts = cfg
-        .factor
-        .as_deref()
-        .is_some_and(|f| cfg.n_free == 0 && f.n == q.len() && q.len() >= FACTOR_RESTART_FROM);
+    let restarts = cfg.factor.as_deref().is_some_and(|f| {
+        f.inverse && cfg.n_free == 0 && f.n == q.len() && q.len() >= FACTOR_RESTART_FROM
+    });
     match lemke_checked(M, q, cfg) {
         Err(e) if restarts => {
             let spent = e.iterations();
@@ -319,6 +318,7 @@ fn lemke_pivoting(
                 basis: (0..n).collect(),
                 cols: Vec::new(),
                 binv: Vec::new(),
+                inverse: true,
             }),
         });
     }
@@ -327,7 +327,7 @@ fn lemke_pivoting(
     let restart = cfg
         .factor
         .as_deref()
-        .filter(|f| nf == 0 && f.n == n && n >= FACTOR_RESTART_FROM);
+        .filter(|f| f.inverse && nf == 0 && f.n == n && n >= FACTOR_RESTART_FROM);
     // LCP(q/s, M/s) has the same solutions: scale so that the tolerances are meaningful
     // for any magnitude of the data (1e-150 … 1e150).
     let s = restart.map_or_else(|| M.amax().max(q.amax()), |f| f.scale);
@@ -1031,6 +1031,7 @@ impl<'a> Tableau<'a> {
                 basis: self.basis.clone(),
                 cols: self.col_of_slot.clone(),
                 binv,
+                inverse: true,
             }
         });
         LemkeResult {
@@ -1146,7 +1147,7 @@ fn eliminate(row: &mut [Real], row_r: &[Real], f: Real, x: &mut Real, xr: Real) 
 }
 
 /// The candidates whose key is within the relative tie tolerance of the minimum key.
-fn ties(cand: &[usize], key: impl Fn(usize) -> Real) -> Vec<usize> {
+pub(crate) fn ties(cand: &[usize], key: impl Fn(usize) -> Real) -> Vec<usize> {
     let min = cand.iter().map(|&i| key(i)).fold(Real::INFINITY, Real::min);
     let tol = LCP_TIE_TOL * min.abs().max(1.0);
     let tied: Vec<usize> = cand

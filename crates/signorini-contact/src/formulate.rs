@@ -59,7 +59,7 @@
 use crate::dim2::constraints::ConstraintSet;
 use crate::dim2::contact::{Contact, Jacobian, MassBlock};
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
-use signorini_complementarity::{Lcp, Mcp, ProblemError};
+use signorini_complementarity::{CscMatrix, Lcp, Mcp, ProblemError};
 use signorini_dynamics::{RigidBody2, RigidBody3};
 use signorini_math::{Real, Vec3};
 
@@ -441,10 +441,54 @@ impl<const D: usize> Formulation<D> {
     ) -> Result<Lcp, FormulationError> {
         self.check(bodies, free)?;
         let n = self.dim();
+        // Column by column: M is stored column-major, so a column's entries are contiguous.
+        let mut m = DMatrix::zeros(n, n);
+        self.reduced_entries(bodies, |i, j, v| m[(i, j)] = v);
+        for &(i, j, v) in &self.extra {
+            m[(i, j)] += v;
+        }
+        Ok(Lcp::new(m, self.reduced_q(free))?)
+    }
+
+    /// The reduced LCP of [`Formulation::reduced_lcp`] with its matrix sparse (the same
+    /// entries, bit for bit, and the constant E / μ entries added to them): for the sparse
+    /// Lemke (`signorini_complementarity::lemke_sparse`), which never forms it dense. Entry
+    /// (i, j) is stored where rows i and j share a body or an E / μ entry joins them.
+    pub fn reduced_csc<B: DofBody<D>>(
+        &self,
+        bodies: &[B],
+        free: &[SVector<Real, D>],
+    ) -> Result<(CscMatrix, DVector<Real>), FormulationError> {
+        self.check(bodies, free)?;
+        let mut triplets = Vec::new();
+        self.reduced_entries(bodies, |i, j, v| triplets.push((i, j, v)));
+        // After the products, so that each sum is the dense form's `M_ij + v`.
+        triplets.extend(self.extra.iter().copied());
+        let n = self.dim();
+        let m = CscMatrix::from_triplets(n, n, &triplets)?;
+        Ok((m, self.reduced_q(free)))
+    }
+
+    /// q of the reduced LCP: `Gᵀν* + ψ/h` terms row by row.
+    fn reduced_q(&self, free: &[SVector<Real, D>]) -> DVector<Real> {
+        DVector::from_fn(self.dim(), |i, _| {
+            self.rows[i].dot_velocity(|b| free[b]) + self.row_const[i]
+        })
+    }
+
+    /// Every entry of the reduced matrix `Gᵀ M⁻¹ C` that two unknowns sharing a body make,
+    /// column by column (rows in the order their bodies list them, each (i, j) once), given to
+    /// `put(i, j, value)`. The E / μ entries are not included.
+    fn reduced_entries<B: DofBody<D>>(
+        &self,
+        bodies: &[B],
+        mut put: impl FnMut(usize, usize, Real),
+    ) {
+        let n = self.dim();
         let blocks: Vec<MassBlock<D>> = bodies.iter().map(|b| b.inverse_mass_block()).collect();
         let inv = |b: usize| blocks[b];
         // Entry (i, j) is non-zero only if row i and column j share a body: visit those
-        // pairs only (each body's columns listed once), so the cost is O(n² ) only in the
+        // pairs only (each body's columns listed once), so the cost is O(n²) only in a dense
         // matrix's storage, not in Jacobian products. Every entry is the same
         // `weighted_dot` as a visit of all pairs would compute, so M is bit-identical.
         let mut rows_of: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
@@ -461,27 +505,17 @@ impl<const D: usize> Formulation<D> {
             .iter()
             .map(|c| c.blocks.iter().map(|(b, k)| (*b, inv(*b).mul(k))).collect())
             .collect();
-        // Column by column: M is stored column-major, so a column's entries are contiguous.
-        let mut m = DMatrix::zeros(n, n);
         let mut seen = vec![usize::MAX; n];
         for (j, c) in self.cols.iter().enumerate() {
-            let column = &mut m.column_mut(j);
             for (b, _) in &c.blocks {
                 for &i in &rows_of[*b] {
                     if seen[i] != j {
                         seen[i] = j;
-                        column[i] = entry(&self.rows[i], c, &weighted[j], inv);
+                        put(i, j, entry(&self.rows[i], c, &weighted[j], inv));
                     }
                 }
             }
         }
-        for &(i, j, v) in &self.extra {
-            m[(i, j)] += v;
-        }
-        let q = DVector::from_fn(n, |i, _| {
-            self.rows[i].dot_velocity(|b| free[b]) + self.row_const[i]
-        });
-        Ok(Lcp::new(m, q)?)
     }
 
     /// New velocities from a reduced-LCP solution: `ν = ν* + M⁻¹ Σ_j c_j z_j`.
@@ -676,5 +710,24 @@ mod tests {
             }
         }
         assert!(f.dim() > 40 && nonzero > f.dim(), "{} unknowns", f.dim());
+        // The sparse form holds the same matrix bit for bit (E / μ entries summed onto the
+        // products), stores no entry the products and E / μ do not make, and the same q.
+        let (csc, q) = f.reduced_csc(&bodies, &free).unwrap();
+        let dense = csc.to_dense();
+        for i in 0..f.dim() {
+            for j in 0..f.dim() {
+                assert_eq!(
+                    dense[(i, j)].to_bits(),
+                    lcp.m[(i, j)].to_bits(),
+                    "csc ({i}, {j})"
+                );
+            }
+        }
+        assert!(
+            csc.nnz() < f.dim() * f.dim() && csc.nnz() >= nonzero,
+            "{}",
+            csc.nnz()
+        );
+        assert_eq!(q, lcp.q);
     }
 }

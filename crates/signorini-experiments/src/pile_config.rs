@@ -35,6 +35,8 @@ pub struct PileConfig {
     /// (sets `WorldParams::dense_limit` and `WorldParams::friction_dense_limit`); `None`
     /// keeps the defaults.
     pub dense_limit: Option<usize>,
+    /// Sets `WorldParams::sparse_lemke_from` (`None` keeps the default).
+    pub sparse_lemke_from: Option<usize>,
     /// Write the world's state after these steps, `states/<stem>-step<k>.json` (a
     /// [`signorini_world::Checkpoint`] with the run's name and μ).
     pub save_states: Vec<usize>,

@@ -193,6 +193,9 @@ pub fn run_one(
         params.dense_limit = limit;
         params.friction_dense_limit = limit;
     }
+    if let Some(from) = cfg.sparse_lemke_from {
+        params.sparse_lemke_from = from;
+    }
     let mut world = PileWorld::new(&sc.boxed, params)?;
     let mut steps = Csv::create(
         &cfg.out.join("steps").join(format!("{name}.csv")),

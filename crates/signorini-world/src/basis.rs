@@ -15,7 +15,7 @@
 
 use signorini_complementarity::LemkeFactor;
 use signorini_contact::{ConstraintSet, Formulation, UnknownRole as Role};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// What makes two constraint sets formulate to problems with the same unknowns in the same
@@ -117,6 +117,46 @@ pub(crate) fn embedding<K: Ord>(
     old.iter().map(|u| at.get(u).copied()).collect()
 }
 
+/// The unknowns whose z is basic in a stored basis, by what each stands for: the sparse
+/// Lemke's warm start for the next step, whose set may differ (`GenericWorld::basic`).
+pub(crate) fn basic_unknowns<K: Clone + Ord>(b: &StoredBasis<K>) -> BTreeSet<KeyedUnknown<K>> {
+    if b.unknowns.len() != b.factor.dim() {
+        return BTreeSet::new();
+    }
+    b.unknowns
+        .iter()
+        .zip(b.factor.z_basic())
+        .filter(|(_, basic)| *basic)
+        .map(|(u, _)| u.clone())
+        .collect()
+}
+
+/// A complementary basis for a problem with unknowns `new`: z basic where the same unknown
+/// is in `basic`, w basic for every other one (new unknowns, or not basic before). The sparse
+/// Lemke factors it and starts cold if it is singular.
+pub(crate) fn flags_by_key<K: Ord>(
+    basic: &BTreeSet<KeyedUnknown<K>>,
+    new: &[KeyedUnknown<K>],
+) -> Vec<bool> {
+    new.iter().map(|u| basic.contains(u)).collect()
+}
+
+/// A keyed unknown with every contact key mapped by `f` (`None` if `f` drops one): from an
+/// island's local body indices to the world's, and back.
+pub(crate) fn map_unknown<K, L>(
+    u: &KeyedUnknown<K>,
+    f: impl Fn(&K) -> Option<L>,
+) -> Option<KeyedUnknown<L>> {
+    let role = match &u.0 {
+        UnknownRole::Normal(a) => UnknownRole::Normal(f(a)?),
+        UnknownRole::CoPrimary(a, b) => UnknownRole::CoPrimary(f(a)?, f(b)?),
+        UnknownRole::Slack(a, b) => UnknownRole::Slack(f(a)?, f(b)?),
+        UnknownRole::Friction(a, d) => UnknownRole::Friction(f(a)?, *d),
+        UnknownRole::FrictionSlack(a) => UnknownRole::FrictionSlack(f(a)?),
+    };
+    Some((role, u.1))
+}
+
 /// A factored Lemke basis and the constraint set it solved.
 #[derive(Debug, Clone)]
 pub(crate) struct StoredBasis<K> {
@@ -159,5 +199,45 @@ mod tests {
         lost.remove(5);
         assert_eq!(embedding(&old, &lost), None);
         assert_eq!(embedding(&new, &old), None);
+    }
+
+    /// The sparse Lemke's warm start across steps: the unknowns basic in the last basis are
+    /// basic again wherever the new problem put them; new unknowns, and a contact's second
+    /// occurrence when only its first was basic, start with w basic. Keys survive the trip
+    /// from an island's local body indices to the world's and back, and a key with a body
+    /// outside the island is dropped.
+    #[test]
+    fn basic_unknowns_are_found_again_by_key_across_islands() {
+        use UnknownRole::*;
+        let basic: BTreeSet<KeyedUnknown<(usize, usize)>> = [
+            (Normal((3, 4)), 0),
+            (Slack((3, 4), (4, 5)), 0),
+            (Normal((4, 5)), 1),
+        ]
+        .into_iter()
+        .collect();
+        let new = vec![
+            (Normal((9, 9)), 0),
+            (Normal((4, 5)), 0),
+            (Normal((4, 5)), 1),
+            (Slack((3, 4), (4, 5)), 0),
+            (Normal((3, 4)), 0),
+        ];
+        assert_eq!(
+            flags_by_key(&basic, &new),
+            vec![false, false, true, true, true]
+        );
+        // World indices 3, 4, 5 are an island's 0, 1, 2; body 9 is not in it.
+        let members = [3, 4, 5];
+        let local = |k: &(usize, usize)| {
+            let at = |g: usize| members.iter().position(|&m| m == g);
+            Some((at(k.0)?, at(k.1)?))
+        };
+        let global = |k: &(usize, usize)| Some((members[k.0], members[k.1]));
+        for u in &basic {
+            let there = map_unknown(u, local).unwrap();
+            assert_eq!(map_unknown(&there, global).as_ref(), Some(u));
+        }
+        assert_eq!(map_unknown(&new[0], local), None);
     }
 }

@@ -147,6 +147,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         self.warm = c.warm.iter().cloned().collect();
         self.basis = None;
         self.island_bases.clear();
+        self.basic.clear();
         Ok(())
     }
 }

@@ -27,12 +27,13 @@
 //! gets exactly the trajectory it would have in a world of its own (with the static bodies it
 //! touches).
 
-use crate::basis::StoredBasis;
+use crate::basis::{KeyedUnknown, StoredBasis, map_unknown};
 use crate::report::{StageTimes, StepReport};
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, start_violation};
 use rayon::prelude::*;
 use signorini_contact::DofBody;
 use signorini_math::{Real, UnionFind};
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// At most this many times per step are the islands stepped again with pairs they missed.
@@ -72,6 +73,8 @@ struct Stepped<B, K> {
     warm: std::collections::BTreeMap<K, Real>,
     /// The island's last Lemke basis, for the same island next step.
     basis: Option<StoredBasis<K>>,
+    /// The unknowns basic in it, with local body indices (`GenericWorld::basic`).
+    basic: BTreeSet<KeyedUnknown<K>>,
     report: StepReport,
 }
 
@@ -123,6 +126,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let mut in_island = vec![false; self.bodies.len()];
         self.warm.clear();
         self.island_bases.clear();
+        self.basic.clear();
         for s in &mut stepped {
             if let Some(b) = s.basis.take() {
                 self.island_bases.insert(s.members.clone(), b);
@@ -132,6 +136,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let global = |l: usize| s.members[l];
             self.warm
                 .extend(s.warm.iter().map(|(k, &z)| (S::map_key(k, &global), z)));
+            self.basic.extend(
+                s.basic
+                    .iter()
+                    .filter_map(|u| map_unknown(u, |k| Some(S::map_key(k, &global)))),
+            );
             for (&g, b) in s.members.iter().zip(&s.bodies) {
                 if !is_static[g] {
                     self.bodies[g] = b.clone();
@@ -184,6 +193,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             warm: Default::default(),
             basis: self.island_bases.get(&members).cloned(),
             island_bases: Default::default(),
+            basic: Default::default(),
             space: std::marker::PhantomData,
         };
         let local_index = |g: usize| members.binary_search(&g).unwrap_or(usize::MAX);
@@ -191,12 +201,24 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .iter()
             .map(|(k, z)| (S::map_key(k, &local_index), *z))
             .collect();
+        // The world's basic unknowns whose bodies are all in this island, in local indices.
+        let local_key = |k: &S::Key| {
+            let (a, b) = S::key_bodies(k);
+            let inside = |g: usize| members.binary_search(&g).is_ok();
+            (inside(a) && inside(b)).then(|| S::map_key(k, &local_index))
+        };
+        local.basic = self
+            .basic
+            .iter()
+            .filter_map(|u| map_unknown(u, local_key))
+            .collect();
         let report = local.step_whole();
         Stepped {
             members,
             bodies: local.bodies,
             warm: local.warm,
             basis: local.basis,
+            basic: local.basic,
             report,
         }
     }

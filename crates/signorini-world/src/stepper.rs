@@ -19,12 +19,14 @@
 //! Owns: [`GenericWorld`], [`Space`], [`WorldParams`]. Does not own: the contact models
 //! themselves.
 
-use crate::basis::{Signature, StoredBasis, embedding, keyed_unknowns};
+use crate::basis::{
+    KeyedUnknown, Signature, StoredBasis, basic_unknowns, embedding, flags_by_key, keyed_unknowns,
+};
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
     BUDGET_SPENT, CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, SolveError, SolveParams, SolverKind,
-    SparseMcp, polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
+    SparseMcp, lemke_sparse, polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
 };
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
@@ -33,7 +35,7 @@ use signorini_contact::{
 };
 use signorini_dynamics::{BodyError, Gyroscopic};
 use signorini_math::Real;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -162,6 +164,11 @@ pub struct WorldParams {
     /// The dense limit of problems with friction (μ > 0): islands with more unknowns go to
     /// the sparse solver. Default [`DEFAULT_FRICTION_DENSE_LIMIT`].
     pub friction_dense_limit: usize,
+    /// Dense-route problems (islands) with at least this many unknowns are first solved by
+    /// the sparse Lemke (`lemke_sparse`: the reduced LCP kept sparse, the basis factored by
+    /// faer's sparse LU), warm-started from the last basis; the dense chain runs only if it
+    /// fails. Default [`DEFAULT_SPARSE_LEMKE_FROM`]; `usize::MAX` turns it off.
+    pub sparse_lemke_from: usize,
     /// Answer a step's re-solves (gap corrections, split impulse), whose problems differ from
     /// the solve before them only in q, from that solve's final Lemke basis when it is still
     /// feasible ([`LemkeFactor::resolve`], O(n·k) instead of a Lemke run), each answer
@@ -259,6 +266,7 @@ impl WorldParams {
             warm_start: false,
             dense_limit: DEFAULT_DENSE_LIMIT,
             friction_dense_limit: DEFAULT_FRICTION_DENSE_LIMIT,
+            sparse_lemke_from: DEFAULT_SPARSE_LEMKE_FROM,
             reuse_basis: true,
             paper_detection: false,
             gyroscopic: Gyroscopic::default(),
@@ -493,6 +501,10 @@ pub struct GenericWorld<S: Space<D>, const D: usize> {
     /// The same per island, keyed by the island's members (world indices, static ones
     /// included).
     pub(crate) island_bases: BTreeMap<Vec<usize>, StoredBasis<S::Key>>,
+    /// The unknowns basic in the last step's bases (world body indices), for a sparse Lemke
+    /// warm start when a problem's set changed (`basis::flags_by_key`); empty unless a problem
+    /// reached [`WorldParams::sparse_lemke_from`].
+    pub(crate) basic: BTreeSet<KeyedUnknown<S::Key>>,
     pub(crate) space: PhantomData<S>,
 }
 
@@ -525,6 +537,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             warm: BTreeMap::new(),
             basis: None,
             island_bases: BTreeMap::new(),
+            basic: BTreeSet::new(),
             space: PhantomData,
         })
     }
@@ -634,6 +647,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .take()
             .filter(|b| self.params.reuse_basis && b.signature == signature)
             .map(|b| b.factor);
+        // Another set than the last step's: the sparse Lemke may still start from the last
+        // step's basis, matched by what each unknown stands for.
+        let key_flags = form.as_ref().and_then(|f| {
+            (previous.is_none()
+                && !self.basic.is_empty()
+                && f.dim() >= self.params.sparse_lemke_from)
+                .then(|| flags_by_key(&self.basic, &keyed_unknowns(f, &set, S::key)))
+        });
         let mut velocities = match &form {
             None => pred.free.clone(),
             Some(f) => {
@@ -642,6 +663,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     to: &mut solved,
                     basis: previous,
                     basis_map: None,
+                    key_flags,
                     rescue_first: false,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                 };
@@ -664,6 +686,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 self.correct_gaps(set, velocities, &pred, &mut solved, &mut last, &mut report);
         }
         self.basis = last.filter(|_| !report.failed);
+        self.basic = self
+            .basis
+            .as_ref()
+            .filter(|b| b.factor.dim() >= self.params.sparse_lemke_from)
+            .map(basic_unknowns)
+            .unwrap_or_default();
         self.warm = solved;
         times.gap_corrections = t.elapsed().as_secs_f64();
 
@@ -766,6 +794,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             to: &mut BTreeMap::new(),
             basis: factor.clone(),
             basis_map: None,
+            key_flags: None,
             rescue_first: false,
             basis_to: None,
         };
@@ -837,6 +866,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 to: &mut BTreeMap::new(),
                 basis: None,
                 basis_map: None,
+                key_flags: None,
                 rescue_first: false,
                 basis_to: None,
             };
@@ -904,6 +934,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             to: warm_to,
             basis: reuse,
             basis_map,
+            key_flags,
             rescue_first,
             basis_to,
         } = warm;
@@ -911,10 +942,45 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             warm_to.clear();
             warm_to.extend(keys.iter().cloned().zip(z.iter().copied()));
         };
+        // The sparse Lemke first (item 25), on the dense route and the large one alike: the
+        // same pivoting rules as the dense Lemke without its n × k inverse, from the last
+        // basis of this island (grown to new contacts by `basis_map`, or matched by key to
+        // the last step's: `key_flags`), which answers with no pivot while it still fits.
+        let sparse_lemke = form.dim() >= self.params.sparse_lemke_from;
+        let mut lemke_best = None;
+        if sparse_lemke {
+            let flags = reuse
+                .as_ref()
+                .and_then(|f| match &basis_map {
+                    Some(map) => grown_flags(f, map, form.dim()),
+                    None => (f.dim() == form.dim()).then(|| f.z_basic()),
+                })
+                .or(key_flags);
+            match self.solve_sparse_lemke(form, free, flags.as_deref(), report) {
+                Ok((z, basis)) => {
+                    report.normal_impulse = z.iter().take(form.n_normal).sum();
+                    keep(&z.as_slice()[..form.n_normal]);
+                    if let Some(to) = basis_to {
+                        *to = Some(Arc::new(LemkeFactor::basis_only(&basis)));
+                    }
+                    return form.velocities_from_lcp(&self.bodies, free, &z);
+                }
+                Err((e, z)) => {
+                    report.fallbacks.push(format!("sparse Lemke: {e}"));
+                    lemke_best = z.filter(|_| form.dim() >= GS_RESCUE_MIN);
+                }
+            }
+        }
+        // Where Lemke stopped is the rescue's first start: a long path that ends inaccurate
+        // has usually found the active set and lost the answer to rounding (items 21, 22).
+        let lemke_start: Vec<DVector<Real>> = lemke_best.into_iter().collect();
+        let from_lemke = (&lemke_start[..], "the sparse Lemke");
         if form.dim() > self.dense_limit() {
             let mut p = params.clone();
             p.warm_start = reduced_warm.clone();
-            if let Some((v, normals)) = self.solve_large(form, free, &p, &[], &mut best, report) {
+            if let Some((v, normals)) =
+                self.solve_large(form, free, &p, from_lemke, &mut best, report)
+            {
                 keep(&normals);
                 return v;
             }
@@ -928,14 +994,35 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             report
                 .fallbacks
                 .push("sparse solve failed: dense chain (reduced, then mixed LCP)".into());
-        } else if rescue_first && form.dim() >= GS_RESCUE_MIN {
+        } else if !lemke_start.is_empty() {
+            // The rescue from where the sparse Lemke stopped, before the dense chain (whose
+            // runs cost O(n³): 60–80 s at 4,000 unknowns on the 2D pile of 2,500).
+            let mut p = params.clone();
+            p.warm_start = reduced_warm.clone();
+            if self.params.mu > 0.0 {
+                p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
+            }
+            if let Some((v, normals)) =
+                self.solve_large(form, free, &p, from_lemke, &mut best, report)
+            {
+                keep(&normals);
+                return v;
+            }
+            report
+                .fallbacks
+                .push("sparse Lemke failed: dense chain".into());
+        } else if rescue_first && form.dim() >= GS_RESCUE_MIN && !sparse_lemke {
             // The last solve of this island in this step defeated the dense chain (Lemke to
             // its pivot limit in both forms, 9 s each at 2,700 unknowns on the 2D pile of
             // 2,500) and the rescue answered it; a gap-correction re-solve is nearly the same
-            // problem: the rescue first, from that answer's normal impulses.
+            // problem: the rescue first, from that answer's normal impulses. (Not where the
+            // sparse Lemke applies: it fails in milliseconds where the dense chain took
+            // seconds, and goes to the rescue itself then.)
             let mut p = params.clone();
             p.warm_start = Some(by_key(warm_from));
-            if let Some((v, normals)) = self.solve_large(form, free, &p, &[], &mut best, report) {
+            if let Some((v, normals)) =
+                self.solve_large(form, free, &p, (&[], ""), &mut best, report)
+            {
                 keep(&normals);
                 return v;
             }
@@ -1071,9 +1158,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     dense_best.sort_by(|a, b| a.1.total_cmp(&b.1));
                     let starts: Vec<DVector<Real>> =
                         dense_best.into_iter().map(|(z, _)| z).collect();
-                    if let Some((v, normals)) =
-                        self.solve_large(form, free, &p, &starts, &mut best, report)
-                    {
+                    if let Some((v, normals)) = self.solve_large(
+                        form,
+                        free,
+                        &p,
+                        (&starts, "the dense chain"),
+                        &mut best,
+                        report,
+                    ) {
                         keep(&normals);
                         return v;
                     }
@@ -1081,6 +1173,42 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 self.give_up(best, free, format!("all solves failed ({e})"), report)
             }
         }
+    }
+
+    /// The sparse Lemke on the reduced LCP assembled sparse, from the complementary basis
+    /// `flags` if given; its answer (z, final basis) if it is within the solver tolerance
+    /// (the natural residual, as every dense answer is judged), else the reason and the
+    /// iterate it stopped at, if any. Records the solver, pivots and residual in `report`.
+    fn solve_sparse_lemke(
+        &self,
+        form: &Formulation<D>,
+        free: &[SVector<Real, D>],
+        flags: Option<&[bool]>,
+        report: &mut StepReport,
+    ) -> Result<(DVector<Real>, Vec<bool>), SparseLemkeFailure> {
+        let (m, q) = form
+            .reduced_csc(&self.bodies, free)
+            .map_err(|e| (e.to_string(), None))?;
+        let n = q.len();
+        let info = lemke_sparse(&m, &q, flags, SPARSE_LEMKE_PIVOTS * n);
+        let info = info.map_err(|e| {
+            let best = e.best().cloned();
+            (e.to_string(), best)
+        })?;
+        let mcp = SparseMcp::lcp(m, q).map_err(|e| (e.to_string(), None))?;
+        let r = mcp.residual(&info.z);
+        let tol = SolveParams::default().tolerance * mcp.q.amax().max(1.0);
+        if r > tol {
+            let why = format!("residual {r:e} above {tol:e} after {} pivots", info.pivots);
+            return Err((why, Some(info.z)));
+        }
+        report.solver = Some(SolverKind::Lemke);
+        report.iterations = info.pivots;
+        report.residual = r;
+        if info.pivots == 0 && flags.is_some() {
+            report.basis_reuses += 1;
+        }
+        Ok((info.z, info.basis))
     }
 
     /// Islands with more unknowns than this are solved sparse ([`WorldParams::dense_limit`],
@@ -1121,14 +1249,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// ([`solve_sparse`], faer's sparse LU). Returns the velocities and normal impulses, or
     /// `None` (the reason in the report's fallbacks, a best iterate offered to `best`).
     /// Order: a sparse Newton run from each of `starts` (reduced-form unknowns: the rescue's
-    /// dense iterates, items 21 and 22), one from `params.warm_start` (the last step's
+    /// dense iterates, items 21 and 22, or the sparse Lemke's, item 25; with the name of what
+    /// they come from, for the report), one from `params.warm_start` (the last step's
     /// impulses), block Gauss–Seidel and a run from its answer.
     fn solve_large(
         &self,
         form: &Formulation<D>,
         free: &[SVector<Real, D>],
         params: &SolveParams,
-        starts: &[DVector<Real>],
+        starts: (&[DVector<Real>], &str),
         best: &mut BestAttempt<D>,
         report: &mut StepReport,
     ) -> Option<(Vec<SVector<Real, D>>, Vec<Real>)> {
@@ -1186,12 +1315,13 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // forms, and Newton failed from the reduced form's iterate (residual 2.0e-2) but
         // solved from the mixed form's (6.0e-2) in 17 iterations (docs/peg3d.md, item 22).
         let mut from_dense = Vec::new();
+        let (starts, origin) = starts;
         for (k, z0) in starts.iter().enumerate() {
             let mut p = params.clone();
             p.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, z0));
             let which = if k == 0 { "best" } else { "next" };
-            let done = format!("sparse Newton from the dense chain's {which} iterate");
-            let failed = format!("sparse mixed LCP from the dense chain's {which} iterate");
+            let done = format!("sparse Newton from {origin}'s {which} iterate");
+            let failed = format!("sparse mixed LCP from {origin}'s {which} iterate");
             match newton(&p, report, Some(&done), &failed) {
                 Ok(answer) => return Some(answer),
                 Err(e) => from_dense.push(e),
@@ -1393,17 +1523,29 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             let mut sub = StepReport::default();
             let mut next = BTreeMap::new();
             let mut next_factor = None;
+            // Contacts that joined at the trial pose: the last basis grows with them (on
+            // problems where Lemke restarts from a basis; smaller ones solve cold, as the
+            // pour figures were measured).
+            let basis_map = last
+                .as_ref()
+                .filter(|b| b.signature != signature && form.dim() >= FACTOR_RESTART_FROM)
+                .and_then(|b| embedding(&b.unknowns, &unknowns));
+            // Where the grown basis cannot be formed (a 2D rebuild regrouped a constraint),
+            // the sparse Lemke starts from the last basis matched by key.
+            let key_flags = last
+                .as_ref()
+                .filter(|b| {
+                    basis_map.is_none()
+                        && b.signature != signature
+                        && form.dim() >= self.params.sparse_lemke_from
+                })
+                .map(|b| flags_by_key(&basic_unknowns(b), &unknowns));
             let warm = Warm {
                 from: solved,
                 to: &mut next,
                 basis: last.as_ref().map(|b| b.factor.clone()),
-                // Contacts that joined at the trial pose: the last basis grows with them (on
-                // problems where Lemke restarts from a basis; smaller ones solve cold, as the
-                // pour figures were measured).
-                basis_map: last
-                    .as_ref()
-                    .filter(|b| b.signature != signature && form.dim() >= FACTOR_RESTART_FROM)
-                    .and_then(|b| embedding(&b.unknowns, &unknowns)),
+                basis_map,
+                key_flags,
                 rescue_first: rescued,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
             };
@@ -1571,6 +1713,9 @@ struct Warm<'a, K> {
     /// (`basis::embedding`): the basis is then grown to it
     /// ([`LemkeFactor::embedded`], the new unknowns' w basic) once its matrix is formed.
     basis_map: Option<Vec<usize>>,
+    /// A complementary basis for the sparse Lemke when `basis` is of another set (the last
+    /// step's, matched by key: `basis::flags_by_key`).
+    key_flags: Option<Vec<bool>>,
     /// The solve before this one, on this island within this step, needed the rescue
     /// (`solve_large` after the dense chain failed): start with the rescue, from that solve's
     /// normal impulses (`from`).
@@ -1630,6 +1775,32 @@ pub const BLOCK_GS_SWEEPS: usize = 200;
 /// 8.8 s/step with 2000 (a build without the later, smaller assembly speedup), and the
 /// 8-cube tower 95 against 340 ms/step (docs/peg3d.md, "Scaling"). A dense matrix of 4000² f64 is 128 MB.
 pub const DEFAULT_DENSE_LIMIT: usize = 4000;
+
+/// Default [`WorldParams::sparse_lemke_from`]: dense-route problems of at least this many
+/// unknowns try the sparse Lemke first.
+pub const DEFAULT_SPARSE_LEMKE_FROM: usize = 400;
+
+/// Why the world's sparse Lemke gave no answer, and the iterate it stopped at (if any): the
+/// rescue's first start.
+type SparseLemkeFailure = (String, Option<DVector<Real>>);
+
+/// The sparse Lemke's pivot limit, per unknown (the dense chain's work budget pays for about
+/// as many dense pivots).
+const SPARSE_LEMKE_PIVOTS: usize = 3;
+
+/// The complementary basis of factor `f` grown into a problem of `n` unknowns by `map` (where
+/// each old unknown sits now; the new unknowns' w basic), as z-basic flags.
+fn grown_flags(f: &LemkeFactor, map: &[usize], n: usize) -> Option<Vec<bool>> {
+    let old = f.z_basic();
+    if old.len() != map.len() || map.iter().any(|&i| i >= n) {
+        return None;
+    }
+    let mut flags = vec![false; n];
+    for (j, &i) in map.iter().enumerate() {
+        flags[i] = old[j];
+    }
+    Some(flags)
+}
 
 /// Default [`WorldParams::friction_dense_limit`]: problems with friction and more unknowns
 /// are solved sparse. 1000, because on frictional islands of 1,000–3,000 unknowns dense Lemke

@@ -66,7 +66,7 @@ fn rescue_from(
             &form,
             &pred.free,
             &params,
-            &starts(&exact, &spoiled),
+            (&starts(&exact, &spoiled), "the dense chain"),
             &mut BestAttempt::default(),
             &mut report,
         )
@@ -179,6 +179,7 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
             to: &mut BTreeMap::new(),
             basis: None,
             basis_map: None,
+            key_flags: None,
             rescue_first,
             basis_to: None,
         };

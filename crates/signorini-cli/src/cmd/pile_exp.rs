@@ -63,6 +63,11 @@ pub struct PileArgs {
     /// (`signorini_world::DEFAULT_FRICTION_DENSE_LIMIT`). Sets both.
     #[arg(long, value_name = "UNKNOWNS")]
     dense_limit: Option<usize>,
+    /// Dense-route islands with at least this many unknowns are solved first by the sparse
+    /// Lemke (reduced LCP kept sparse, basis factored by a sparse LU); the dense chain only if
+    /// it fails. Default: `signorini_world::DEFAULT_SPARSE_LEMKE_FROM`.
+    #[arg(long, value_name = "UNKNOWNS")]
+    sparse_lemke_from: Option<usize>,
     /// Refuse the experiment if a run's estimated memory is above SIZE (e.g. 16G, 500M, 2Gi;
     /// `none`: no check). Default: SIGNORINI_MEMORY_LIMIT, else the machine's total memory.
     #[arg(long, value_name = "SIZE")]
@@ -191,6 +196,7 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
         data,
         trajectories: a.trajectories,
         dense_limit: a.dense_limit,
+        sparse_lemke_from: a.sparse_lemke_from,
         save_states: a.save_state.clone(),
         resume: a.resume.clone(),
     })

@@ -10,6 +10,7 @@ mod properties;
 mod random_families;
 mod recorded_piles;
 mod siconos_files;
+mod sparse_lemke;
 mod sparse_newton;
 
 use nalgebra::{DMatrix, DVector};

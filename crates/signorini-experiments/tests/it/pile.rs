@@ -28,6 +28,7 @@ fn config(dim: Dim, sizes: Vec<usize>, layout: Layout, duration: f64, out: PathB
         data: shared(),
         trajectories: false,
         dense_limit: None,
+        sparse_lemke_from: None,
         save_states: Vec::new(),
         resume: None,
     }

@@ -23,6 +23,7 @@ fn pile_config(dim: Dim, h: f64, steps: usize, out: &Path) -> PileConfig {
         data: repo().join("data"),
         trajectories: true,
         dense_limit: None,
+        sparse_lemke_from: None,
         save_states: Vec::new(),
         resume: None,
     }

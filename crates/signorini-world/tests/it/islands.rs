@@ -277,3 +277,79 @@ fn the_friction_dense_limit_routes_only_frictional_islands_to_the_sparse_method(
     let poses = |w: &World3| -> Vec<_> { w.bodies.iter().map(|x| x.state.position).collect() };
     assert_eq!(poses(&a), poses(&b));
 }
+
+/// The sparse Lemke (`WorldParams::sparse_lemke_from`, forced to 0 here) reaches the dense
+/// chain's answers on the frictionless stack of three cubes dropped on the floor, step by
+/// step from the same state: without friction the velocities of an LCP solution are unique
+/// (Gᵀ M⁻¹ G is positive semidefinite), so the two pivoting methods must agree to round-off.
+#[test]
+fn the_sparse_lemke_reaches_the_dense_chains_answers() {
+    let mut w = World3::new(params(true, 0.0)).unwrap();
+    w.params.sparse_lemke_from = usize::MAX;
+    w.add_body(floor()).unwrap();
+    for b in stack(0.0) {
+        w.add_body(b).unwrap();
+    }
+    let (mut worst, mut answered): (Real, usize) = (0.0, 0);
+    for _ in 0..60 {
+        let mut sparse = w.clone();
+        sparse.params.sparse_lemke_from = 0;
+        let r = sparse.step();
+        assert!(!r.failed, "{:?}", r.failure);
+        // It answered every solve of the step (a failure falls back to the dense chain and
+        // says so).
+        assert!(
+            r.fallbacks.iter().all(|f| !f.contains("sparse Lemke")),
+            "{:?}",
+            r.fallbacks
+        );
+        answered += usize::from(r.unknowns > 0);
+        assert!(!w.step().failed);
+        for (a, b) in w.bodies.iter().zip(&sparse.bodies) {
+            worst = worst.max((a.state.position - b.state.position).amax());
+            worst = worst.max((a.state.linear_velocity - b.state.linear_velocity).amax());
+        }
+    }
+    assert!(answered >= 30, "only {answered} steps had contacts");
+    assert!(worst < 1e-9, "sparse and dense Lemke differ by {worst}");
+}
+
+/// The sparse Lemke starts each step from the last step's basis, matched by what each
+/// unknown stands for: on the resting stack it pivots far less than when every step starts
+/// cold (`reuse_basis` off), and rests the same.
+#[test]
+fn the_sparse_lemke_starts_from_the_last_steps_basis() {
+    let run = |reuse: bool| {
+        let mut p = params(true, 0.0);
+        p.reuse_basis = reuse;
+        p.sparse_lemke_from = 0;
+        let mut w = World3::new(p).unwrap();
+        w.add_body(floor()).unwrap();
+        for k in 0..3 {
+            let shape = ConvexPolyhedron::cuboid(Vec3::repeat(0.1)).unwrap();
+            let cube = PolyBody::dynamic(shape, 1.0, Mat3::identity() * (0.04 / 6.0))
+                .unwrap()
+                .with_pose(Vec3::new(0.0, 0.0, 0.1 + 0.2 * k as Real), Quat::identity())
+                .with_gravity(Vec3::new(0.0, 0.0, -9.81));
+            w.add_body(cube).unwrap();
+        }
+        let mut pivots = 0;
+        for _ in 0..30 {
+            let r = w.step();
+            assert!(!r.failed, "{:?}", r.failure);
+            pivots += r.iterations;
+        }
+        let top = w.bodies[3].state.position.z;
+        (pivots, top)
+    };
+    let (warm, top_warm) = run(true);
+    let (cold, top_cold) = run(false);
+    assert!(
+        warm * 4 <= cold,
+        "from the last basis {warm} pivots, cold {cold}"
+    );
+    assert!(
+        (top_warm - top_cold).abs() < 1e-9,
+        "{top_warm} against {top_cold}"
+    );
+}

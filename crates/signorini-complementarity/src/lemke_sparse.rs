@@ -1,0 +1,709 @@
+//! Lemke's method on a sparse LCP with a factored basis ("revised" Lemke): [`lemke_sparse`].
+//!
+//! Owns: the revised pivoting kernel (the basis B kept as faer's sparse LU of a recent basis
+//! B₀ and the product-form updates since, `Basis`), its lexicographic ratio test, warm
+//! starts from a complementary basis, and the row check of its answer.
+//! Does not own: the dense tableau Lemke (`lemke.rs`, whose rules this one follows), the
+//! fallbacks (the caller's), the sparse LU wrapper of the Newton method (`newton_sparse.rs`:
+//! a fixed pattern there, a pattern that changes with the basis here).
+//!
+//! Reference: Cottle, Pang & Stone, *The Linear Complementarity Problem* (1992), §4.4 (the
+//! method, the lexicographic degeneracy resolution and Example 4.4.16's "z₀ leaves on ties"),
+//! in the revised form of the simplex method: Chvátal, *Linear Programming* (1983), ch. 7–8
+//! (the basis kept factored, the entering column computed as B⁻¹a, the eta file of
+//! product-form updates, refactorisation every few pivots).
+//!
+//! Why: the dense tableau stores B⁻¹ (n × the number of basic z's) and a pivot touches all of
+//! it, so a cold run of n pivots costs O(n³) and n² memory (a 2D pile of 2,500 polygons,
+//! 3,500 unknowns: ≈ 10 s per run). Lemke needs only the entering column B⁻¹a and, on ties,
+//! a few rows of B⁻¹: with B factored sparse those cost O(nnz of the factors + the updates)
+//! each.
+//!
+//! The system is `w − (M/s) z − d z₀ = q/s` (s = the largest entry of M and q, as in the
+//! dense tableau), variables numbered `w_0..w_{n−1}` (0..n), `z_0..z_{n−1}` (n..2n) and the
+//! artificial `z₀` (2n). Cold start: d = e. Warm start from a complementary basis B:
+//! d = B e, so that B⁻¹d = e and the first pivot makes every basic value non-negative.
+//!
+//! Determinism: faer runs with `Par::Seq`, every sum is in a fixed order: the same result
+//! from run to run, whatever the thread count.
+
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::sparse::linalg::lu::{LuRef, NumericLu, SymbolicLu, factorize_symbolic_lu};
+use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
+use faer::{Conj, MatMut, Par};
+use nalgebra::DVector;
+use signorini_math::Real;
+use signorini_math::tolerance::{LCP_PIVOT_TOL as PIVOT_TOL, LCP_ROW_TOL as ROW_TOL};
+
+use crate::CscMatrix;
+use crate::lemke::ties;
+use crate::solve::types::{SolveError, SolverKind};
+
+/// The basis is refactorised after this many product-form updates (and x_B recomputed from
+/// the fresh factors, which also removes the drift of the updates).
+pub const SPARSE_LEMKE_REFACTOR_EVERY: usize = 48;
+
+/// What a successful [`lemke_sparse`] run returns.
+#[derive(Debug, Clone)]
+pub struct SparseLemkeInfo {
+    /// The solution z.
+    pub z: DVector<Real>,
+    /// Number of pivots (0 for q ≥ 0 or a feasible warm basis).
+    pub pivots: usize,
+    /// Number of sparse LU factorisations of a basis.
+    pub factorisations: usize,
+    /// The final complementary basis: `true` where z_i is basic (a warm start for the next
+    /// solve of a nearby problem).
+    pub basis: Vec<bool>,
+    /// Largest row miss of the answer, max over i of (−w_i)⁺ and (z_i w_i)-free violations as
+    /// in the dense Lemke's check: the answer passed `LCP_ROW_TOL` relative to each row.
+    pub residual: Real,
+}
+
+/// Solve LCP(M, q) (w = M z + q, 0 ≤ z ⟂ w ≥ 0) by Lemke's method with a sparse factored
+/// basis (module docs). `warm`: `true` where z_i is basic in a complementary basis to start
+/// from (ignored if its length is not n or the basis is singular). At most `max_pivots`
+/// pivots. The answer is checked row by row like the dense Lemke's (each row's miss at most
+/// `LCP_ROW_TOL` × max(|q_i|, ‖M_i·‖∞ ‖z‖∞)).
+///
+/// # Errors
+/// [`SolveError::InvalidInput`] for sizes that disagree or a non-finite q;
+/// [`SolveError::Ray`] (secondary ray), [`SolveError::MaxIterations`] (pivot limit) and
+/// [`SolveError::Inaccurate`] (an answer that misses the row check, or a basis the sparse LU
+/// found singular) with the best z known.
+///
+/// ```
+/// use nalgebra::DVector;
+/// use signorini_complementarity::{CscMatrix, lemke_sparse};
+/// let m = CscMatrix::from_triplets(2, 2, &[(0, 0, 2.0), (0, 1, 1.0), (1, 0, 1.0), (1, 1, 2.0)])
+///     .unwrap();
+/// let q = DVector::from_column_slice(&[-5.0, -6.0]);
+/// let info = lemke_sparse(&m, &q, None, 100).unwrap();
+/// assert!((info.z[0] - 4.0 / 3.0).abs() < 1e-12 && (info.z[1] - 7.0 / 3.0).abs() < 1e-12);
+/// ```
+pub fn lemke_sparse(
+    m: &CscMatrix,
+    q: &DVector<Real>,
+    warm: Option<&[bool]>,
+    max_pivots: usize,
+) -> Result<SparseLemkeInfo, SolveError> {
+    let n = q.len();
+    if m.nrows() != n || m.ncols() != n {
+        return Err(SolveError::InvalidInput(format!(
+            "sparse Lemke: M is {}×{}, q has {n} entries",
+            m.nrows(),
+            m.ncols()
+        )));
+    }
+    if let Some(i) = q.iter().position(|x| !x.is_finite()) {
+        return Err(SolveError::InvalidInput(format!(
+            "sparse Lemke: q[{i}] is not finite"
+        )));
+    }
+    if q.iter().all(|&x| x >= 0.0) {
+        return Ok(SparseLemkeInfo {
+            z: DVector::zeros(n),
+            pivots: 0,
+            factorisations: 0,
+            basis: vec![false; n],
+            residual: 0.0,
+        });
+    }
+    // LCP(M/s, q/s) has the same solutions (the dense tableau's scaling).
+    let s = m
+        .values()
+        .iter()
+        .chain(q.iter())
+        .fold(0.0, |a: Real, x| a.max(x.abs()));
+    let s = if s.is_finite() && s > 0.0 { s } else { 1.0 };
+    let qs: Vec<Real> = q.iter().map(|x| x / s).collect();
+    // The runs, in order: from the warm basis (if any), cold, and once from the final basis
+    // of a run whose answer missed the row check (the dense Lemke's `repair`: its path was
+    // led astray by a pivot chosen on a rounded column, and the basis it ended on is right
+    // but for a few rows). A warm start's covering vector B e need not be positive, so
+    // Lemke's guarantees (CPS §4.4, d > 0) do not cover it: a failed warm run is followed by
+    // a cold one. Each run gets the whole pivot limit; the pivots of all are counted.
+    let mut starts: Vec<Option<Vec<bool>>> = vec![None];
+    if let Some(flags) = warm.filter(|f| f.len() == n) {
+        starts.push(Some(flags.to_vec()));
+    }
+    let (mut spent, mut factorisations, mut repaired) = (0, 0, false);
+    let mut last_error = None;
+    while let Some(start) = starts.pop() {
+        let mut b = Basis::cold(m, s, qs.clone());
+        let warmed = match &start {
+            Some(flags) => {
+                let ok = b.warm(flags);
+                if !ok {
+                    factorisations += b.factorisations;
+                    continue;
+                }
+                ok
+            }
+            None => false,
+        };
+        let (result, final_basis) = run(&mut b, m, q, max_pivots, warmed);
+        factorisations += b.factorisations;
+        match result {
+            Ok(mut info) => {
+                info.pivots += spent;
+                info.factorisations = factorisations;
+                return Ok(info);
+            }
+            Err(e) => {
+                spent += e.iterations();
+                if let (SolveError::Inaccurate { .. }, Some(flags)) = (&e, final_basis)
+                    && !repaired
+                {
+                    repaired = true;
+                    starts.push(Some(flags));
+                }
+                last_error = Some(e);
+            }
+        }
+    }
+    Err(last_error
+        .map(|e| {
+            let own = e.iterations();
+            e.with_more_iterations(spent - own)
+        })
+        .unwrap_or_else(|| breakdown("no run could start")))
+}
+
+/// One run from basis `b` (a warm one if `warmed`) and the row check of its answer; also
+/// the final complementary basis when the pivots ended normally (z₀ left).
+fn run(
+    b: &mut Basis<'_>,
+    m: &CscMatrix,
+    q: &DVector<Real>,
+    max_pivots: usize,
+    warmed: bool,
+) -> (Result<SparseLemkeInfo, SolveError>, Option<Vec<bool>>) {
+    let n = b.n;
+    let pivots = match pivot_loop(b, max_pivots, warmed) {
+        Ok(p) => p,
+        Err(e) => return (Err(e), None),
+    };
+    let z = b.final_z();
+    let basis: Vec<bool> = (0..n).map(|j| b.row_of[n + j] != NONBASIC).collect();
+    let result = match row_check(m, q, &z) {
+        Ok(residual) => Ok(SparseLemkeInfo {
+            z,
+            pivots,
+            factorisations: b.factorisations,
+            basis: basis.clone(),
+            residual,
+        }),
+        Err(worst) => Err(SolveError::Inaccurate {
+            solver: SolverKind::Lemke,
+            iterations: pivots,
+            residual: worst,
+            best: z,
+        }),
+    };
+    (result, Some(basis))
+}
+
+/// Lemke's pivots from the current basis (cold: all w; warm: a complementary basis that is
+/// not feasible) until z₀ leaves; returns the pivot count.
+fn pivot_loop(b: &mut Basis<'_>, max_pivots: usize, warmed: bool) -> Result<usize, SolveError> {
+    let n = b.n;
+    let z0 = 2 * n;
+    b.refresh_xb()?;
+    if b.xb.iter().all(|&x| x >= 0.0) {
+        return Ok(0); // a feasible warm basis (or q ≥ 0)
+    }
+    // Covering vector: e cold; B e warm, so that B⁻¹d = e.
+    if warmed {
+        b.d = b.times_ones();
+    }
+    // Initial pivot: z₀ enters; the leaving row is the lexicographic minimum of
+    // (x_B,i, B⁻¹_i) / |a_i| over rows with a_i < 0 and x_B,i < 0 (the most infeasible).
+    let a = b.ftran(b.column(z0))?;
+    let cand: Vec<usize> = (0..n).filter(|&i| a[i] < 0.0 && b.xb[i] < 0.0).collect();
+    if cand.is_empty() {
+        return Ok(0);
+    }
+    let r = b.lexmin(&cand, &a, None)?;
+    let mut leaving = b.basis[r];
+    b.pivot(r, a, z0)?;
+    let mut pivots = 1;
+    while pivots < max_pivots {
+        let entering = complement(leaving, n);
+        let a = b.ftran(b.column(entering))?;
+        let amax = a.iter().fold(0.0, |acc: Real, x| acc.max(x.abs()));
+        let tol = PIVOT_TOL * amax.max(1.0);
+        let cand: Vec<usize> = (0..n).filter(|&i| a[i] > tol).collect();
+        if cand.is_empty() {
+            return Err(SolveError::Ray { pivot: pivots });
+        }
+        let r = b.lexmin(&cand, &a, Some(b.row_of[z0]))?;
+        // A rounding-level negative value in the pivot row counts as 0 (dense `lexmin`).
+        b.xb[r] = b.xb[r].max(0.0);
+        leaving = b.basis[r];
+        b.pivot(r, a, entering)?;
+        pivots += 1;
+        if leaving == z0 {
+            return Ok(pivots);
+        }
+    }
+    Err(SolveError::MaxIterations {
+        iterations: pivots,
+        residual: Real::INFINITY,
+        best: b.z_from_basis(),
+    })
+}
+
+const NONBASIC: usize = usize::MAX;
+
+/// A numerical breakdown of the basis factors (a singular basis, a non-finite solve).
+fn breakdown(what: &str) -> SolveError {
+    SolveError::Infeasible {
+        reason: format!("sparse Lemke: {what}"),
+        best: None,
+        residual: Real::INFINITY,
+    }
+}
+
+/// The complement of variable v (w_i ↔ z_i).
+fn complement(v: usize, n: usize) -> usize {
+    if v < n { v + n } else { v - n }
+}
+
+/// One product-form update: after the pivot on row r with entering column a = B⁻¹a_e, the
+/// new inverse is E⁻¹ B⁻¹ with E the identity whose column r is a.
+struct Eta {
+    r: usize,
+    pivot: Real,
+    /// The nonzero entries of a off row r.
+    idx: Vec<usize>,
+    val: Vec<Real>,
+}
+
+/// faer's sparse LU of one basis matrix B₀, and its solve workspaces.
+struct Factors {
+    symbolic: SymbolicLu<usize>,
+    numeric: NumericLu<usize, Real>,
+    solve_mem: MemBuffer,
+}
+
+/// The basis: which variable each row holds, B₀'s factors and the updates since.
+struct Basis<'a> {
+    n: usize,
+    /// The caller's M, unscaled (the system's matrix is M/s, divided where read).
+    m: &'a CscMatrix,
+    s: Real,
+    /// q/s.
+    q: Vec<Real>,
+    /// Covering vector.
+    d: Vec<Real>,
+    basis: Vec<usize>,
+    row_of: Vec<usize>,
+    xb: Vec<Real>,
+    factors: Option<Factors>,
+    etas: Vec<Eta>,
+    factorisations: usize,
+}
+
+impl<'a> Basis<'a> {
+    /// All w basic (B = I), covering d = e.
+    fn cold(m: &'a CscMatrix, s: Real, q: Vec<Real>) -> Self {
+        let n = q.len();
+        let mut row_of = vec![NONBASIC; 2 * n + 1];
+        (0..n).for_each(|i| row_of[i] = i);
+        Basis {
+            n,
+            m,
+            s,
+            xb: q.clone(),
+            q,
+            d: vec![1.0; n],
+            basis: (0..n).collect(),
+            row_of,
+            factors: None,
+            etas: Vec::new(),
+            factorisations: 0,
+        }
+    }
+
+    /// Install the complementary basis with z_i basic where `flags[i]`; false (basis left
+    /// cold) if the sparse LU finds it singular.
+    fn warm(&mut self, flags: &[bool]) -> bool {
+        let n = self.n;
+        self.row_of.iter_mut().for_each(|r| *r = NONBASIC);
+        for (i, &f) in flags.iter().enumerate() {
+            let v = if f { n + i } else { i };
+            self.basis[i] = v;
+            self.row_of[v] = i;
+        }
+        self.refactor().is_ok()
+    }
+
+    /// Column of variable v in the system `[I | −M/s | −d]`, dense.
+    fn column(&self, v: usize) -> Vec<Real> {
+        let mut a = vec![0.0; self.n];
+        self.add_column(v, 1.0, &mut a);
+        a
+    }
+
+    /// `out += f · column(v)`, touching only the column's nonzeros.
+    fn add_column(&self, v: usize, f: Real, out: &mut [Real]) {
+        let n = self.n;
+        if v < n {
+            out[v] += f;
+        } else if v < 2 * n {
+            let j = v - n;
+            let (cp, ri, mv) = (self.m.col_ptr(), self.m.row_idx(), self.m.values());
+            for k in cp[j]..cp[j + 1] {
+                out[ri[k]] -= f * (mv[k] / self.s);
+            }
+        } else {
+            out.iter_mut().zip(&self.d).for_each(|(x, d)| *x -= f * d);
+        }
+    }
+
+    /// B e: the sum of the basis columns (the warm start's covering vector, in the system
+    /// before z₀'s column is defined by it: z₀ is not basic here).
+    fn times_ones(&self) -> Vec<Real> {
+        let mut sum = vec![0.0; self.n];
+        for &v in &self.basis {
+            self.add_column(v, 1.0, &mut sum);
+        }
+        sum
+    }
+
+    /// Factorise the current basis afresh (B₀ := B) and drop the updates; None (factors
+    /// cleared) if the LU fails.
+    fn refactor(&mut self) -> Result<(), SolveError> {
+        let n = self.n;
+        self.etas.clear();
+        self.factors = None;
+        self.factorisations += 1;
+        // B as CSC: column k holds the column of the variable basic in row k.
+        let (cp, ri, mv) = (self.m.col_ptr(), self.m.row_idx(), self.m.values());
+        let mut col_ptr = Vec::with_capacity(n + 1);
+        let mut row_idx = Vec::new();
+        let mut values = Vec::new();
+        col_ptr.push(0);
+        for &v in &self.basis {
+            if v < n {
+                row_idx.push(v);
+                values.push(1.0);
+            } else if v < 2 * n {
+                let j = v - n;
+                // M canonical: rows sorted and unique within a column.
+                for k in cp[j]..cp[j + 1] {
+                    row_idx.push(ri[k]);
+                    values.push(-(mv[k] / self.s));
+                }
+            } else {
+                for (i, &d) in self.d.iter().enumerate() {
+                    if d != 0.0 {
+                        row_idx.push(i);
+                        values.push(-d);
+                    }
+                }
+            }
+            col_ptr.push(row_idx.len());
+        }
+        let structure = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
+        let symbolic = factorize_symbolic_lu(structure, Default::default())
+            .map_err(|_| breakdown("the symbolic LU of a basis failed"))?;
+        let mut factor_mem = MemBuffer::try_new(
+            symbolic.factorize_numeric_lu_scratch::<Real>(Par::Seq, Default::default()),
+        )
+        .map_err(|_| breakdown("no memory for the LU workspace"))?;
+        let solve_mem = MemBuffer::try_new(
+            symbolic
+                .solve_in_place_scratch::<Real>(1, Par::Seq)
+                .or(symbolic.solve_transpose_in_place_scratch::<Real>(1, Par::Seq)),
+        )
+        .map_err(|_| breakdown("no memory for the LU workspace"))?;
+        let mut numeric = NumericLu::new();
+        symbolic
+            .factorize_numeric_lu(
+                &mut numeric,
+                SparseColMatRef::new(structure, &values),
+                Par::Seq,
+                MemStack::new(&mut factor_mem),
+                Default::default(),
+            )
+            .map_err(|_| breakdown("a basis is singular to the sparse LU"))?;
+        self.factors = Some(Factors {
+            symbolic,
+            numeric,
+            solve_mem,
+        });
+        Ok(())
+    }
+
+    /// B₀⁻¹ v (or B₀⁻ᵀ v) in place; an error if there are no factors or the result is not
+    /// finite.
+    fn solve0(&mut self, v: &mut [Real], transpose: bool) -> Result<(), SolveError> {
+        let n = self.n;
+        let f = self
+            .factors
+            .as_mut()
+            .ok_or_else(|| breakdown("no factors of the basis"))?;
+        let lu = LuRef::new_unchecked(&f.symbolic, &f.numeric);
+        let rhs = MatMut::from_column_major_slice_mut(v, n, 1);
+        let stack = MemStack::new(&mut f.solve_mem);
+        if transpose {
+            lu.solve_transpose_in_place_with_conj(Conj::No, rhs, Par::Seq, stack);
+        } else {
+            lu.solve_in_place_with_conj(Conj::No, rhs, Par::Seq, stack);
+        }
+        if v.iter().all(|x| x.is_finite()) {
+            Ok(())
+        } else {
+            Err(breakdown("a solve with the basis factors is not finite"))
+        }
+    }
+
+    /// B⁻¹ a: B₀⁻¹ a, then each update in order (row r: a_r / pivot; others −= their entry
+    /// times it).
+    fn ftran(&mut self, mut a: Vec<Real>) -> Result<Vec<Real>, SolveError> {
+        if self.factors.is_none() {
+            self.refactor()?;
+        }
+        self.solve0(&mut a, false)?;
+        for e in &self.etas {
+            let ar = a[e.r] / e.pivot;
+            a[e.r] = ar;
+            if ar != 0.0 {
+                for (&i, &v) in e.idx.iter().zip(&e.val) {
+                    a[i] -= v * ar;
+                }
+            }
+        }
+        Ok(a)
+    }
+
+    /// Row i of B⁻¹: e_iᵀ E_k⁻¹ ⋯ E_1⁻¹ B₀⁻¹ (the updates in reverse as row operations, then
+    /// B₀⁻ᵀ).
+    fn btran_row(&mut self, i: usize) -> Result<Vec<Real>, SolveError> {
+        let mut u = vec![0.0; self.n];
+        u[i] = 1.0;
+        for e in self.etas.iter().rev() {
+            // uᵀE⁻¹ changes only entry r: (u_r − Σ_{l≠r} u_l a_l) / pivot.
+            let mut ur = u[e.r];
+            for (&l, &v) in e.idx.iter().zip(&e.val) {
+                ur -= u[l] * v;
+            }
+            u[e.r] = ur / e.pivot;
+        }
+        self.solve0(&mut u, true)?;
+        Ok(u)
+    }
+
+    /// x_B = B⁻¹ q/s from fresh factors (factored now unless they are fresh already).
+    fn refresh_xb(&mut self) -> Result<(), SolveError> {
+        if self.factors.is_none() || !self.etas.is_empty() {
+            self.refactor()?;
+        }
+        let mut x = self.q.clone();
+        self.solve0(&mut x, false)?;
+        self.xb = x;
+        Ok(())
+    }
+
+    /// Lexicographic ratio test (CPS §4.4) over candidate rows: minimise
+    /// (x_B,i, B⁻¹_{i,0}, …, B⁻¹_{i,n−1}) / |a_i| with the dense tableau's tie tolerance;
+    /// z₀'s row wins a tie of ratios (CPS Ex. 4.4.16). Rows of B⁻¹ are computed only for
+    /// the rows still tied.
+    fn lexmin(
+        &mut self,
+        cand: &[usize],
+        a: &[Real],
+        z0_row: Option<usize>,
+    ) -> Result<usize, SolveError> {
+        let clamp = z0_row.is_some();
+        let xb = &self.xb;
+        let ratio = |i: usize| {
+            let x = if clamp { xb[i].max(0.0) } else { xb[i] };
+            x / a[i].abs()
+        };
+        let tied = ties(cand, ratio);
+        if let Some(r0) = z0_row
+            && tied.contains(&r0)
+        {
+            return Ok(r0);
+        }
+        if tied.len() == 1 {
+            return Ok(tied[0]);
+        }
+        let rows: Vec<(usize, Vec<Real>)> = tied
+            .iter()
+            .map(|&i| self.btran_row(i).map(|row| (i, row)))
+            .collect::<Result<_, _>>()?;
+        let mut left: Vec<usize> = (0..rows.len()).collect();
+        let mut k = 0;
+        while left.len() > 1 && k < self.n {
+            let key = |t: usize| rows[t].1[k] / a[rows[t].0].abs();
+            left = ties(&left, key);
+            k += 1;
+        }
+        Ok(rows[left[0]].0)
+    }
+
+    /// Pivot on row r with entering column a = B⁻¹a_e: update x_B, record the update (or
+    /// refactorise after `SPARSE_LEMKE_REFACTOR_EVERY` of them).
+    fn pivot(&mut self, r: usize, a: Vec<Real>, entering: usize) -> Result<(), SolveError> {
+        let pivot = a[r];
+        let theta = self.xb[r] / pivot;
+        for (x, &ai) in self.xb.iter_mut().zip(&a) {
+            *x -= theta * ai;
+        }
+        self.xb[r] = theta;
+        let leaving = self.basis[r];
+        self.row_of[leaving] = NONBASIC;
+        self.row_of[entering] = r;
+        self.basis[r] = entering;
+        if self.etas.len() + 1 >= SPARSE_LEMKE_REFACTOR_EVERY {
+            // Fresh factors of the new basis; x_B from them (clears the updates' drift).
+            let kept = self.xb.clone();
+            if let Err(e) = self.refresh_xb() {
+                self.xb = kept;
+                return Err(e);
+            }
+            return Ok(());
+        }
+        let (idx, val): (Vec<usize>, Vec<Real>) = a
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| i != r && v != 0.0)
+            .map(|(i, &v)| (i, v))
+            .unzip();
+        self.etas.push(Eta { r, pivot, idx, val });
+        Ok(())
+    }
+
+    /// z read from the basis (z_j = x_B at z_j's row, 0 if nonbasic).
+    fn z_from_basis(&self) -> DVector<Real> {
+        let n = self.n;
+        DVector::from_fn(n, |j, _| match self.row_of[n + j] {
+            NONBASIC => 0.0,
+            r => self.xb[r],
+        })
+    }
+
+    /// The final z from fresh factors of the final basis, with one step of iterative
+    /// refinement x_B += B⁻¹(q − B x_B); the updated x_B if the factorisation fails.
+    fn final_z(&mut self) -> DVector<Real> {
+        let updated = self.xb.clone();
+        if self.refresh_xb().is_ok() {
+            let mut res = self.q.clone();
+            for (k, &v) in self.basis.iter().enumerate() {
+                if self.xb[k] != 0.0 {
+                    self.add_column(v, -self.xb[k], &mut res);
+                }
+            }
+            if self.solve0(&mut res, false).is_ok() {
+                self.xb.iter_mut().zip(&res).for_each(|(x, c)| *x += c);
+            }
+        } else {
+            self.xb = updated;
+        }
+        self.z_from_basis()
+    }
+}
+
+/// The dense Lemke's row check on the original problem: each row's miss (−w_i)⁺ at most
+/// `LCP_ROW_TOL` × max(|q_i|, ‖M_i·‖∞ ‖z‖∞), and z ≥ 0 to the same scale. Returns the
+/// worst miss, or it as the error if a row fails.
+fn row_check(m: &CscMatrix, q: &DVector<Real>, z: &DVector<Real>) -> Result<Real, Real> {
+    let n = q.len();
+    let (cp, ri, mv) = (m.col_ptr(), m.row_idx(), m.values());
+    let mut w = q.clone();
+    let mut row_max = vec![0.0; n];
+    for j in 0..n {
+        for k in cp[j]..cp[j + 1] {
+            w[ri[k]] += mv[k] * z[j];
+            let a: Real = mv[k].abs();
+            if a > row_max[ri[k]] {
+                row_max[ri[k]] = a;
+            }
+        }
+    }
+    let zmax = z.amax();
+    let (mut worst, mut bad) = (0.0, false);
+    for i in 0..n {
+        let scale: Real = q[i].abs().max(row_max[i] * zmax);
+        let miss = (-w[i]).max(-z[i]).max(0.0);
+        worst = Real::max(worst, miss);
+        bad |= miss > ROW_TOL * scale.max(Real::MIN_POSITIVE) || !miss.is_finite();
+    }
+    if bad { Err(worst) } else { Ok(worst) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn csc(n: usize, rows: &[Real]) -> CscMatrix {
+        let mut t = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                if rows[i * n + j] != 0.0 {
+                    t.push((i, j, rows[i * n + j]));
+                }
+            }
+        }
+        CscMatrix::from_triplets(n, n, &t).unwrap()
+    }
+
+    #[test]
+    fn cps_example_4_4_16_needs_z0_to_leave_on_ties() {
+        // CPS Example 4.4.16 (psd M, degenerate q): without the z₀ rule Lemke cycles or
+        // ends on a ray.
+        let m = csc(3, &[1.0, 2.0, 0.0, 0.0, 1.0, 2.0, 2.0, 0.0, 1.0]);
+        let q = DVector::from_column_slice(&[-1.0, -1.0, -1.0]);
+        let info = lemke_sparse(&m, &q, None, 100).unwrap();
+        let w = m.mul_vec(&info.z) + &q;
+        for i in 0..3 {
+            assert!(w[i] >= -1e-12 && info.z[i] >= 0.0 && (w[i] * info.z[i]).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn an_unsolvable_scalar_is_a_ray() {
+        let m = csc(1, &[-1.0]);
+        let q = DVector::from_column_slice(&[-1.0]);
+        assert!(matches!(
+            lemke_sparse(&m, &q, None, 100),
+            Err(SolveError::Ray { .. })
+        ));
+    }
+
+    #[test]
+    fn a_warm_start_from_the_answers_basis_takes_no_pivot() {
+        let m = csc(2, &[2.0, 1.0, 1.0, 2.0]);
+        let q = DVector::from_column_slice(&[-5.0, -6.0]);
+        let cold = lemke_sparse(&m, &q, None, 100).unwrap();
+        assert!(cold.pivots > 0);
+        let warm = lemke_sparse(&m, &q, Some(&cold.basis), 100).unwrap();
+        assert_eq!(warm.pivots, 0);
+        assert!((&warm.z - &cold.z).amax() < 1e-14);
+    }
+
+    #[test]
+    fn many_pivots_go_through_refactorisations_and_stay_exact() {
+        // A diagonally dominant tridiagonal P-matrix with every q_i < 0: every z_i ends
+        // basic, so the run takes more pivots than one eta file holds.
+        let n = 3 * SPARSE_LEMKE_REFACTOR_EVERY;
+        let mut t = Vec::new();
+        for i in 0..n {
+            t.push((i, i, 4.0));
+            if i + 1 < n {
+                t.push((i, i + 1, -1.0));
+                t.push((i + 1, i, -1.0));
+            }
+        }
+        let m = CscMatrix::from_triplets(n, n, &t).unwrap();
+        let q = DVector::from_fn(n, |i, _| -1.0 - (i % 7) as Real);
+        let info = lemke_sparse(&m, &q, None, 10 * n).unwrap();
+        assert!(info.pivots >= n && info.factorisations >= 3);
+        let w = m.mul_vec(&info.z) + &q;
+        assert!(w.amax() < 1e-12, "w should vanish: {}", w.amax());
+    }
+}
