@@ -164,10 +164,12 @@ pub struct WorldParams {
     /// The dense limit of problems with friction (μ > 0): islands with more unknowns go to
     /// the sparse solver. Default [`DEFAULT_FRICTION_DENSE_LIMIT`].
     pub friction_dense_limit: usize,
-    /// Dense-route problems (islands) with at least this many unknowns are first solved by
-    /// the sparse Lemke (`lemke_sparse`: the reduced LCP kept sparse, the basis factored by
-    /// faer's sparse LU), warm-started from the last basis; the dense chain runs only if it
-    /// fails. Default [`DEFAULT_SPARSE_LEMKE_FROM`]; `usize::MAX` turns it off.
+    /// Problems (islands) with at least this many unknowns are first solved by the sparse
+    /// Lemke (`lemke_sparse`: the reduced LCP kept sparse, the basis factored by faer's sparse
+    /// LU), warm-started from the last basis, whichever route their size gives them
+    /// ([`WorldParams::dense_limit`]); that route's solvers run only if it fails (the rescue
+    /// first, from where it stopped). Default [`DEFAULT_SPARSE_LEMKE_FROM`]; `usize::MAX`
+    /// turns it off.
     pub sparse_lemke_from: usize,
     /// Answer a step's re-solves (gap corrections, split impulse), whose problems differ from
     /// the solve before them only in q, from that solve's final Lemke basis when it is still
