@@ -651,11 +651,13 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .map(|b| b.factor);
         // Another set than the last step's: the sparse Lemke may still start from the last
         // step's basis, matched by what each unknown stands for.
+        // (The keyed unknowns are computed once: the stored basis below needs them too.)
+        let mut keyed = None;
         let key_flags = form.as_ref().and_then(|f| {
             (previous.is_none()
                 && !self.basic.is_empty()
                 && f.dim() >= self.params.sparse_lemke_from)
-                .then(|| flags_by_key(&self.basic, &keyed_unknowns(f, &set, S::key)))
+                .then(|| flags_by_key(&self.basic, keyed.insert(keyed_unknowns(f, &set, S::key))))
         });
         let mut velocities = match &form {
             None => pred.free.clone(),
@@ -678,7 +680,9 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let (mut carried, mut still_violated) = (None, false);
         let mut last = factor.zip(form.as_ref()).map(|(factor, f)| StoredBasis {
             signature,
-            unknowns: keyed_unknowns(f, &set, S::key),
+            unknowns: keyed
+                .take()
+                .unwrap_or_else(|| keyed_unknowns(f, &set, S::key)),
             factor,
         });
         if form.is_some() && !report.failed {
@@ -999,11 +1003,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         } else if !lemke_start.is_empty() {
             // The rescue from where the sparse Lemke stopped, before the dense chain (whose
             // runs cost O(n³): 60–80 s at 4,000 unknowns on the 2D pile of 2,500).
-            let mut p = params.clone();
-            p.warm_start = reduced_warm.clone();
-            if self.params.mu > 0.0 {
-                p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
-            }
+            let p = self.rescue_params(&params, reduced_warm.clone());
             if let Some((v, normals)) =
                 self.solve_large(form, free, &p, from_lemke, &mut best, report)
             {
@@ -1151,11 +1151,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     // (Without friction since item 22: on the 2D pile of 400 bodies' step 293
                     // it reached 2.4e-7 in 100 iterations, where every other stage stopped at
                     // 4e-6 or above.) Then block Gauss–Seidel and Newton from its answer.
-                    let mut p = params.clone();
-                    p.warm_start = reduced_warm;
-                    if self.params.mu > 0.0 {
-                        p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
-                    }
+                    let p = self.rescue_params(&params, reduced_warm);
                     // Stable: the reduced form's iterate first on a tie.
                     dense_best.sort_by(|a, b| a.1.total_cmp(&b.1));
                     let starts: Vec<DVector<Real>> =
@@ -1211,6 +1207,18 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             report.basis_reuses += 1;
         }
         Ok((info.z, info.basis))
+    }
+
+    /// The rescue's parameters after a failed pivoting solve: started from `warm` (the last
+    /// step's impulses in the reduced form), and with friction allowed
+    /// [`FRICTION_RESCUE_ITERATIONS`] Newton iterations.
+    fn rescue_params(&self, params: &SolveParams, warm: Option<DVector<Real>>) -> SolveParams {
+        let mut p = params.clone();
+        p.warm_start = warm;
+        if self.params.mu > 0.0 {
+            p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
+        }
+        p
     }
 
     /// Islands with more unknowns than this are solved sparse ([`WorldParams::dense_limit`],

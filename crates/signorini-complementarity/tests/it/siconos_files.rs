@@ -13,7 +13,8 @@ fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/lcp/siconos")
 }
 
-fn files(kind: &str) -> Vec<PathBuf> {
+/// The `.dat` files of one Siconos kind (`LCP`, `MLCP`, `Relay`), sorted.
+pub(crate) fn files(kind: &str) -> Vec<PathBuf> {
     let dir = data_dir().join(kind).join("test/data");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

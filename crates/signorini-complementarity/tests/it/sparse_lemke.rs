@@ -8,7 +8,6 @@ use crate::{assert_solves, params};
 use nalgebra::{DMatrix, DVector};
 use signorini_complementarity::siconos::read_lcp;
 use signorini_complementarity::{CscMatrix, Lcp, SolveInfo, SolverKind, lemke_sparse, solve_lcp};
-use std::path::PathBuf;
 
 /// Sparse Lemke on a dense LCP, as a `SolveInfo` for `assert_solves` (None if it failed).
 fn sparse(m: &DMatrix<f64>, q: &DVector<f64>) -> Option<(SolveInfo, Vec<bool>)> {
@@ -60,14 +59,7 @@ fn check_pair(m: &DMatrix<f64>, q: &DVector<f64>, what: &str, unique: bool) -> b
 
 #[test]
 fn sparse_lemke_solves_every_siconos_lcp_the_dense_lemke_solves() {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/lcp/siconos/LCP/test/data");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "dat"))
-        .collect();
-    paths.sort();
+    let paths = crate::siconos_files::files("LCP");
     let mut solved = 0;
     for path in &paths {
         let text = std::fs::read_to_string(path).unwrap();
