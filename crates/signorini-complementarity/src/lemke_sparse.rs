@@ -28,16 +28,22 @@
 //! from run to run, whatever the thread count.
 
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::sparse::linalg::lu::{LuRef, NumericLu, SymbolicLu, factorize_symbolic_lu};
+use faer::perm::PermRef;
+use faer::sparse::linalg::colamd;
+use faer::sparse::linalg::lu::simplicial::{self, SimplicialLu};
+use faer::sparse::linalg::triangular_solve::{
+    solve_unit_lower_triangular_in_place, solve_unit_lower_triangular_transpose_in_place,
+    solve_upper_triangular_in_place, solve_upper_triangular_transpose_in_place,
+};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use faer::{Conj, MatMut, Par};
 use nalgebra::DVector;
 use signorini_math::Real;
 use signorini_math::tolerance::{LCP_PIVOT_TOL as PIVOT_TOL, LCP_ROW_TOL as ROW_TOL};
 
-use crate::CscMatrix;
 use crate::lemke::ties;
 use crate::solve::types::{SolveError, SolverKind};
+use crate::{BUDGET_SPENT, CscMatrix};
 
 /// The basis is refactorised after this many product-form updates (and x_B recomputed from
 /// the fresh factors, which also removes the drift of the updates).
@@ -58,6 +64,8 @@ pub struct SparseLemkeInfo {
     /// Largest row miss of the answer, max over i of (−w_i)⁺ and (z_i w_i)-free violations as
     /// in the dense Lemke's check: the answer passed `LCP_ROW_TOL` relative to each row.
     pub residual: Real,
+    /// Work spent by the whole call, in the units of [`lemke_sparse`]'s `work_limit`.
+    pub work: Real,
 }
 
 /// Solve LCP(M, q) (w = M z + q, 0 ≤ z ⟂ w ≥ 0) by Lemke's method with a sparse factored
@@ -66,11 +74,21 @@ pub struct SparseLemkeInfo {
 /// pivots. The answer is checked row by row like the dense Lemke's (each row's miss at most
 /// `LCP_ROW_TOL` × max(|q_i|, ‖M_i·‖∞ ‖z‖∞)).
 ///
+/// `work_limit`: a deterministic budget for the whole call (every run: warm, cold, repair),
+/// counted in stored entries touched, a proxy for multiply–adds as the sparse Newton method
+/// counts its own: each solve with the LU factors charges n + nnz(L + U) plus the eta file's
+/// nnz, each pivot 2n, each refactorisation nnz(B) + 2 nnz(L + U) (and 8 nnz(B) when it
+/// orders the columns anew). `None`: no limit but the pivots'. Why a budget: a pivot on an
+/// island of 25,000 unknowns costs milliseconds, so a run to a pivot limit of 3n took more
+/// than 10 minutes (docs/peg3d.md, item 26); counting work instead of time keeps results
+/// bit-identical from machine to machine.
+///
 /// # Errors
 /// [`SolveError::InvalidInput`] for sizes that disagree or a non-finite q;
 /// [`SolveError::Ray`] (secondary ray), [`SolveError::MaxIterations`] (pivot limit) and
 /// [`SolveError::Inaccurate`] (an answer that misses the row check, or a basis the sparse LU
-/// found singular) with the best z known.
+/// found singular) with the best z known; [`SolveError::Infeasible`] with reason
+/// [`crate::BUDGET_SPENT`] and the z of the basis it stopped at when `work_limit` was spent.
 ///
 /// ```
 /// use nalgebra::DVector;
@@ -78,7 +96,7 @@ pub struct SparseLemkeInfo {
 /// let m = CscMatrix::from_triplets(2, 2, &[(0, 0, 2.0), (0, 1, 1.0), (1, 0, 1.0), (1, 1, 2.0)])
 ///     .unwrap();
 /// let q = DVector::from_column_slice(&[-5.0, -6.0]);
-/// let info = lemke_sparse(&m, &q, None, 100).unwrap();
+/// let info = lemke_sparse(&m, &q, None, 100, None).unwrap();
 /// assert!((info.z[0] - 4.0 / 3.0).abs() < 1e-12 && (info.z[1] - 7.0 / 3.0).abs() < 1e-12);
 /// ```
 pub fn lemke_sparse(
@@ -86,6 +104,7 @@ pub fn lemke_sparse(
     q: &DVector<Real>,
     warm: Option<&[bool]>,
     max_pivots: usize,
+    work_limit: Option<Real>,
 ) -> Result<SparseLemkeInfo, SolveError> {
     let n = q.len();
     if m.nrows() != n || m.ncols() != n {
@@ -107,6 +126,7 @@ pub fn lemke_sparse(
             factorisations: 0,
             basis: vec![false; n],
             residual: 0.0,
+            work: 0.0,
         });
     }
     // LCP(M/s, q/s) has the same solutions (the dense tableau's scaling).
@@ -128,14 +148,19 @@ pub fn lemke_sparse(
         starts.push(Some(flags.to_vec()));
     }
     let (mut spent, mut factorisations, mut repaired) = (0, 0, false);
+    let mut work = 0.0;
+    let limit = work_limit.unwrap_or(Real::INFINITY);
     let mut last_error = None;
     while let Some(start) = starts.pop() {
         let mut b = Basis::cold(m, s, qs.clone());
+        b.work = work;
+        b.work_limit = limit;
         let warmed = match &start {
             Some(flags) => {
                 let ok = b.warm(flags);
                 if !ok {
                     factorisations += b.factorisations;
+                    work = b.work;
                     continue;
                 }
                 ok
@@ -144,14 +169,21 @@ pub fn lemke_sparse(
         };
         let (result, final_basis) = run(&mut b, m, q, max_pivots, warmed);
         factorisations += b.factorisations;
+        work = b.work;
         match result {
             Ok(mut info) => {
                 info.pivots += spent;
                 info.factorisations = factorisations;
+                info.work = work;
                 return Ok(info);
             }
             Err(e) => {
-                spent += e.iterations();
+                let own = e.iterations();
+                spent += own;
+                if spent_budget(&e) {
+                    // The budget is the whole call's: no further run.
+                    return Err(e.with_more_iterations(spent - own));
+                }
                 if let (SolveError::Inaccurate { .. }, Some(flags)) = (&e, final_basis)
                     && !repaired
                 {
@@ -193,6 +225,7 @@ fn run(
             factorisations: b.factorisations,
             basis: basis.clone(),
             residual,
+            work: b.work,
         }),
         Err(worst) => Err(SolveError::Inaccurate {
             solver: SolverKind::Lemke,
@@ -219,7 +252,8 @@ fn pivot_loop(b: &mut Basis<'_>, max_pivots: usize, warmed: bool) -> Result<usiz
     }
     // Initial pivot: z₀ enters; the leaving row is the lexicographic minimum of
     // (x_B,i, B⁻¹_i) / |a_i| over rows with a_i < 0 and x_B,i < 0 (the most infeasible).
-    let a = b.ftran(b.column(z0))?;
+    let col = b.column(z0);
+    let a = b.ftran(col)?;
     let cand: Vec<usize> = (0..n).filter(|&i| a[i] < 0.0 && b.xb[i] < 0.0).collect();
     if cand.is_empty() {
         return Ok(0);
@@ -229,8 +263,19 @@ fn pivot_loop(b: &mut Basis<'_>, max_pivots: usize, warmed: bool) -> Result<usiz
     b.pivot(r, a, z0)?;
     let mut pivots = 1;
     while pivots < max_pivots {
+        if b.work > b.work_limit {
+            return Err(SolveError::Infeasible {
+                reason: format!(
+                    "sparse Lemke: {BUDGET_SPENT} ({:e} entries) after {pivots} pivots",
+                    b.work_limit
+                ),
+                best: Some(b.z_from_basis()),
+                residual: Real::INFINITY,
+            });
+        }
         let entering = complement(leaving, n);
-        let a = b.ftran(b.column(entering))?;
+        let col = b.column(entering);
+        let a = b.ftran(col)?;
         let amax = a.iter().fold(0.0, |acc: Real, x| acc.max(x.abs()));
         let tol = PIVOT_TOL * amax.max(1.0);
         let cand: Vec<usize> = (0..n).filter(|&i| a[i] > tol).collect();
@@ -256,6 +301,11 @@ fn pivot_loop(b: &mut Basis<'_>, max_pivots: usize, warmed: bool) -> Result<usiz
 
 const NONBASIC: usize = usize::MAX;
 
+/// True if the error is [`lemke_sparse`]'s "budget spent".
+fn spent_budget(e: &SolveError) -> bool {
+    matches!(e, SolveError::Infeasible { reason, .. } if reason.contains(BUDGET_SPENT))
+}
+
 /// A numerical breakdown of the basis factors (a singular basis, a non-finite solve).
 fn breakdown(what: &str) -> SolveError {
     SolveError::Infeasible {
@@ -275,17 +325,123 @@ fn complement(v: usize, n: usize) -> usize {
 struct Eta {
     r: usize,
     pivot: Real,
-    /// The nonzero entries of a off row r.
-    idx: Vec<usize>,
-    val: Vec<Real>,
+    /// The entries of a off row r.
+    col: EtaColumn,
 }
 
-/// faer's sparse LU of one basis matrix B₀, and its solve workspaces.
-struct Factors {
-    symbolic: SymbolicLu<usize>,
-    numeric: NumericLu<usize, Real>,
-    solve_mem: MemBuffer,
+/// An eta's column off its pivot row: its nonzeros, or all n entries (with 0 at row r) when
+/// more than a quarter are nonzero, which is the rule here: with z₀ basic, B⁻¹a mixes in the
+/// covering vector's column and is dense (every eta of step 101 of the 1,000-body pile held
+/// ≥ 88 % of n entries), and a dense loop reads half the memory of an indexed one.
+enum EtaColumn {
+    Sparse { idx: Vec<usize>, val: Vec<Real> },
+    Dense(Vec<Real>),
 }
+
+impl EtaColumn {
+    /// Column a off row r, and the work of applying it (its stored length).
+    fn of(a: Vec<Real>, r: usize) -> (Self, usize) {
+        let nnz = a
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| i != r && v != 0.0)
+            .count();
+        if 4 * nnz > a.len() {
+            let mut a = a;
+            a[r] = 0.0;
+            let n = a.len();
+            (EtaColumn::Dense(a), n)
+        } else {
+            let (idx, val) = a
+                .iter()
+                .enumerate()
+                .filter(|&(i, &v)| i != r && v != 0.0)
+                .map(|(i, &v)| (i, v))
+                .unzip();
+            (EtaColumn::Sparse { idx, val }, nnz)
+        }
+    }
+
+    /// `x −= f · column` (ascending index order).
+    fn axpy(&self, f: Real, x: &mut [Real]) {
+        match self {
+            EtaColumn::Sparse { idx, val } => {
+                for (&i, &v) in idx.iter().zip(val) {
+                    x[i] -= v * f;
+                }
+            }
+            EtaColumn::Dense(col) => {
+                for (xi, &v) in x.iter_mut().zip(col) {
+                    *xi -= v * f;
+                }
+            }
+        }
+    }
+
+    /// `acc − Σ_l u_l column_l` (ascending index order).
+    fn minus_dot(&self, acc: Real, u: &[Real]) -> Real {
+        match self {
+            EtaColumn::Sparse { idx, val } => {
+                idx.iter().zip(val).fold(acc, |s, (&l, &v)| s - u[l] * v)
+            }
+            EtaColumn::Dense(col) => u.iter().zip(col).fold(acc, |s, (&ul, &v)| s - ul * v),
+        }
+    }
+}
+
+/// faer's simplicial (left-looking, Gilbert–Peierls) LU of one basis matrix B₀ with partial
+/// pivoting, its row permutation, and the solve workspace. Why simplicial and not faer's
+/// default (`factorize_symbolic_lu`, which picks supernodal or simplicial after a COLAMD
+/// ordering and a symbolic analysis of each new pattern): the basis's pattern changes at every
+/// pivot, so that analysis was redone at every refactorisation and cost 30 % of a step on
+/// islands of 14,000 unknowns (docs/peg3d.md, item 26); the simplicial numeric factorisation
+/// needs only a column order, which is reused ([`Ordering`]).
+struct Factors {
+    lu: SimplicialLu<usize, Real>,
+    row_perm: Vec<usize>,
+    row_perm_inv: Vec<usize>,
+    /// The permuted right-hand side of a solve.
+    scratch: Vec<Real>,
+    /// The numeric factorisation's workspace.
+    factor_mem: MemBuffer,
+    /// nnz(L) + nnz(U): the work of one solve with them.
+    nnz: usize,
+}
+
+impl Factors {
+    /// Empty factors of an n × n basis, with their workspaces.
+    fn new(n: usize) -> Result<Self, SolveError> {
+        let factor_mem = MemBuffer::try_new(simplicial::factorize_simplicial_numeric_lu_scratch::<
+            usize,
+            Real,
+        >(n, n))
+        .map_err(|_| breakdown("no memory for the LU workspace"))?;
+        Ok(Factors {
+            lu: SimplicialLu::new(),
+            row_perm: vec![0; n],
+            row_perm_inv: vec![0; n],
+            scratch: vec![0.0; n],
+            factor_mem,
+            nnz: 0,
+        })
+    }
+}
+
+/// A fill-reducing column order (COLAMD) of a basis, reused by the refactorisations after it:
+/// a refactorisation changes at most `SPARSE_LEMKE_REFACTOR_EVERY` columns of the basis, so an
+/// order of a recent basis still fits. Recomputed when the fill nnz(L + U) / nnz(B) has grown
+/// by more than [`REORDER_FILL_GROWTH`] since the order was made.
+struct Ordering {
+    fwd: Vec<usize>,
+    inv: Vec<usize>,
+    /// The fill of the factorisation made right after the order; 0 until then.
+    fill: Real,
+    /// Set when a factorisation's fill outgrew `fill`: the next refactorisation reorders.
+    stale: bool,
+}
+
+/// A reused column order is recomputed when the fill has grown by this factor since.
+const REORDER_FILL_GROWTH: Real = 1.5;
 
 /// The basis: which variable each row holds, B₀'s factors and the updates since.
 struct Basis<'a> {
@@ -301,8 +457,19 @@ struct Basis<'a> {
     row_of: Vec<usize>,
     xb: Vec<Real>,
     factors: Option<Factors>,
+    /// The buffers of factors that failed, for the next refactorisation.
+    spare: Option<Factors>,
+    /// Dense vectors of dropped etas, reused as entering columns.
+    pool: Vec<Vec<Real>>,
+    ordering: Option<Ordering>,
     etas: Vec<Eta>,
+    /// Σ nnz of the etas (the work an ftran or a BTRAN row adds to the LU solve).
+    eta_nnz: usize,
     factorisations: usize,
+    /// Work spent so far, in stored entries touched ([`lemke_sparse`]'s docs).
+    work: Real,
+    /// The pivots stop once `work` is above this.
+    work_limit: Real,
 }
 
 impl<'a> Basis<'a> {
@@ -321,8 +488,14 @@ impl<'a> Basis<'a> {
             basis: (0..n).collect(),
             row_of,
             factors: None,
+            spare: None,
+            pool: Vec::new(),
+            ordering: None,
             etas: Vec::new(),
+            eta_nnz: 0,
             factorisations: 0,
+            work: 0.0,
+            work_limit: Real::INFINITY,
         }
     }
 
@@ -339,9 +512,11 @@ impl<'a> Basis<'a> {
         self.refactor().is_ok()
     }
 
-    /// Column of variable v in the system `[I | −M/s | −d]`, dense.
-    fn column(&self, v: usize) -> Vec<Real> {
-        let mut a = vec![0.0; self.n];
+    /// Column of variable v in the system `[I | −M/s | −d]`, dense (in a pooled buffer).
+    fn column(&mut self, v: usize) -> Vec<Real> {
+        let mut a = self.pool.pop().unwrap_or_default();
+        a.clear();
+        a.resize(self.n, 0.0);
         self.add_column(v, 1.0, &mut a);
         a
     }
@@ -372,14 +547,82 @@ impl<'a> Basis<'a> {
         sum
     }
 
-    /// Factorise the current basis afresh (B₀ := B) and drop the updates; None (factors
-    /// cleared) if the LU fails.
+    /// Factorise the current basis afresh (B₀ := B) and drop the updates (factors cleared if
+    /// the LU fails). The column order is the reused one ([`Ordering`]) unless there is none
+    /// or it has gone stale. Work charged: nnz(B) for assembling B (and 8 nnz(B) for a new
+    /// order: COLAMD's passes over the pattern), 2 nnz(L + U) for the numeric factorisation
+    /// (a proxy: faer does not count its flops).
     fn refactor(&mut self) -> Result<(), SolveError> {
         let n = self.n;
-        self.etas.clear();
-        self.factors = None;
+        for e in self.etas.drain(..) {
+            if let EtaColumn::Dense(v) = e.col {
+                self.pool.push(v);
+            }
+        }
+        self.eta_nnz = 0;
+        // The last factors' buffers are reused (a new LU grows its vectors from nothing, and
+        // fresh pages cost 8 % of a step on large islands).
+        let mut f = match self.factors.take().or_else(|| self.spare.take()) {
+            Some(f) => f,
+            None => Factors::new(n)?,
+        };
         self.factorisations += 1;
-        // B as CSC: column k holds the column of the variable basic in row k.
+        let (col_ptr, row_idx, values) = self.basis_csc();
+        let nnz_b = row_idx.len();
+        self.work += nnz_b as Real;
+        let structure = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
+        if self.ordering.as_ref().is_none_or(|o| o.stale) {
+            let mut fwd = vec![0usize; n];
+            let mut inv = vec![0usize; n];
+            let mut mem = MemBuffer::try_new(colamd::order_scratch::<usize>(n, n, nnz_b))
+                .map_err(|_| breakdown("no memory for the column ordering"))?;
+            colamd::order(
+                &mut fwd,
+                &mut inv,
+                structure,
+                Default::default(),
+                MemStack::new(&mut mem),
+            )
+            .map_err(|_| breakdown("the column ordering of a basis failed"))?;
+            self.work += 8.0 * nnz_b as Real;
+            self.ordering = Some(Ordering {
+                fwd,
+                inv,
+                fill: 0.0,
+                stale: false,
+            });
+        }
+        let order = self.ordering.as_mut().expect("set above");
+        if simplicial::factorize_simplicial_numeric_lu(
+            &mut f.row_perm,
+            &mut f.row_perm_inv,
+            &mut f.lu,
+            SparseColMatRef::new(structure, &values),
+            PermRef::new_checked(&order.fwd, &order.inv, n),
+            MemStack::new(&mut f.factor_mem),
+        )
+        .is_err()
+        {
+            self.spare = Some(f);
+            return Err(breakdown("a basis is singular to the sparse LU"));
+        }
+        let nnz = f.lu.l_factor_unsorted().compute_nnz() + f.lu.u_factor_unsorted().compute_nnz();
+        self.work += 2.0 * nnz as Real;
+        let fill = nnz as Real / nnz_b.max(1) as Real;
+        if order.fill == 0.0 {
+            order.fill = fill;
+        } else if fill > REORDER_FILL_GROWTH * order.fill {
+            order.stale = true;
+        }
+        f.nnz = nnz;
+        self.factors = Some(f);
+        Ok(())
+    }
+
+    /// The basis matrix B as CSC (col_ptr, row_idx, values): column k holds the column of the
+    /// variable basic in row k.
+    fn basis_csc(&self) -> (Vec<usize>, Vec<usize>, Vec<Real>) {
+        let n = self.n;
         let (cp, ri, mv) = (self.m.col_ptr(), self.m.row_idx(), self.m.values());
         let mut col_ptr = Vec::with_capacity(n + 1);
         let mut row_idx = Vec::new();
@@ -406,52 +649,37 @@ impl<'a> Basis<'a> {
             }
             col_ptr.push(row_idx.len());
         }
-        let structure = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
-        let symbolic = factorize_symbolic_lu(structure, Default::default())
-            .map_err(|_| breakdown("the symbolic LU of a basis failed"))?;
-        let mut factor_mem = MemBuffer::try_new(
-            symbolic.factorize_numeric_lu_scratch::<Real>(Par::Seq, Default::default()),
-        )
-        .map_err(|_| breakdown("no memory for the LU workspace"))?;
-        let solve_mem = MemBuffer::try_new(
-            symbolic
-                .solve_in_place_scratch::<Real>(1, Par::Seq)
-                .or(symbolic.solve_transpose_in_place_scratch::<Real>(1, Par::Seq)),
-        )
-        .map_err(|_| breakdown("no memory for the LU workspace"))?;
-        let mut numeric = NumericLu::new();
-        symbolic
-            .factorize_numeric_lu(
-                &mut numeric,
-                SparseColMatRef::new(structure, &values),
-                Par::Seq,
-                MemStack::new(&mut factor_mem),
-                Default::default(),
-            )
-            .map_err(|_| breakdown("a basis is singular to the sparse LU"))?;
-        self.factors = Some(Factors {
-            symbolic,
-            numeric,
-            solve_mem,
-        });
-        Ok(())
+        (col_ptr, row_idx, values)
     }
 
-    /// B₀⁻¹ v (or B₀⁻ᵀ v) in place; an error if there are no factors or the result is not
-    /// finite.
+    /// B₀⁻¹ v (or B₀⁻ᵀ v) in place, with B₀ = P_rᵀ L U P_cᵀ (faer's simplicial solve, with the
+    /// permutations applied here: faer's `PermRef::new_checked` would check both at every
+    /// solve, 3 % of a step); an error if there are no factors or the result is not finite.
+    /// Work charged: n + nnz(L + U).
     fn solve0(&mut self, v: &mut [Real], transpose: bool) -> Result<(), SolveError> {
         let n = self.n;
-        let f = self
-            .factors
-            .as_mut()
-            .ok_or_else(|| breakdown("no factors of the basis"))?;
-        let lu = LuRef::new_unchecked(&f.symbolic, &f.numeric);
-        let rhs = MatMut::from_column_major_slice_mut(v, n, 1);
-        let stack = MemStack::new(&mut f.solve_mem);
+        let (Some(f), Some(order)) = (self.factors.as_mut(), self.ordering.as_ref()) else {
+            return Err(breakdown("no factors of the basis"));
+        };
+        self.work += (n + f.nnz) as Real;
+        let (l, u) = (f.lu.l_factor_unsorted(), f.lu.u_factor_unsorted());
+        let x = &mut f.scratch;
         if transpose {
-            lu.solve_transpose_in_place_with_conj(Conj::No, rhs, Par::Seq, stack);
+            x.iter_mut().zip(&order.fwd).for_each(|(x, &k)| *x = v[k]);
+            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
+            solve_upper_triangular_transpose_in_place(u, Conj::No, rhs, Par::Seq);
+            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
+            solve_unit_lower_triangular_transpose_in_place(l, Conj::No, rhs, Par::Seq);
+            v.iter_mut()
+                .zip(&f.row_perm_inv)
+                .for_each(|(v, &k)| *v = x[k]);
         } else {
-            lu.solve_in_place_with_conj(Conj::No, rhs, Par::Seq, stack);
+            x.iter_mut().zip(&f.row_perm).for_each(|(x, &k)| *x = v[k]);
+            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
+            solve_unit_lower_triangular_in_place(l, Conj::No, rhs, Par::Seq);
+            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
+            solve_upper_triangular_in_place(u, Conj::No, rhs, Par::Seq);
+            v.iter_mut().zip(&order.inv).for_each(|(v, &k)| *v = x[k]);
         }
         if v.iter().all(|x| x.is_finite()) {
             Ok(())
@@ -467,13 +695,12 @@ impl<'a> Basis<'a> {
             self.refactor()?;
         }
         self.solve0(&mut a, false)?;
+        self.work += self.eta_nnz as Real;
         for e in &self.etas {
             let ar = a[e.r] / e.pivot;
             a[e.r] = ar;
             if ar != 0.0 {
-                for (&i, &v) in e.idx.iter().zip(&e.val) {
-                    a[i] -= v * ar;
-                }
+                e.col.axpy(ar, &mut a);
             }
         }
         Ok(a)
@@ -484,12 +711,10 @@ impl<'a> Basis<'a> {
     fn btran_row(&mut self, i: usize) -> Result<Vec<Real>, SolveError> {
         let mut u = vec![0.0; self.n];
         u[i] = 1.0;
+        self.work += self.eta_nnz as Real;
         for e in self.etas.iter().rev() {
             // uᵀE⁻¹ changes only entry r: (u_r − Σ_{l≠r} u_l a_l) / pivot.
-            let mut ur = u[e.r];
-            for (&l, &v) in e.idx.iter().zip(&e.val) {
-                ur -= u[l] * v;
-            }
+            let ur = e.col.minus_dot(u[e.r], &u);
             u[e.r] = ur / e.pivot;
         }
         self.solve0(&mut u, true)?;
@@ -551,6 +776,8 @@ impl<'a> Basis<'a> {
     fn pivot(&mut self, r: usize, a: Vec<Real>, entering: usize) -> Result<(), SolveError> {
         let pivot = a[r];
         let theta = self.xb[r] / pivot;
+        // x_B's update and the ratio test's scan, the eta's gathering: 2n.
+        self.work += 2.0 * self.n as Real;
         for (x, &ai) in self.xb.iter_mut().zip(&a) {
             *x -= theta * ai;
         }
@@ -560,6 +787,7 @@ impl<'a> Basis<'a> {
         self.row_of[entering] = r;
         self.basis[r] = entering;
         if self.etas.len() + 1 >= SPARSE_LEMKE_REFACTOR_EVERY {
+            self.pool.push(a);
             // Fresh factors of the new basis; x_B from them (clears the updates' drift).
             let kept = self.xb.clone();
             if let Err(e) = self.refresh_xb() {
@@ -568,13 +796,9 @@ impl<'a> Basis<'a> {
             }
             return Ok(());
         }
-        let (idx, val): (Vec<usize>, Vec<Real>) = a
-            .iter()
-            .enumerate()
-            .filter(|&(i, &v)| i != r && v != 0.0)
-            .map(|(i, &v)| (i, v))
-            .unzip();
-        self.etas.push(Eta { r, pivot, idx, val });
+        let (col, nnz) = EtaColumn::of(a, r);
+        self.eta_nnz += nnz;
+        self.etas.push(Eta { r, pivot, col });
         Ok(())
     }
 
@@ -658,7 +882,7 @@ mod tests {
         // ends on a ray.
         let m = csc(3, &[1.0, 2.0, 0.0, 0.0, 1.0, 2.0, 2.0, 0.0, 1.0]);
         let q = DVector::from_column_slice(&[-1.0, -1.0, -1.0]);
-        let info = lemke_sparse(&m, &q, None, 100).unwrap();
+        let info = lemke_sparse(&m, &q, None, 100, None).unwrap();
         let w = m.mul_vec(&info.z) + &q;
         for i in 0..3 {
             assert!(w[i] >= -1e-12 && info.z[i] >= 0.0 && (w[i] * info.z[i]).abs() < 1e-12);
@@ -670,7 +894,7 @@ mod tests {
         let m = csc(1, &[-1.0]);
         let q = DVector::from_column_slice(&[-1.0]);
         assert!(matches!(
-            lemke_sparse(&m, &q, None, 100),
+            lemke_sparse(&m, &q, None, 100, None),
             Err(SolveError::Ray { .. })
         ));
     }
@@ -679,9 +903,9 @@ mod tests {
     fn a_warm_start_from_the_answers_basis_takes_no_pivot() {
         let m = csc(2, &[2.0, 1.0, 1.0, 2.0]);
         let q = DVector::from_column_slice(&[-5.0, -6.0]);
-        let cold = lemke_sparse(&m, &q, None, 100).unwrap();
+        let cold = lemke_sparse(&m, &q, None, 100, None).unwrap();
         assert!(cold.pivots > 0);
-        let warm = lemke_sparse(&m, &q, Some(&cold.basis), 100).unwrap();
+        let warm = lemke_sparse(&m, &q, Some(&cold.basis), 100, None).unwrap();
         assert_eq!(warm.pivots, 0);
         assert!((&warm.z - &cold.z).amax() < 1e-14);
     }
@@ -691,6 +915,15 @@ mod tests {
         // A diagonally dominant tridiagonal P-matrix with every q_i < 0: every z_i ends
         // basic, so the run takes more pivots than one eta file holds.
         let n = 3 * SPARSE_LEMKE_REFACTOR_EVERY;
+        let (m, q) = tridiagonal(n);
+        let info = lemke_sparse(&m, &q, None, 10 * n, None).unwrap();
+        assert!(info.pivots >= n && info.factorisations >= 3);
+        let w = m.mul_vec(&info.z) + &q;
+        assert!(w.amax() < 1e-12, "w should vanish: {}", w.amax());
+    }
+
+    /// The tridiagonal P-matrix problem of `many_pivots_go_through_refactorisations_and_stay_exact`.
+    fn tridiagonal(n: usize) -> (CscMatrix, DVector<Real>) {
         let mut t = Vec::new();
         for i in 0..n {
             t.push((i, i, 4.0));
@@ -701,9 +934,70 @@ mod tests {
         }
         let m = CscMatrix::from_triplets(n, n, &t).unwrap();
         let q = DVector::from_fn(n, |i, _| -1.0 - (i % 7) as Real);
-        let info = lemke_sparse(&m, &q, None, 10 * n).unwrap();
-        assert!(info.pivots >= n && info.factorisations >= 3);
-        let w = m.mul_vec(&info.z) + &q;
-        assert!(w.amax() < 1e-12, "w should vanish: {}", w.amax());
+        (m, q)
+    }
+
+    #[test]
+    fn the_work_budget_stops_the_pivots_and_an_ample_one_changes_nothing() {
+        let n = 2 * SPARSE_LEMKE_REFACTOR_EVERY;
+        let (m, q) = tridiagonal(n);
+        let free = lemke_sparse(&m, &q, None, 10 * n, None).unwrap();
+        assert!(free.work > 0.0 && free.pivots >= n);
+        // A budget of exactly the work spent: the same answer, bit for bit.
+        let ample = lemke_sparse(&m, &q, None, 10 * n, Some(free.work)).unwrap();
+        assert_eq!(ample.pivots, free.pivots);
+        assert_eq!(ample.z.as_slice(), free.z.as_slice());
+        // A tenth of it: stopped, with the basis's z and the reason, the same way every time.
+        let short = |_| lemke_sparse(&m, &q, None, 10 * n, Some(free.work / 10.0));
+        let (a, b) = (short(()), short(()));
+        for e in [&a, &b] {
+            assert!(
+                matches!(e, Err(SolveError::Infeasible { reason, best: Some(_), .. })
+                    if reason.contains(BUDGET_SPENT)),
+                "{e:?}"
+            );
+        }
+        let (Err(a), Err(b)) = (a, b) else {
+            unreachable!()
+        };
+        assert_eq!(a.best().unwrap().as_slice(), b.best().unwrap().as_slice());
+        assert!(
+            a.best().unwrap().iter().any(|&z| z == 0.0),
+            "stopped before the end"
+        );
+    }
+
+    #[test]
+    fn dense_and_sparse_eta_columns_apply_the_same_bits() {
+        let n = 40;
+        let a: Vec<Real> = (0..n)
+            .map(|i| {
+                if i % 3 == 0 {
+                    0.1 * i as Real - 1.3
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let r = 6;
+        let (dense, _) = EtaColumn::of(a.clone(), r);
+        assert!(matches!(dense, EtaColumn::Dense(_)));
+        let (idx, val) = a
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| i != r && v != 0.0)
+            .map(|(i, &v)| (i, v))
+            .unzip();
+        let sparse = EtaColumn::Sparse { idx, val };
+        let u: Vec<Real> = (0..n).map(|i| (i as Real * 0.37).sin()).collect();
+        let (mut x, mut y) = (u.clone(), u.clone());
+        dense.axpy(0.7, &mut x);
+        sparse.axpy(0.7, &mut y);
+        assert_eq!(x, y);
+        assert_eq!(x[r], u[r], "row r is not the column's");
+        assert_eq!(dense.minus_dot(2.0, &u), sparse.minus_dot(2.0, &u));
+        // Below a quarter nonzero the column is kept sparse.
+        let few: Vec<Real> = (0..n).map(|i| if i == 3 { 1.0 } else { 0.0 }).collect();
+        assert!(matches!(EtaColumn::of(few, r).0, EtaColumn::Sparse { .. }));
     }
 }

@@ -14,7 +14,7 @@ fn sparse(m: &DMatrix<f64>, q: &DVector<f64>) -> Option<(SolveInfo, Vec<bool>)> 
     let lcp = Lcp::new(m.clone(), q.clone()).unwrap();
     let csc = CscMatrix::from_dense(m).unwrap();
     // The dense Lemke's default pivot limit.
-    let info = lemke_sparse(&csc, q, None, 50 * q.len() + 100).ok()?;
+    let info = lemke_sparse(&csc, q, None, 50 * q.len() + 100, None).ok()?;
     let mcp = lcp.to_mcp();
     let residual = mcp.residual(&info.z);
     Some((
@@ -101,11 +101,11 @@ fn sparse_lemke_solves_the_contact_families() {
 fn a_warm_start_from_the_last_basis_solves_a_nearby_problem_in_fewer_pivots() {
     let (m, q) = contact_like(40, 7);
     let csc = CscMatrix::from_dense(&m).unwrap();
-    let cold = lemke_sparse(&csc, &q, None, 10 * q.len()).expect("cold run");
+    let cold = lemke_sparse(&csc, &q, None, 10 * q.len(), None).expect("cold run");
     // The next step of a resting contact set: the same matrix, q moved a little.
     let q2 = q.map(|x| x * 1.001 + 1e-6);
-    let cold2 = lemke_sparse(&csc, &q2, None, 10 * q.len()).expect("cold run 2");
-    let warm2 = lemke_sparse(&csc, &q2, Some(&cold.basis), 10 * q.len()).expect("warm run");
+    let cold2 = lemke_sparse(&csc, &q2, None, 10 * q.len(), None).expect("cold run 2");
+    let warm2 = lemke_sparse(&csc, &q2, Some(&cold.basis), 10 * q.len(), None).expect("warm run");
     assert!(
         warm2.pivots < cold2.pivots,
         "warm {} pivots against cold {}",
