@@ -257,6 +257,28 @@ impl Mcp {
     }
 }
 
+/// The items `(k, key)` (key < `buckets`) in a stable order of increasing key: a counting sort.
+fn counting_order(
+    buckets: usize,
+    items: impl Iterator<Item = (usize, usize)> + Clone,
+) -> Vec<usize> {
+    let mut start = vec![0usize; buckets + 1];
+    let mut len = 0;
+    for (_, key) in items.clone() {
+        start[key + 1] += 1;
+        len += 1;
+    }
+    for b in 0..buckets {
+        start[b + 1] += start[b];
+    }
+    let mut order = vec![0; len];
+    for (k, key) in items {
+        order[start[key]] = k;
+        start[key] += 1;
+    }
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,26 +381,4 @@ mod tests {
             }
         );
     }
-}
-
-/// The items `(k, key)` (key < `buckets`) in a stable order of increasing key: a counting sort.
-fn counting_order(
-    buckets: usize,
-    items: impl Iterator<Item = (usize, usize)> + Clone,
-) -> Vec<usize> {
-    let mut start = vec![0usize; buckets + 1];
-    let mut len = 0;
-    for (_, key) in items.clone() {
-        start[key + 1] += 1;
-        len += 1;
-    }
-    for b in 0..buckets {
-        start[b + 1] += start[b];
-    }
-    let mut order = vec![0; len];
-    for (k, key) in items {
-        order[start[key]] = k;
-        start[key] += 1;
-    }
-    order
 }
