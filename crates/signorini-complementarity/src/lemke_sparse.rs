@@ -1,11 +1,12 @@
 //! Lemke's method on a sparse LCP with a factored basis ("revised" Lemke): [`lemke_sparse`].
 //!
-//! Owns: the revised pivoting kernel (the basis B kept as faer's sparse LU of a recent basis
-//! B₀ and the product-form updates since, `Basis`), its lexicographic ratio test, warm
-//! starts from a complementary basis, and the row check of its answer.
-//! Does not own: the dense tableau Lemke (`lemke.rs`, whose rules this one follows), the
-//! fallbacks (the caller's), the sparse LU wrapper of the Newton method (`newton_sparse.rs`:
-//! a fixed pattern there, a pattern that changes with the basis here).
+//! Owns: the revised pivoting kernel (the basis B kept as the sparse LU of a recent basis B₀
+//! and the product-form updates since, `Basis`), its lexicographic ratio test, warm starts
+//! from a complementary basis, its work budget, and the row check of its answer.
+//! Does not own: the LU of a basis (`basis_lu.rs`: its unit columns kept out, faer's
+//! simplicial LU of the rest under a reused column order), the dense tableau Lemke
+//! (`lemke.rs`, whose rules this one follows), the fallbacks (the caller's), the sparse LU
+//! wrapper of the Newton method (`newton_sparse.rs`: a fixed pattern there).
 //!
 //! Reference: Cottle, Pang & Stone, *The Linear Complementarity Problem* (1992), §4.4 (the
 //! method, the lexicographic degeneracy resolution and Example 4.4.16's "z₀ leaves on ties"),
@@ -27,20 +28,11 @@
 //! Determinism: faer runs with `Par::Seq`, every sum is in a fixed order: the same result
 //! from run to run, whatever the thread count.
 
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::perm::PermRef;
-use faer::sparse::linalg::colamd;
-use faer::sparse::linalg::lu::simplicial::{self, SimplicialLu};
-use faer::sparse::linalg::triangular_solve::{
-    solve_unit_lower_triangular_in_place, solve_unit_lower_triangular_transpose_in_place,
-    solve_upper_triangular_in_place, solve_upper_triangular_transpose_in_place,
-};
-use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
-use faer::{Conj, MatMut, Par};
 use nalgebra::DVector;
 use signorini_math::Real;
 use signorini_math::tolerance::{LCP_PIVOT_TOL as PIVOT_TOL, LCP_ROW_TOL as ROW_TOL};
 
+use crate::basis_lu::{BasisLu, LuFailure};
 use crate::lemke::ties;
 use crate::solve::types::{SolveError, SolverKind};
 use crate::{BUDGET_SPENT, CscMatrix};
@@ -306,6 +298,15 @@ fn spent_budget(e: &SolveError) -> bool {
     matches!(e, SolveError::Infeasible { reason, .. } if reason.contains(BUDGET_SPENT))
 }
 
+/// The error of a failed factorisation.
+fn lu_failure(f: LuFailure) -> SolveError {
+    breakdown(match f {
+        LuFailure::Memory => "no memory for the LU workspace",
+        LuFailure::Ordering => "the column ordering of a basis failed",
+        LuFailure::Singular => "a basis is singular to the sparse LU",
+    })
+}
+
 /// A numerical breakdown of the basis factors (a singular basis, a non-finite solve).
 fn breakdown(what: &str) -> SolveError {
     SolveError::Infeasible {
@@ -389,60 +390,6 @@ impl EtaColumn {
     }
 }
 
-/// faer's simplicial (left-looking, Gilbert–Peierls) LU of one basis matrix B₀ with partial
-/// pivoting, its row permutation, and the solve workspace. Why simplicial and not faer's
-/// default (`factorize_symbolic_lu`, which picks supernodal or simplicial after a COLAMD
-/// ordering and a symbolic analysis of each new pattern): the basis's pattern changes at every
-/// pivot, so that analysis was redone at every refactorisation and cost 30 % of a step on
-/// islands of 14,000 unknowns (docs/peg3d.md, item 26); the simplicial numeric factorisation
-/// needs only a column order, which is reused ([`Ordering`]).
-struct Factors {
-    lu: SimplicialLu<usize, Real>,
-    row_perm: Vec<usize>,
-    row_perm_inv: Vec<usize>,
-    /// The permuted right-hand side of a solve.
-    scratch: Vec<Real>,
-    /// The numeric factorisation's workspace.
-    factor_mem: MemBuffer,
-    /// nnz(L) + nnz(U): the work of one solve with them.
-    nnz: usize,
-}
-
-impl Factors {
-    /// Empty factors of an n × n basis, with their workspaces.
-    fn new(n: usize) -> Result<Self, SolveError> {
-        let factor_mem = MemBuffer::try_new(simplicial::factorize_simplicial_numeric_lu_scratch::<
-            usize,
-            Real,
-        >(n, n))
-        .map_err(|_| breakdown("no memory for the LU workspace"))?;
-        Ok(Factors {
-            lu: SimplicialLu::new(),
-            row_perm: vec![0; n],
-            row_perm_inv: vec![0; n],
-            scratch: vec![0.0; n],
-            factor_mem,
-            nnz: 0,
-        })
-    }
-}
-
-/// A fill-reducing column order (COLAMD) of a basis, reused by the refactorisations after it:
-/// a refactorisation changes at most `SPARSE_LEMKE_REFACTOR_EVERY` columns of the basis, so an
-/// order of a recent basis still fits. Recomputed when the fill nnz(L + U) / nnz(B) has grown
-/// by more than [`REORDER_FILL_GROWTH`] since the order was made.
-struct Ordering {
-    fwd: Vec<usize>,
-    inv: Vec<usize>,
-    /// The fill of the factorisation made right after the order; 0 until then.
-    fill: Real,
-    /// Set when a factorisation's fill outgrew `fill`: the next refactorisation reorders.
-    stale: bool,
-}
-
-/// A reused column order is recomputed when the fill has grown by this factor since.
-const REORDER_FILL_GROWTH: Real = 1.5;
-
 /// The basis: which variable each row holds, B₀'s factors and the updates since.
 struct Basis<'a> {
     n: usize,
@@ -456,12 +403,11 @@ struct Basis<'a> {
     basis: Vec<usize>,
     row_of: Vec<usize>,
     xb: Vec<Real>,
-    factors: Option<Factors>,
-    /// The buffers of factors that failed, for the next refactorisation.
-    spare: Option<Factors>,
+    /// B₀'s factors (`basis_lu.rs`), made on the first refactorisation; their buffers and
+    /// column order are reused by the next ones.
+    lu: Option<BasisLu>,
     /// Dense vectors of dropped etas, reused as entering columns.
     pool: Vec<Vec<Real>>,
-    ordering: Option<Ordering>,
     etas: Vec<Eta>,
     /// Σ nnz of the etas (the work an ftran or a BTRAN row adds to the LU solve).
     eta_nnz: usize,
@@ -487,10 +433,8 @@ impl<'a> Basis<'a> {
             d: vec![1.0; n],
             basis: (0..n).collect(),
             row_of,
-            factors: None,
-            spare: None,
+            lu: None,
             pool: Vec::new(),
-            ordering: None,
             etas: Vec::new(),
             eta_nnz: 0,
             factorisations: 0,
@@ -547,11 +491,8 @@ impl<'a> Basis<'a> {
         sum
     }
 
-    /// Factorise the current basis afresh (B₀ := B) and drop the updates (factors cleared if
-    /// the LU fails). The column order is the reused one ([`Ordering`]) unless there is none
-    /// or it has gone stale. Work charged: nnz(B) for assembling B (and 8 nnz(B) for a new
-    /// order: COLAMD's passes over the pattern), 2 nnz(L + U) for the numeric factorisation
-    /// (a proxy: faer does not count its flops).
+    /// Factorise the current basis afresh (B₀ := B) and drop the updates (the factors are
+    /// invalid if the LU fails). Work charged as `BasisLu::factor` counts it.
     fn refactor(&mut self) -> Result<(), SolveError> {
         let n = self.n;
         for e in self.etas.drain(..) {
@@ -560,127 +501,53 @@ impl<'a> Basis<'a> {
             }
         }
         self.eta_nnz = 0;
-        // The last factors' buffers are reused (a new LU grows its vectors from nothing, and
-        // fresh pages cost 8 % of a step on large islands).
-        let mut f = match self.factors.take().or_else(|| self.spare.take()) {
-            Some(f) => f,
-            None => Factors::new(n)?,
-        };
         self.factorisations += 1;
-        let (col_ptr, row_idx, values) = self.basis_csc();
-        let nnz_b = row_idx.len();
-        self.work += nnz_b as Real;
-        let structure = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
-        if self.ordering.as_ref().is_none_or(|o| o.stale) {
-            let mut fwd = vec![0usize; n];
-            let mut inv = vec![0usize; n];
-            let mut mem = MemBuffer::try_new(colamd::order_scratch::<usize>(n, n, nnz_b))
-                .map_err(|_| breakdown("no memory for the column ordering"))?;
-            colamd::order(
-                &mut fwd,
-                &mut inv,
-                structure,
-                Default::default(),
-                MemStack::new(&mut mem),
-            )
-            .map_err(|_| breakdown("the column ordering of a basis failed"))?;
-            self.work += 8.0 * nnz_b as Real;
-            self.ordering = Some(Ordering {
-                fwd,
-                inv,
-                fill: 0.0,
-                stale: false,
-            });
-        }
-        let order = self.ordering.as_mut().expect("set above");
-        if simplicial::factorize_simplicial_numeric_lu(
-            &mut f.row_perm,
-            &mut f.row_perm_inv,
-            &mut f.lu,
-            SparseColMatRef::new(structure, &values),
-            PermRef::new_checked(&order.fwd, &order.inv, n),
-            MemStack::new(&mut f.factor_mem),
-        )
-        .is_err()
-        {
-            self.spare = Some(f);
-            return Err(breakdown("a basis is singular to the sparse LU"));
-        }
-        let nnz = f.lu.l_factor_unsorted().compute_nnz() + f.lu.u_factor_unsorted().compute_nnz();
-        self.work += 2.0 * nnz as Real;
-        let fill = nnz as Real / nnz_b.max(1) as Real;
-        if order.fill == 0.0 {
-            order.fill = fill;
-        } else if fill > REORDER_FILL_GROWTH * order.fill {
-            order.stale = true;
-        }
-        f.nnz = nnz;
-        self.factors = Some(f);
+        let mut lu = match self.lu.take() {
+            Some(lu) => lu,
+            None => BasisLu::new(n).map_err(lu_failure)?,
+        };
+        let (m, s, d, basis) = (self.m, self.s, &self.d, &self.basis);
+        let (cp, ri, mv) = (m.col_ptr(), m.row_idx(), m.values());
+        let result = lu.factor(
+            |slot| (basis[slot] < n).then_some(basis[slot]),
+            |slot, rows, vals| {
+                let v = basis[slot];
+                if v < 2 * n {
+                    // −M/s's column (M canonical: rows sorted and unique within a column).
+                    let j = v - n;
+                    for k in cp[j]..cp[j + 1] {
+                        rows.push(ri[k]);
+                        vals.push(-(mv[k] / s));
+                    }
+                } else {
+                    for (i, &di) in d.iter().enumerate() {
+                        if di != 0.0 {
+                            rows.push(i);
+                            vals.push(-di);
+                        }
+                    }
+                }
+            },
+        );
+        self.lu = Some(lu);
+        self.work += result.map_err(lu_failure)?;
         Ok(())
     }
 
-    /// The basis matrix B as CSC (col_ptr, row_idx, values): column k holds the column of the
-    /// variable basic in row k.
-    fn basis_csc(&self) -> (Vec<usize>, Vec<usize>, Vec<Real>) {
-        let n = self.n;
-        let (cp, ri, mv) = (self.m.col_ptr(), self.m.row_idx(), self.m.values());
-        let mut col_ptr = Vec::with_capacity(n + 1);
-        let mut row_idx = Vec::new();
-        let mut values = Vec::new();
-        col_ptr.push(0);
-        for &v in &self.basis {
-            if v < n {
-                row_idx.push(v);
-                values.push(1.0);
-            } else if v < 2 * n {
-                let j = v - n;
-                // M canonical: rows sorted and unique within a column.
-                for k in cp[j]..cp[j + 1] {
-                    row_idx.push(ri[k]);
-                    values.push(-(mv[k] / self.s));
-                }
-            } else {
-                for (i, &d) in self.d.iter().enumerate() {
-                    if d != 0.0 {
-                        row_idx.push(i);
-                        values.push(-d);
-                    }
-                }
-            }
-            col_ptr.push(row_idx.len());
-        }
-        (col_ptr, row_idx, values)
+    /// Whether B₀'s factors are of the current basis (but for the updates).
+    fn factored(&self) -> bool {
+        self.lu.as_ref().is_some_and(BasisLu::is_valid)
     }
 
-    /// B₀⁻¹ v (or B₀⁻ᵀ v) in place, with B₀ = P_rᵀ L U P_cᵀ (faer's simplicial solve, with the
-    /// permutations applied here: faer's `PermRef::new_checked` would check both at every
-    /// solve, 3 % of a step); an error if there are no factors or the result is not finite.
-    /// Work charged: n + nnz(L + U).
+    /// B₀⁻¹ v (or B₀⁻ᵀ v) in place (`BasisLu::solve`); an error if there are no factors or
+    /// the result is not finite. Work charged: n + `BasisLu::solve_work`.
     fn solve0(&mut self, v: &mut [Real], transpose: bool) -> Result<(), SolveError> {
-        let n = self.n;
-        let (Some(f), Some(order)) = (self.factors.as_mut(), self.ordering.as_ref()) else {
-            return Err(breakdown("no factors of the basis"));
+        let lu = match self.lu.as_mut() {
+            Some(lu) if lu.is_valid() => lu,
+            _ => return Err(breakdown("no factors of the basis")),
         };
-        self.work += (n + f.nnz) as Real;
-        let (l, u) = (f.lu.l_factor_unsorted(), f.lu.u_factor_unsorted());
-        let x = &mut f.scratch;
-        if transpose {
-            x.iter_mut().zip(&order.fwd).for_each(|(x, &k)| *x = v[k]);
-            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
-            solve_upper_triangular_transpose_in_place(u, Conj::No, rhs, Par::Seq);
-            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
-            solve_unit_lower_triangular_transpose_in_place(l, Conj::No, rhs, Par::Seq);
-            v.iter_mut()
-                .zip(&f.row_perm_inv)
-                .for_each(|(v, &k)| *v = x[k]);
-        } else {
-            x.iter_mut().zip(&f.row_perm).for_each(|(x, &k)| *x = v[k]);
-            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
-            solve_unit_lower_triangular_in_place(l, Conj::No, rhs, Par::Seq);
-            let rhs = MatMut::from_column_major_slice_mut(x, n, 1);
-            solve_upper_triangular_in_place(u, Conj::No, rhs, Par::Seq);
-            v.iter_mut().zip(&order.inv).for_each(|(v, &k)| *v = x[k]);
-        }
+        self.work += (self.n + lu.solve_work()) as Real;
+        lu.solve(v, transpose);
         if v.iter().all(|x| x.is_finite()) {
             Ok(())
         } else {
@@ -691,7 +558,7 @@ impl<'a> Basis<'a> {
     /// B⁻¹ a: B₀⁻¹ a, then each update in order (row r: a_r / pivot; others −= their entry
     /// times it).
     fn ftran(&mut self, mut a: Vec<Real>) -> Result<Vec<Real>, SolveError> {
-        if self.factors.is_none() {
+        if !self.factored() {
             self.refactor()?;
         }
         self.solve0(&mut a, false)?;
@@ -723,7 +590,7 @@ impl<'a> Basis<'a> {
 
     /// x_B = B⁻¹ q/s from fresh factors (factored now unless they are fresh already).
     fn refresh_xb(&mut self) -> Result<(), SolveError> {
-        if self.factors.is_none() || !self.etas.is_empty() {
+        if !self.factored() || !self.etas.is_empty() {
             self.refactor()?;
         }
         let mut x = self.q.clone();

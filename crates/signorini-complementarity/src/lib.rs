@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 mod auto;
+mod basis_lu;
 mod basis_reuse;
 mod dense_lu;
 mod fischer_burmeister;

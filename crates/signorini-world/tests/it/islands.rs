@@ -342,8 +342,12 @@ fn the_sparse_lemke_starts_from_the_last_steps_basis() {
     };
     let (warm, top_warm) = run(true);
     let (cold, top_cold) = run(false);
+    // Measured: 72 against 300 with faer's LU of the whole basis, 78 against 300 since the
+    // unit columns are kept out of it (session 28: the warm basis's x_B = B⁻¹q has entries at
+    // rounding level, and their signs move with the factorisation). Without the warm start
+    // the two would be about equal.
     assert!(
-        warm * 4 <= cold,
+        warm * 3 <= cold,
         "from the last basis {warm} pivots, cold {cold}"
     );
     assert!(
