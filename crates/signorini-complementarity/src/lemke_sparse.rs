@@ -63,8 +63,9 @@ pub struct SparseLemkeInfo {
 /// Solve LCP(M, q) (w = M z + q, 0 ≤ z ⟂ w ≥ 0) by Lemke's method with a sparse factored
 /// basis (module docs). `warm`: `true` where z_i is basic in a complementary basis to start
 /// from (ignored if its length is not n or the basis is singular). At most `max_pivots`
-/// pivots. The answer is checked row by row like the dense Lemke's (each row's miss at most
-/// `LCP_ROW_TOL` × max(|q_i|, ‖M_i·‖∞ ‖z‖∞)).
+/// pivots per run (warm, cold, repair: below) and twice that in all. The answer is checked
+/// row by row like the dense Lemke's (each row's miss at most `LCP_ROW_TOL` ×
+/// max(|q_i|, ‖M_i·‖∞ ‖z‖∞)).
 ///
 /// `work_limit`: a deterministic budget for the whole call (every run: warm, cold, repair),
 /// counted in stored entries touched, a proxy for multiply–adds as the sparse Newton method
@@ -134,7 +135,8 @@ pub fn lemke_sparse(
     // led astray by a pivot chosen on a rounded column, and the basis it ended on is right
     // but for a few rows). A warm start's covering vector B e need not be positive, so
     // Lemke's guarantees (CPS §4.4, d > 0) do not cover it: a failed warm run is followed by
-    // a cold one. Each run gets the whole pivot limit; the pivots of all are counted.
+    // a cold one. Each run gets the pivot limit, but all runs together at most twice it (a
+    // repair after a failed warm run and an inaccurate cold one gets what is left).
     let mut starts: Vec<Option<Vec<bool>>> = vec![None];
     if let Some(flags) = warm.filter(|f| f.len() == n) {
         starts.push(Some(flags.to_vec()));
@@ -143,7 +145,12 @@ pub fn lemke_sparse(
     let mut work = 0.0;
     let limit = work_limit.unwrap_or(Real::INFINITY);
     let mut last_error = None;
+    let cap = max_pivots.saturating_mul(2);
     while let Some(start) = starts.pop() {
+        let allowed = max_pivots.min(cap.saturating_sub(spent));
+        if allowed == 0 {
+            break;
+        }
         let mut b = Basis::cold(m, s, qs.clone());
         b.work = work;
         b.work_limit = limit;
@@ -159,7 +166,7 @@ pub fn lemke_sparse(
             }
             None => false,
         };
-        let (result, final_basis) = run(&mut b, m, q, max_pivots, warmed);
+        let (result, final_basis) = run(&mut b, m, q, allowed, warmed);
         factorisations += b.factorisations;
         work = b.work;
         match result {

@@ -1805,14 +1805,19 @@ const SPARSE_LEMKE_PIVOTS: usize = 3;
 
 /// The sparse Lemke's work per pivot on a problem of n unknowns, in its units (stored entries
 /// touched, `lemke_sparse`'s docs), as a multiple of n: measured 39 n on the 1,000-body pile's
-/// step 101 (13,860 unknowns, 4,140 pivots: 2.2e9), where every eta is dense.
-const SPARSE_LEMKE_WORK_PER_PIVOT: Real = 40.0;
+/// step 101 (13,860 unknowns, 4,140 pivots: 2.2e9), where every eta is dense, and 475 n on
+/// the 125-body pile with μ = 0.5 (step 167 of session 28's run, 6,972 unknowns: a budget of
+/// 40 n per pivot stopped it after 3,498 pivots, half a run); the frictional figure, so that
+/// the budget stops only calls far beyond their pivot limit's usual cost.
+const SPARSE_LEMKE_WORK_PER_PIVOT: Real = 500.0;
 
 /// The work budget of one sparse Lemke call on n unknowns under
 /// [`WorldParams::solve_work_limit`] = `limit`: at least what two runs of
-/// `SPARSE_LEMKE_PIVOTS`·n pivots cost (a failed warm run and the cold run after it), so a
-/// call ends within about twice its pivot limit's time instead of three times (warm, cold and
-/// the repair run each had the whole limit: more than 10 minutes per call at 25,000 unknowns).
+/// `SPARSE_LEMKE_PIVOTS`·n pivots cost at `SPARSE_LEMKE_WORK_PER_PIVOT` (a failed warm run and
+/// the cold run after it; `lemke_sparse` also caps the pivots of all its runs at twice the
+/// limit: warm, cold and repair runs each had the whole limit before, more than 10 minutes per
+/// call at 25,000 unknowns). A backstop for pivots far dearer than usual (long lexicographic
+/// ties); the pivot cap is what bounds a call in practice.
 fn sparse_lemke_budget(limit: Real, n: usize) -> Real {
     let n = n as Real;
     let pivots = SPARSE_LEMKE_PIVOTS as Real * n;
