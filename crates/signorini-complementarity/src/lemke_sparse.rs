@@ -360,14 +360,19 @@ impl EtaColumn {
             let n = a.len();
             (EtaColumn::Dense(a), n)
         } else {
-            let (idx, val) = a
-                .iter()
-                .enumerate()
-                .filter(|&(i, &v)| i != r && v != 0.0)
-                .map(|(i, &v)| (i, v))
-                .unzip();
-            (EtaColumn::Sparse { idx, val }, nnz)
+            (EtaColumn::sparse(&a, r), nnz)
         }
+    }
+
+    /// The nonzeros of a off row r.
+    fn sparse(a: &[Real], r: usize) -> Self {
+        let (idx, val) = a
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| i != r && v != 0.0)
+            .map(|(i, &v)| (i, v))
+            .unzip();
+        EtaColumn::Sparse { idx, val }
     }
 
     /// `x −= f · column` (ascending index order).
@@ -856,13 +861,7 @@ mod tests {
         let r = 6;
         let (dense, _) = EtaColumn::of(a.clone(), r);
         assert!(matches!(dense, EtaColumn::Dense(_)));
-        let (idx, val) = a
-            .iter()
-            .enumerate()
-            .filter(|&(i, &v)| i != r && v != 0.0)
-            .map(|(i, &v)| (i, v))
-            .unzip();
-        let sparse = EtaColumn::Sparse { idx, val };
+        let sparse = EtaColumn::sparse(&a, r);
         let u: Vec<Real> = (0..n).map(|i| (i as Real * 0.37).sin()).collect();
         let (mut x, mut y) = (u.clone(), u.clone());
         dense.axpy(0.7, &mut x);
