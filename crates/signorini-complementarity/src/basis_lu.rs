@@ -64,6 +64,10 @@ pub(crate) struct BasisLu {
     local: Vec<usize>,
     /// (slot, row) of each unit column.
     unit: Vec<(usize, usize)>,
+    /// S itself (rows by their local index), rebuilt in place at each factorisation.
+    s_ptr: Vec<usize>,
+    s_idx: Vec<usize>,
+    s_val: Vec<Real>,
     /// S's columns over all n rows (the covered rows' entries are X).
     col_ptr: Vec<usize>,
     row_idx: Vec<usize>,
@@ -108,6 +112,9 @@ impl BasisLu {
             s_rows: Vec::new(),
             local: vec![COVERED; n],
             unit: Vec::new(),
+            s_ptr: Vec::new(),
+            s_idx: Vec::new(),
+            s_val: Vec::new(),
             col_ptr: Vec::new(),
             row_idx: Vec::new(),
             values: Vec::new(),
@@ -181,9 +188,10 @@ impl BasisLu {
             column(slot, &mut self.row_idx, &mut self.values);
             self.col_ptr.push(self.row_idx.len());
         }
-        let mut s_ptr = Vec::with_capacity(k + 1);
-        let mut s_idx = Vec::new();
-        let mut s_val = Vec::new();
+        let (s_ptr, s_idx, s_val) = (&mut self.s_ptr, &mut self.s_idx, &mut self.s_val);
+        s_ptr.clear();
+        s_idx.clear();
+        s_val.clear();
         s_ptr.push(0);
         for j in 0..k {
             for p in self.col_ptr[j]..self.col_ptr[j + 1] {
@@ -211,7 +219,7 @@ impl BasisLu {
             self.lu = SimplicialLu::new();
         }
         self.lu_cols = k;
-        let structure = SymbolicSparseColMatRef::new_checked(k, k, &s_ptr, None, &s_idx);
+        let structure = SymbolicSparseColMatRef::new_checked(k, k, s_ptr, None, s_idx);
         // The column order: a new COLAMD order of S, or the last one's ranks with S's new
         // slots last (in slot order).
         let reorder = self.rank.is_none() || self.stale;
@@ -250,7 +258,7 @@ impl BasisLu {
             &mut self.row_perm,
             &mut self.row_perm_inv,
             &mut self.lu,
-            SparseColMatRef::new(structure, &s_val),
+            SparseColMatRef::new(structure, s_val),
             PermRef::new_checked(&self.col_fwd, &self.col_inv, k),
             MemStack::new(&mut self.factor_mem),
         )

@@ -179,7 +179,7 @@ pub fn lemke_sparse(
             Err(e) => {
                 let own = e.iterations();
                 spent += own;
-                if spent_budget(&e) {
+                if e.spent_budget() {
                     // The budget is the whole call's: no further run.
                     return Err(e.with_more_iterations(spent - own));
                 }
@@ -299,11 +299,6 @@ fn pivot_loop(b: &mut Basis<'_>, max_pivots: usize, warmed: bool) -> Result<usiz
 }
 
 const NONBASIC: usize = usize::MAX;
-
-/// True if the error is [`lemke_sparse`]'s "budget spent".
-fn spent_budget(e: &SolveError) -> bool {
-    matches!(e, SolveError::Infeasible { reason, .. } if reason.contains(BUDGET_SPENT))
-}
 
 /// The error of a failed factorisation.
 fn lu_failure(f: LuFailure) -> SolveError {

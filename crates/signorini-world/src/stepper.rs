@@ -25,8 +25,8 @@ use crate::basis::{
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
-    BUDGET_SPENT, CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, SolveError, SolveParams, SolverKind,
-    SparseMcp, lemke_sparse, polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
+    CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, SolveError, SolveParams, SolverKind, SparseMcp,
+    lemke_sparse, polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
 };
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
@@ -1087,7 +1087,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     return form.velocities_from_lcp(&self.bodies, free, &info.z);
                 }
                 Err(e) => {
-                    report.budget_exhausted |= spent_budget(&e);
+                    report.budget_exhausted |= e.spent_budget();
                     report.fallbacks.push(format!("reduced LCP: {e}"));
                     // PATH's default tolerance (1e-6, docs/formulation-notes.md §6) is what the reference runs
                     // accepted; our solvers aim at 1e-8. Accept a best iterate in between.
@@ -1132,7 +1132,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 form.velocities_from_mcp(self.bodies.len(), &dynamic, &info.z)
             }
             Err(e) => {
-                report.budget_exhausted |= spent_budget(&e);
+                report.budget_exhausted |= e.spent_budget();
                 report.fallbacks.push(format!("mixed LCP: {e}"));
                 if let Some((z, r)) = best_iterate(&e) {
                     let impulse = z.iter().skip(nv).take(form.n_normal).sum();
@@ -1194,7 +1194,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .map(|w| sparse_lemke_budget(w, n));
         let info = lemke_sparse(&m, &q, flags, SPARSE_LEMKE_PIVOTS * n, limit);
         let info = info.map_err(|e| {
-            report.budget_exhausted |= spent_budget(&e);
+            report.budget_exhausted |= e.spent_budget();
             let best = e.best().cloned();
             (e.to_string(), best)
         })?;
@@ -1319,7 +1319,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                         Ok((v, normals))
                     }
                     Err(e) => {
-                        report.budget_exhausted |= spent_budget(&e);
+                        report.budget_exhausted |= e.spent_budget();
                         report.fallbacks.push(format!("{failed}: {e}"));
                         Err(e)
                     }
@@ -1703,11 +1703,6 @@ pub(crate) fn constraint_gaps<C: ContactRow<D>, const D: usize>(
         (p.primary, gap)
     });
     unilateral.chain(pairs)
-}
-
-/// True if a failed solve stopped because its work budget was spent.
-fn spent_budget(e: &SolveError) -> bool {
-    matches!(e, SolveError::Infeasible { reason, .. } if reason.contains(BUDGET_SPENT))
 }
 
 /// The best iterate a failed solve carries, with its residual.

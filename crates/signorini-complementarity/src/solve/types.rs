@@ -190,6 +190,13 @@ impl SolveError {
         }
     }
 
+    /// Whether the solve stopped because its work budget was spent
+    /// ([`SolveParams::work_limit`], `lemke_sparse`'s `work_limit`: reason
+    /// [`crate::BUDGET_SPENT`]).
+    pub fn spent_budget(&self) -> bool {
+        matches!(self, SolveError::Infeasible { reason, .. } if reason.contains(crate::BUDGET_SPENT))
+    }
+
     /// Iterations (Lemke: pivots) performed before the error; 0 where none are reported.
     pub fn iterations(&self) -> usize {
         match self {
