@@ -469,6 +469,49 @@ impl<const D: usize> Formulation<D> {
         Ok((m, self.reduced_q(free)))
     }
 
+    /// q of the reduced LCP alone (the vector [`Formulation::reduced_csc`] returns, bit for
+    /// bit): for a caller that holds the matrix of a formulation with
+    /// [`Formulation::same_matrix`] already.
+    pub fn reduced_lcp_q<B: DofBody<D>>(
+        &self,
+        bodies: &[B],
+        free: &[SVector<Real, D>],
+    ) -> Result<DVector<Real>, FormulationError> {
+        self.check(bodies, free)?;
+        Ok(self.reduced_q(free))
+    }
+
+    /// Whether `other` builds the same reduced matrix as this one for the same bodies: the
+    /// same Jacobians (rows and columns, body by body, bit for bit) and the same constant
+    /// E / μ entries; only the ψ/h constants may differ. The gap-correction, split and
+    /// projection re-solves of one step change only gaps, so their problems share the matrix
+    /// (`signorini_world`'s reduced-matrix cache). The bodies' inverse masses are not part of
+    /// the formulation: the caller compares only problems of one configuration.
+    pub fn same_matrix(&self, other: &Self) -> bool {
+        fn same<const D: usize>(a: &[Jacobian<D>], b: &[Jacobian<D>]) -> bool {
+            a.len() == b.len()
+                && a.iter().zip(b).all(|(x, y)| {
+                    x.blocks.len() == y.blocks.len()
+                        && x.blocks.iter().zip(&y.blocks).all(|((i, u), (j, v))| {
+                            i == j
+                                && u.iter()
+                                    .zip(v.iter())
+                                    .all(|(p, q)| p.to_bits() == q.to_bits())
+                        })
+                })
+        }
+        self.n_normal == other.n_normal
+            && self.unknowns == other.unknowns
+            && self.extra.len() == other.extra.len()
+            && self
+                .extra
+                .iter()
+                .zip(&other.extra)
+                .all(|(a, b)| a.0 == b.0 && a.1 == b.1 && a.2.to_bits() == b.2.to_bits())
+            && same(&self.rows, &other.rows)
+            && same(&self.cols, &other.cols)
+    }
+
     /// q of the reduced LCP: `Gᵀν* + ψ/h` terms row by row.
     fn reduced_q(&self, free: &[SVector<Real, D>]) -> DVector<Real> {
         DVector::from_fn(self.dim(), |i, _| {
@@ -673,17 +716,19 @@ mod tests {
 
     /// `reduced_lcp` visits only the (row, column) pairs that share a body, column by column;
     /// every entry must equal, bit for bit, the `weighted_dot` of a visit of all n² pairs.
-    #[test]
-    fn reduced_lcp_equals_the_all_pairs_product_bit_for_bit() {
+    /// Three cubes stacked on a tilted fixed one (the top two turned a little about z, the
+    /// middle one shifted by `shift` along x) and their PEG constraints.
+    fn stack(shift: Real) -> (Vec<RigidBody3>, ConstraintSet<crate::dim3::Contact3>) {
         let cube = ConvexPolyhedron::cuboid(Vec3::repeat(0.5)).unwrap();
         let tilt = Quat::from_scaled_axis(Vec3::new(0.02, -0.01, 0.3));
         let mut bodies = vec![RigidBody3::fixed().with_pose(Vec3::new(0.0, 0.0, -1.0), tilt)];
         for k in 0..3 {
             let turn = Quat::from_scaled_axis(Vec3::new(0.0, 0.0, 0.05 * k as Real));
+            let x = 0.01 * k as Real + if k == 1 { shift } else { 0.0 };
             bodies.push(
                 RigidBody3::dynamic(1.0, Mat3::identity() / 6.0)
                     .unwrap()
-                    .with_pose(Vec3::new(0.01 * k as Real, 0.0, k as Real + 0.001), turn),
+                    .with_pose(Vec3::new(x, 0.0, k as Real + 0.001), turn),
             );
         }
         let now: Vec<ConvexPolyhedron> = bodies
@@ -692,6 +737,41 @@ mod tests {
             .collect();
         let pairs = [(0, 1), (1, 2), (2, 3)];
         let set = peg_constraints3(&bodies, &now, &now, &pairs, &Peg3Params::for_step(0.01));
+        (bodies, set)
+    }
+
+    /// The gap-correction re-solves reuse the matrix of the solve before them when
+    /// `same_matrix` says so: it must hold when only gaps changed (and then the matrices are
+    /// the same bits while q differs) and fail when a Jacobian or a μ entry changed.
+    #[test]
+    fn same_matrix_sees_through_gaps_only() {
+        let (bodies, set) = stack(0.0);
+        let f = Formulation::<6>::build(&set, 0.01, 0.5);
+        let mut lowered = set.clone();
+        lowered.contacts.iter_mut().for_each(|c| c.gap -= 1e-4);
+        let g = Formulation::<6>::build(&lowered, 0.01, 0.5);
+        assert!(f.same_matrix(&g) && g.same_matrix(&f));
+        let free = vec![Vec6::zeros(); bodies.len()];
+        let ((mf, qf), (mg, qg)) = (
+            f.reduced_csc(&bodies, &free).unwrap(),
+            g.reduced_csc(&bodies, &free).unwrap(),
+        );
+        let bits = |m: &CscMatrix| m.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!((mf.col_ptr(), mf.row_idx()), (mg.col_ptr(), mg.row_idx()));
+        assert_eq!(bits(&mf), bits(&mg));
+        assert_ne!(qf, qg);
+        assert_eq!(g.reduced_lcp_q(&bodies, &free).unwrap(), qg);
+        // Another μ: other constant entries.
+        assert!(!f.same_matrix(&Formulation::<6>::build(&set, 0.01, 0.3)));
+        // The middle cube 1 mm aside: other Jacobians (the same contacts, if any differ in
+        // number the answer is no all the more).
+        let (_, moved) = stack(1e-3);
+        assert!(!f.same_matrix(&Formulation::<6>::build(&moved, 0.01, 0.5)));
+    }
+
+    #[test]
+    fn reduced_lcp_equals_the_all_pairs_product_bit_for_bit() {
+        let (bodies, set) = stack(0.0);
         let f = Formulation::<6>::build(&set, 0.01, 0.5);
         let free = vec![Vec6::zeros(); bodies.len()];
         let lcp = f.reduced_lcp(&bodies, &free).unwrap();

@@ -162,6 +162,7 @@ mod checkpoint;
 mod islands;
 pub mod penalty;
 mod planar;
+mod reduced_cache;
 mod report;
 mod spatial;
 mod stepper;

@@ -22,6 +22,7 @@
 use crate::basis::{
     KeyedUnknown, Signature, StoredBasis, basic_unknowns, embedding, flags_by_key, keyed_unknowns,
 };
+use crate::reduced_cache::ReducedCache;
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
@@ -31,7 +32,7 @@ use signorini_complementarity::{
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
     BlockGsParams, ConstraintSet, ContactModel, ContactRow, DEFAULT_FRICTION_DIRECTIONS, DofBody,
-    Formulation, PegForm, XImpulse,
+    Formulation, FormulationError, PegForm, XImpulse,
 };
 use signorini_dynamics::{BodyError, Gyroscopic};
 use signorini_math::Real;
@@ -653,6 +654,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // step's basis, matched by what each unknown stands for.
         // (The keyed unknowns are computed once: the stored basis below needs them too.)
         let mut keyed = None;
+        // The sparse reduced matrix, shared by this step's solves of one configuration.
+        let mut reduced = ReducedCache::default();
         let key_flags = form.as_ref().and_then(|f| {
             (previous.is_none()
                 && !self.basic.is_empty()
@@ -670,6 +673,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     key_flags,
                     rescue_first: false,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
+                    reduced: Some(&mut reduced),
                 };
                 self.solve(f, &set, &pred.free, warm, &mut report)
             }
@@ -687,9 +691,21 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         });
         if form.is_some() && !report.failed {
             let first = last.as_ref().map(|b| b.factor.clone());
-            carried = self.split_velocities(&set, &pred.free, &solved, &first, &mut report);
-            (velocities, still_violated) =
-                self.correct_gaps(set, velocities, &pred, &mut solved, &mut last, &mut report);
+            carried = self.split_velocities(
+                &set,
+                &pred.free,
+                (&solved, &first),
+                &mut reduced,
+                &mut report,
+            );
+            (velocities, still_violated) = self.correct_gaps(
+                set,
+                velocities,
+                &pred,
+                (&mut solved, &mut last),
+                &mut reduced,
+                &mut report,
+            );
         }
         self.basis = last.filter(|_| !report.failed);
         self.basic = self
@@ -781,8 +797,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         &self,
         set: &ConstraintSet<S::Contact>,
         free: &[SVector<Real, D>],
-        first: &BTreeMap<S::Key, Real>,
-        factor: &Option<Arc<LemkeFactor>>,
+        (first, factor): (&BTreeMap<S::Key, Real>, &Option<Arc<LemkeFactor>>),
+        reduced: &mut ReducedCache<D>,
         report: &mut StepReport,
     ) -> Option<Vec<SVector<Real, D>>> {
         let depth = -start_violation(set);
@@ -803,6 +819,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             key_flags: None,
             rescue_first: false,
             basis_to: None,
+            reduced: Some(reduced),
         };
         let v = self.solve(&self.formulate(&clamped), &clamped, free, warm, &mut sub);
         report.budget_exhausted |= sub.budget_exhausted;
@@ -875,6 +892,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 key_flags: None,
                 rescue_first: false,
                 basis_to: None,
+                reduced: None,
             };
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
@@ -906,7 +924,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         form: &Formulation<D>,
         set: &ConstraintSet<S::Contact>,
         free: &[SVector<Real, D>],
-        warm: Warm<'_, S::Key>,
+        warm: Warm<'_, S::Key, D>,
         report: &mut StepReport,
     ) -> Vec<SVector<Real, D>> {
         report.unknowns = form.dim();
@@ -943,6 +961,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             key_flags,
             rescue_first,
             basis_to,
+            reduced,
         } = warm;
         let mut keep = |z: &[Real]| {
             warm_to.clear();
@@ -962,7 +981,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     None => (f.dim() == form.dim()).then(|| f.z_basic()),
                 })
                 .or(key_flags);
-            match self.solve_sparse_lemke(form, free, flags.as_deref(), report) {
+            match self.solve_sparse_lemke(form, free, flags.as_deref(), reduced, report) {
                 Ok((z, basis)) => {
                     report.normal_impulse = z.iter().take(form.n_normal).sum();
                     keep(&z.as_slice()[..form.n_normal]);
@@ -1182,11 +1201,24 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         form: &Formulation<D>,
         free: &[SVector<Real, D>],
         flags: Option<&[bool]>,
+        reduced: Option<&mut ReducedCache<D>>,
         report: &mut StepReport,
     ) -> Result<(DVector<Real>, Vec<bool>), SparseLemkeFailure> {
-        let (m, q) = form
-            .reduced_csc(&self.bodies, free)
-            .map_err(|e| (e.to_string(), None))?;
+        let failure = |e: FormulationError| (e.to_string(), None);
+        // The matrix of the solve before this one when only the gaps changed (the same bits:
+        // `reduced_cache.rs`), else built and kept for the next.
+        let (m, q) = match reduced {
+            Some(cache) => {
+                if cache.matrix_of(form).is_none() {
+                    let (m, _) = form.reduced_csc(&self.bodies, free).map_err(failure)?;
+                    cache.keep(form, m);
+                }
+                let q = form.reduced_lcp_q(&self.bodies, free).map_err(failure)?;
+                let m = cache.matrix_of(form).cloned().expect("kept above");
+                (m, q)
+            }
+            None => form.reduced_csc(&self.bodies, free).map_err(failure)?,
+        };
         let n = q.len();
         let limit = self
             .params
@@ -1453,8 +1485,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         set: ConstraintSet<S::Contact>,
         mut velocities: Vec<SVector<Real, D>>,
         pred: &Predicted<S::Geometry, D>,
-        solved: &mut BTreeMap<S::Key, Real>,
-        last: &mut Option<StoredBasis<S::Key>>,
+        (solved, last): Solved<'_, S::Key>,
+        reduced: &mut ReducedCache<D>,
         report: &mut StepReport,
     ) -> (Vec<SVector<Real, D>>, bool) {
         let h = self.params.h;
@@ -1563,6 +1595,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 key_flags,
                 rescue_first: rescued,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
+                reduced: Some(&mut *reduced),
             };
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
             rescued = self.needed_rescue(&sub);
@@ -1710,9 +1743,12 @@ fn best_iterate(e: &SolveError) -> Option<(nalgebra::DVector<Real>, Real)> {
     Some((e.best()?.clone(), e.residual()?))
 }
 
+/// What a solve leaves for the next: the normal impulses by key and the stored basis.
+type Solved<'a, K> = (&'a mut BTreeMap<K, Real>, &'a mut Option<StoredBasis<K>>);
+
 /// Warm start of one solve: the normal impulses to start from and where the solve's own go
 /// (both keyed by feature pair; see [`WorldParams::warm_start`]).
-struct Warm<'a, K> {
+struct Warm<'a, K, const D: usize> {
     from: &'a BTreeMap<K, Real>,
     to: &'a mut BTreeMap<K, Real>,
     /// The Lemke basis of an earlier solve of this step whose problem differs from this one
@@ -1733,6 +1769,9 @@ struct Warm<'a, K> {
     /// Where the basis of this solve's answer goes (`None` if it was not a plain Lemke
     /// solve).
     basis_to: Option<&'a mut Option<Arc<LemkeFactor>>>,
+    /// The step's sparse reduced matrix, reused by a solve that formulates the same one and
+    /// replaced by one that does not (`reduced_cache.rs`; `None`: build it).
+    reduced: Option<&'a mut ReducedCache<D>>,
 }
 
 /// The least-residual failed attempt of a step: (velocities, residual, Σ normal impulses,

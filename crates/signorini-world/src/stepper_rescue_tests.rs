@@ -182,6 +182,7 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
             key_flags: None,
             rescue_first,
             basis_to: None,
+            reduced: None,
         };
         let v = w.solve(&form, &set, &pred.free, warm, &mut report);
         let by_rescue = matches!(

@@ -1,5 +1,6 @@
 //! 3D geometry: convex polyhedra with feature adjacency, convex hulls, exact mass properties,
-//! exact intersection volumes, compounds, broad phase, feature distances.
+//! exact intersection volumes, compounds, broad phase, feature distances, a certified separation
+//! test (GJK).
 //!
 //! Conventions (docs/formulation-notes.md §2): faces are counter-clockwise seen from outside, so
 //! the Newell normal is the outward normal; edge `k` runs tail → head in its first face `f1` and
@@ -10,6 +11,7 @@ mod aabb;
 mod clip;
 mod compound;
 mod distance;
+mod gjk;
 mod hull;
 mod mass;
 mod polyhedron;
@@ -21,6 +23,7 @@ pub use clip::{
 };
 pub use compound::Compound3;
 pub use distance::{closest_on_polygon, closest_on_segment, closest_segment_segment};
+pub use gjk::separated;
 pub use hull::MAX_HULL_POINTS;
 pub use mass::MassProperties3;
 pub use polyhedron::{
