@@ -1602,6 +1602,20 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             report.budget_exhausted |= sub.budget_exhausted;
             report.basis_reuses += sub.basis_reuses;
             if sub.failed {
+                // Reported, with what each method of the re-solve said: the step keeps the
+                // last solved velocities and the projection takes over (a 1,000-body pile
+                // step spent 594 s here with nothing in its report; session 29).
+                report.fallbacks.push(format!(
+                    "gap-correction round {} failed ({} unknowns): {}; the last solved velocities kept",
+                    round + 1,
+                    sub.unknowns,
+                    sub.failure.as_deref().unwrap_or("no reason given")
+                ));
+                report.fallbacks.extend(
+                    sub.fallbacks
+                        .iter()
+                        .map(|f| format!("gap-correction round {}: {f}", round + 1)),
+                );
                 break;
             }
             *solved = next;
