@@ -1859,9 +1859,13 @@ pub const DEFAULT_SPARSE_LEMKE_FROM: usize = 400;
 /// rescue's first start.
 type SparseLemkeFailure = (String, Option<DVector<Real>>);
 
-/// The sparse Lemke's pivot limit, per unknown (the dense chain's work budget pays for about
-/// as many dense pivots).
-const SPARSE_LEMKE_PIVOTS: usize = 3;
+/// The sparse Lemke's pivot limit, per unknown. 3 until session 29 (what the dense chain's
+/// work budget pays for in dense pivots); but a sparse pivot on a 2D island of 4,300 unknowns
+/// costs milliseconds, and step 280 of the 2D pile of 2,500 (resumed from the state after
+/// step 275) needed more than 3n: at 3n it failed after 717 s of rescues, at 10n the sparse
+/// Lemke answered in 92 s. The pivot cap (twice this per call) and the work budget
+/// ([`sparse_lemke_budget`]) grow with it.
+const SPARSE_LEMKE_PIVOTS: usize = 10;
 
 /// The sparse Lemke's work per pivot on a problem of n unknowns, in its units (stored entries
 /// touched, `lemke_sparse`'s docs), as a multiple of n: measured 39 n on the 1,000-body pile's
