@@ -29,16 +29,18 @@ impl<const D: usize> Default for ReducedCache<D> {
 }
 
 impl<const D: usize> ReducedCache<D> {
-    /// The matrix of `form`, if the cached formulation builds the same one.
-    pub(crate) fn matrix_of(&self, form: &Formulation<D>) -> Option<&CscMatrix> {
-        self.entry
-            .as_ref()
-            .filter(|(f, _)| f.same_matrix(form))
-            .map(|(_, m)| m)
-    }
-
-    /// Keep `m` as the matrix of `form` (replacing what was kept).
-    pub(crate) fn keep(&mut self, form: &Formulation<D>, m: CscMatrix) {
-        self.entry = Some((form.clone(), m));
+    /// The matrix of `form`: the cached one if the cached formulation builds the same
+    /// ([`Formulation::same_matrix`], compared once), else `build()`'s, kept in its place.
+    pub(crate) fn matrix<E>(
+        &mut self,
+        form: &Formulation<D>,
+        build: impl FnOnce() -> Result<CscMatrix, E>,
+    ) -> Result<&CscMatrix, E> {
+        let kept = self.entry.take().filter(|(f, _)| f.same_matrix(form));
+        let entry = match kept {
+            Some(entry) => entry,
+            None => (form.clone(), build()?),
+        };
+        Ok(&self.entry.insert(entry).1)
     }
 }

@@ -1209,13 +1209,13 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // `reduced_cache.rs`), else built and kept for the next.
         let (m, q) = match reduced {
             Some(cache) => {
-                if cache.matrix_of(form).is_none() {
-                    let (m, _) = form.reduced_csc(&self.bodies, free).map_err(failure)?;
-                    cache.keep(form, m);
-                }
-                let q = form.reduced_lcp_q(&self.bodies, free).map_err(failure)?;
-                let m = cache.matrix_of(form).cloned().expect("kept above");
-                (m, q)
+                let m = cache
+                    .matrix(form, || {
+                        form.reduced_csc(&self.bodies, free).map(|(m, _)| m)
+                    })
+                    .map_err(failure)?
+                    .clone();
+                (m, form.reduced_lcp_q(&self.bodies, free).map_err(failure)?)
             }
             None => form.reduced_csc(&self.bodies, free).map_err(failure)?,
         };
