@@ -1366,15 +1366,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         for (k, z0) in starts.iter().enumerate() {
             let mut p = params.clone();
             p.warm_start = Some(self.mixed_warm(form, free, &t.dynamic, z0));
-            // With friction, a pivoting method's iterate is near the answer but the method
-            // converges slowly from it (degenerate solutions): it gets the rescue's larger
-            // limit on the large route too (the dense route's rescue has it already). On
-            // step 196 of the 125-body pile with μ = 0.5, resumed from the state after step
-            // 195, 100 iterations stopped at 1.5e-6 and the rest of the chain took 185 s to
-            // accept 1.1e-6; with 1,000 it converged, 52 s in all (session 29).
-            if self.params.mu > 0.0 {
-                p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
-            }
             let which = if k == 0 { "best" } else { "next" };
             let done = format!("sparse Newton from {origin}'s {which} iterate");
             let failed = format!("sparse mixed LCP from {origin}'s {which} iterate");
@@ -1834,10 +1825,7 @@ pub const GS_RESCUE_MIN: usize = 100;
 /// large islands' 100 iterations). Two columns of three tilted cubes, μ = 0.5, 100 steps
 /// (docs/peg3d.md, item 19): five layouts failed 31 steps in all with the old rescue (block
 /// Gauss–Seidel first, 100 iterations), 5 with the sparse Newton method first at 100
-/// iterations and 2 at 1000; the five runs took 100, 105 and 308 s. Since session 29 also
-/// the limit of the sparse Newton runs that start from a pivoting method's iterate on the
-/// large route (islands above the friction dense limit), where an iteration costs a sparse
-/// LU.
+/// iterations and 2 at 1000; the five runs took 100, 105 and 308 s.
 pub const FRICTION_RESCUE_ITERATIONS: usize = 1000;
 
 /// Sweeps of the block Gauss–Seidel fallback of a large island (`solve_large`).
