@@ -46,9 +46,10 @@ fn centroid(a: &ConvexPolyhedron) -> Vec3 {
     v.iter().fold(Vec3::zeros(), |s, p| s + p) / v.len() as Real
 }
 
-/// Whether `a` and `b` are certainly disjoint ([module docs](self)): `true` only with a
-/// separating direction found; `false` when they intersect, touch, or the iteration cannot
-/// tell.
+/// Whether `a` and `b` are certainly disjoint, by GJK on A − B: `true` only with a certificate,
+/// a direction d whose support point p of A − B has p·d < 0 (the plane x·d = 0 then separates
+/// them strictly); `false` when they intersect, touch, or the iteration cannot tell (the caller
+/// then clips). Why and where it is used: `signorini-world`'s `overlaps_beyond_tolerance`.
 pub fn separated(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> bool {
     if a.vertices().is_empty() || b.vertices().is_empty() {
         return false;
