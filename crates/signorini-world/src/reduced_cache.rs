@@ -44,3 +44,71 @@ impl<const D: usize> ReducedCache<D> {
         Ok(&self.entry.insert(entry).1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use signorini_contact::dim3::{Peg3Params, peg_constraints3};
+    use signorini_dynamics::RigidBody3;
+    use signorini_geometry::dim3::ConvexPolyhedron;
+    use signorini_math::{Mat3, Quat, Vec3};
+
+    /// A cube resting 1 mm above a fixed one, turned by `turn` about z, and the formulation
+    /// of its PEG constraints with every gap lowered by `lower`.
+    fn formulation(turn: f64, lower: f64) -> Formulation<6> {
+        let cube = ConvexPolyhedron::cuboid(Vec3::repeat(0.5)).unwrap();
+        let bodies = [
+            RigidBody3::fixed(),
+            RigidBody3::dynamic(1.0, Mat3::identity() / 6.0)
+                .unwrap()
+                .with_pose(
+                    Vec3::new(0.0, 0.0, 1.001),
+                    Quat::from_scaled_axis(Vec3::z() * turn),
+                ),
+        ];
+        let shapes: Vec<ConvexPolyhedron> = bodies
+            .iter()
+            .map(|b| cube.transformed(&b.position, &b.orientation))
+            .collect();
+        let mut set = peg_constraints3(
+            &bodies,
+            &shapes,
+            &shapes,
+            &[(0, 1)],
+            &Peg3Params::for_step(0.01),
+        );
+        set.contacts.iter_mut().for_each(|c| c.gap -= lower);
+        Formulation::<6>::build(&set, 0.01, 0.0)
+    }
+
+    fn matrix(n: usize) -> CscMatrix {
+        CscMatrix::from_triplets(n, n, &[(0, 0, n as f64)]).unwrap()
+    }
+
+    #[test]
+    fn builds_once_while_only_gaps_change_and_again_when_the_jacobians_do() {
+        let mut cache = ReducedCache::default();
+        let mut builds = 0;
+        let mut get = |cache: &mut ReducedCache<6>, f: &Formulation<6>| {
+            let got = cache.matrix(f, || {
+                builds += 1;
+                Ok::<_, ()>(matrix(builds))
+            });
+            got.unwrap().values()[0]
+        };
+        let first = formulation(0.1, 0.0);
+        assert!(first.dim() > 0);
+        assert_eq!(get(&mut cache, &first), 1.0);
+        // Only the gaps differ: the kept matrix, no build.
+        assert_eq!(get(&mut cache, &formulation(0.1, 1e-4)), 1.0);
+        // Turned: other Jacobians, a new build that replaces the kept one.
+        assert_eq!(get(&mut cache, &formulation(0.2, 0.0)), 2.0);
+        assert_eq!(get(&mut cache, &first), 3.0);
+        // A build that fails leaves nothing kept.
+        let failed = cache.matrix(&first, || Err::<CscMatrix, _>("no matrix"));
+        assert!(failed.is_ok(), "the kept matrix is used without building");
+        let failed = cache.matrix(&formulation(0.3, 0.0), || Err::<CscMatrix, _>("no matrix"));
+        assert_eq!(failed.err(), Some("no matrix"));
+        assert!(cache.entry.is_none());
+    }
+}
