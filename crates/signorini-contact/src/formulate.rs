@@ -483,9 +483,9 @@ impl<const D: usize> Formulation<D> {
 
     /// Whether `other` builds the same reduced matrix as this one for the same bodies: the
     /// same Jacobians (rows and columns, body by body, bit for bit) and the same constant
-    /// E / μ entries; only the ψ/h constants may differ. The gap-correction, split and
-    /// projection re-solves of one step change only gaps, so their problems share the matrix
-    /// (`signorini_world`'s reduced-matrix cache). The bodies' inverse masses are not part of
+    /// E / μ entries; only the ψ/h constants may differ. The split and gap-correction
+    /// re-solves of one step change only gaps while no contact joins, so their problems share
+    /// the matrix (`signorini_world`'s reduced-matrix cache). The bodies' inverse masses are not part of
     /// the formulation: the caller compares only problems of one configuration.
     pub fn same_matrix(&self, other: &Self) -> bool {
         fn same<const D: usize>(a: &[Jacobian<D>], b: &[Jacobian<D>]) -> bool {

@@ -60,7 +60,10 @@ pub fn separated(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> bool {
         d = Vec3::x();
     }
     // The simplex, newest point last.
-    let mut s: Vec<Vec3> = Vec::with_capacity(4);
+    let mut s = Simplex {
+        p: [Vec3::zeros(); 4],
+        len: 0,
+    };
     for _ in 0..MAX_ITERATIONS {
         let length2 = d.norm_squared();
         if length2.is_nan() || length2 <= 0.0 {
@@ -79,11 +82,37 @@ pub fn separated(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> bool {
     false
 }
 
+/// The simplex's points, newest last: at most four, kept inline (no allocation per query on
+/// the gap corrections' hot path).
+struct Simplex {
+    p: [Vec3; 4],
+    len: usize,
+}
+
+impl Simplex {
+    fn push(&mut self, x: Vec3) {
+        self.p[self.len] = x;
+        self.len += 1;
+    }
+
+    fn set(&mut self, points: &[Vec3]) {
+        self.p[..points.len()].copy_from_slice(points);
+        self.len = points.len();
+    }
+}
+
+impl std::ops::Index<usize> for Simplex {
+    type Output = Vec3;
+    fn index(&self, k: usize) -> &Vec3 {
+        &self.p[..self.len][k]
+    }
+}
+
 /// Reduce the simplex `s` (newest point last) to its feature closest to the origin and return
 /// the direction from that feature towards the origin; `None` if `s` is a tetrahedron that
 /// encloses the origin.
-fn next_direction(s: &mut Vec<Vec3>) -> Option<Vec3> {
-    match s.len() {
+fn next_direction(s: &mut Simplex) -> Option<Vec3> {
+    match s.len {
         1 => Some(-s[0]),
         2 => Some(line(s)),
         3 => Some(triangle(s)),
@@ -92,46 +121,46 @@ fn next_direction(s: &mut Vec<Vec3>) -> Option<Vec3> {
 }
 
 /// Segment [b, a] (a newest).
-fn line(s: &mut Vec<Vec3>) -> Vec3 {
+fn line(s: &mut Simplex) -> Vec3 {
     let (b, a) = (s[0], s[1]);
     let (ab, ao) = (b - a, -a);
     if ab.dot(&ao) > 0.0 {
         ab.cross(&ao).cross(&ab)
     } else {
-        *s = vec![a];
+        s.set(&[a]);
         ao
     }
 }
 
 /// Triangle [c, b, a] (a newest).
-fn triangle(s: &mut Vec<Vec3>) -> Vec3 {
+fn triangle(s: &mut Simplex) -> Vec3 {
     let (c, b, a) = (s[0], s[1], s[2]);
     let (ab, ac, ao) = (b - a, c - a, -a);
     let n = ab.cross(&ac);
     if n.cross(&ac).dot(&ao) > 0.0 {
         if ac.dot(&ao) > 0.0 {
-            *s = vec![c, a];
+            s.set(&[c, a]);
             return ac.cross(&ao).cross(&ac);
         }
-        *s = vec![b, a];
+        s.set(&[b, a]);
         return line(s);
     }
     if ab.cross(&n).dot(&ao) > 0.0 {
-        *s = vec![b, a];
+        s.set(&[b, a]);
         return line(s);
     }
     if n.dot(&ao) > 0.0 {
         n
     } else {
         // The origin is below the plane: flip the winding so that the normal faces it.
-        *s = vec![b, c, a];
+        s.set(&[b, c, a]);
         -n
     }
 }
 
 /// Tetrahedron [d, c, b, a] (a newest; the triangle [d, c, b] has its normal towards a's side
 /// reversed by `triangle`'s winding, so each face through a is tested outward).
-fn tetrahedron(s: &mut Vec<Vec3>) -> Option<Vec3> {
+fn tetrahedron(s: &mut Simplex) -> Option<Vec3> {
     let (d, c, b, a) = (s[0], s[1], s[2], s[3]);
     let ao = -a;
     let (ab, ac, ad) = (b - a, c - a, d - a);
@@ -144,7 +173,7 @@ fn tetrahedron(s: &mut Vec<Vec3>) -> Option<Vec3> {
     for (n, other, tri) in faces {
         let n = if n.dot(&(other - a)) > 0.0 { -n } else { n };
         if n.dot(&ao) > 0.0 {
-            *s = tri.to_vec();
+            s.set(&tri);
             return Some(triangle(s));
         }
     }
