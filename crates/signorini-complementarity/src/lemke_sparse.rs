@@ -99,6 +99,95 @@ pub fn lemke_sparse(
     max_pivots: usize,
     work_limit: Option<Real>,
 ) -> Result<SparseLemkeInfo, SolveError> {
+    run_all(m, q, warm, max_pivots, work_limit, &mut None)
+}
+
+/// A matrix M held for several sparse Lemke solves of LCP(M, q) with different q, which keeps
+/// the factors of each answer's basis for the next solve: [`SparseLemkeMatrix::solve`].
+///
+/// Why: the gap-correction re-solves of a step change only q, and each warm start factored
+/// again the basis the solve before it had just factored for its answer (`Basis::warm`: 6.5 %
+/// of the 125-body pile's run, `perf`, session 30; docs/peg3d.md, item 28). Owning M is what
+/// makes the kept factors safe to reuse: M cannot change under them.
+pub struct SparseLemkeMatrix {
+    m: CscMatrix,
+    kept: Option<KeptFactors>,
+}
+
+/// Fresh factors (no updates) of the complementary basis of the last answer, in the slot
+/// order they were made in, and the scale s of the system `[I | −M/s]` they factor.
+struct KeptFactors {
+    lu: BasisLu,
+    /// Slot k holds variable `basis[k]` (w_i as i, z_i as n + i).
+    basis: Vec<usize>,
+    s: Real,
+}
+
+impl KeptFactors {
+    /// Whether these factor the complementary basis `flags` (z_i basic where true) of the
+    /// system scaled by s.
+    fn fit(&self, s: Real, flags: &[bool]) -> bool {
+        let n = flags.len();
+        self.s.to_bits() == s.to_bits()
+            && self.basis.len() == n
+            && self
+                .basis
+                .iter()
+                .all(|&v| v < 2 * n && (v >= n) == flags[v % n])
+    }
+}
+
+impl std::fmt::Debug for SparseLemkeMatrix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SparseLemkeMatrix")
+            .field("m", &self.m)
+            .field("factors_kept", &self.kept.is_some())
+            .finish()
+    }
+}
+
+impl SparseLemkeMatrix {
+    /// Hold M (no factors yet).
+    pub fn new(m: CscMatrix) -> Self {
+        SparseLemkeMatrix { m, kept: None }
+    }
+
+    /// The matrix.
+    pub fn matrix(&self) -> &CscMatrix {
+        &self.m
+    }
+
+    /// [`lemke_sparse`] on this M. If `warm` is the basis of the last answer of this matrix
+    /// (and q has not changed the system's scale s), the warm run starts from that answer's
+    /// factors instead of factoring the basis anew. After a success the answer's factors are
+    /// kept for the next solve, after a failure nothing is. The kept factors were made under
+    /// another run's column order, so an answer may differ from [`lemke_sparse`]'s by
+    /// rounding.
+    ///
+    /// # Errors
+    /// As [`lemke_sparse`].
+    pub fn solve(
+        &mut self,
+        q: &DVector<Real>,
+        warm: Option<&[bool]>,
+        max_pivots: usize,
+        work_limit: Option<Real>,
+    ) -> Result<SparseLemkeInfo, SolveError> {
+        run_all(&self.m, q, warm, max_pivots, work_limit, &mut self.kept)
+    }
+}
+
+/// [`lemke_sparse`]'s runs; `kept`: the factors of the last answer on this M, used if they
+/// fit the warm basis, and replaced by this answer's (nothing after a failure).
+fn run_all(
+    m: &CscMatrix,
+    q: &DVector<Real>,
+    warm: Option<&[bool]>,
+    max_pivots: usize,
+    work_limit: Option<Real>,
+    kept: &mut Option<KeptFactors>,
+) -> Result<SparseLemkeInfo, SolveError> {
+    let reuse = kept.take();
     let n = q.len();
     if m.nrows() != n || m.ncols() != n {
         return Err(SolveError::InvalidInput(format!(
@@ -130,6 +219,10 @@ pub fn lemke_sparse(
         .fold(0.0, |a: Real, x| a.max(x.abs()));
     let s = if s.is_finite() && s > 0.0 { s } else { 1.0 };
     let qs: Vec<Real> = q.iter().map(|x| x / s).collect();
+    let mut reuse = match (reuse, warm) {
+        (Some(f), Some(flags)) if f.fit(s, flags) => Some(f),
+        _ => None,
+    };
     // The runs, in order: from the warm basis (if any), cold, and once from the final basis
     // of a run whose answer missed the row check (the dense Lemke's `repair`: its path was
     // led astray by a pivot chosen on a rounded column, and the basis it ended on is right
@@ -156,7 +249,10 @@ pub fn lemke_sparse(
         b.work_limit = limit;
         let warmed = match &start {
             Some(flags) => {
-                let ok = b.warm(flags);
+                let ok = match reuse.take() {
+                    Some(f) => b.warm_from(f),
+                    None => b.warm(flags),
+                };
                 if !ok {
                     factorisations += b.factorisations;
                     work = b.work;
@@ -174,6 +270,7 @@ pub fn lemke_sparse(
                 info.pivots += spent;
                 info.factorisations = factorisations;
                 info.work = work;
+                *kept = b.into_factors();
                 return Ok(info);
             }
             Err(e) => {
@@ -461,6 +558,36 @@ impl<'a> Basis<'a> {
             self.row_of[v] = i;
         }
         self.refactor().is_ok()
+    }
+
+    /// Install the basis that `kept` holds the factors of, in its slot order (the caller has
+    /// checked that they fit: `KeptFactors::fit`); false if they are not valid.
+    fn warm_from(&mut self, kept: KeptFactors) -> bool {
+        self.row_of.iter_mut().for_each(|r| *r = NONBASIC);
+        for (slot, &v) in kept.basis.iter().enumerate() {
+            self.basis[slot] = v;
+            self.row_of[v] = slot;
+        }
+        self.etas.clear();
+        self.eta_nnz = 0;
+        let valid = kept.lu.is_valid();
+        self.lu = Some(kept.lu);
+        valid
+    }
+
+    /// The factors of the current basis if they are fresh (no updates since), for
+    /// [`SparseLemkeMatrix`]; z₀ is not basic after a run that ended normally.
+    fn into_factors(self) -> Option<KeptFactors> {
+        let fresh = self.factored() && self.etas.is_empty();
+        let complementary = self.basis.iter().all(|&v| v < 2 * self.n);
+        match self.lu {
+            Some(lu) if fresh && complementary => Some(KeptFactors {
+                lu,
+                basis: self.basis,
+                s: self.s,
+            }),
+            _ => None,
+        }
     }
 
     /// Column of variable v in the system `[I | −M/s | −d]`, dense (in a pooled buffer).

@@ -17,7 +17,7 @@
 //! | `Lemke` | `lemke.rs` | complementary pivoting, covering vector d = e, lexicographic ratio test with relative tie tolerance 1e-11, z₀ leaves on ties, drift check + refinement + LU refactorisation, an inaccurate answer (n ≥ 400) repaired once from its own final basis, warm start from a basis or a z | Cottle, Pang & Stone, *The LCP* (1992), §4.4, Ex. 4.4.16 |
 //! | (for `Lemke` on an MCP) | `reduce.rs` | box MCP → LCP: Schur complement of an invertible free block, else free variables kept basic (mixed Lemke), else split; shifted/flipped bounds and box multipliers | — |
 //! | `FbNewton` | `fischer_burmeister.rs` | semismooth Newton on the penalized Fischer–Burmeister function, Billups' form for bounds, free variables handled directly, non-monotone Armijo, gradient fallback | De Luca, Facchinei & Kanzow, *Math. Prog.* 75 (1996) and *COAP* 16 (2000); Chen, Chen & Kanzow, *Math. Prog.* 88 (2000); Billups, thesis (1995) |
-//! | (`Lemke`, sparse) | `lemke_sparse.rs` | [`lemke_sparse`]: the same pivoting rules on a sparse LCP, the basis kept as faer's sparse LU of a recent basis plus product-form updates (refactorised every [`SPARSE_LEMKE_REFACTOR_EVERY`] pivots), B⁻¹a per pivot and rows of B⁻¹ only on ties; warm start from a complementary basis, a failed warm run followed by a cold one, an inaccurate answer restarted once from its final basis | Cottle, Pang & Stone (1992) §4.4; Chvátal, *Linear Programming* (1983), ch. 7–8 (revised simplex, eta file) |
+//! | (`Lemke`, sparse) | `lemke_sparse.rs` | [`lemke_sparse`]: the same pivoting rules on a sparse LCP, the basis kept as faer's sparse LU of a recent basis plus product-form updates (refactorised every [`SPARSE_LEMKE_REFACTOR_EVERY`] pivots), B⁻¹a per pivot and rows of B⁻¹ only on ties; warm start from a complementary basis (from the kept factors of the last answer when M is held in a [`SparseLemkeMatrix`]), a failed warm run followed by a cold one, an inaccurate answer restarted once from its final basis | Cottle, Pang & Stone (1992) §4.4; Chvátal, *Linear Programming* (1983), ch. 7–8 (revised simplex, eta file) |
 //! | `SparseNewton` | `newton_sparse.rs` | sparse semismooth Newton on the same reformulation for large sparse problems ([`SparseMcp`], [`solve_sparse`]): H = D_a + D_b M on the fixed pattern M ∪ diag, faer sparse LU (one symbolic analysis, `Par::Seq`), regularised and gradient fallbacks, non-monotone Armijo, active-set polish | Munson, Facchinei, Ferris, Fischer & Kanzow, *INFORMS J. Comput.* 13 (2001) |
 //! | `Pgs` | `pgs.rs` | projected Gauss–Seidel / SOR (positive diagonal required) | Cryer (1971); Mangasarian (1977); Luo & Tseng (1992) |
 //! | `Auto` | `auto.rs` | Lemke → Lemke with another covering vector → FB-Newton → Lemke on M + εI refined on the original; each candidate polished by one active-set Newton step (`polish.rs`) | `docs/formulation-notes.md` §12.5 |
@@ -50,7 +50,9 @@ mod sparse_problem;
 pub use auto::{BUDGET_SPENT, POLISH_ALWAYS_UP_TO};
 pub use basis_reuse::LemkeFactor;
 pub use lemke::FACTOR_RESTART_FROM;
-pub use lemke_sparse::{SPARSE_LEMKE_REFACTOR_EVERY, SparseLemkeInfo, lemke_sparse};
+pub use lemke_sparse::{
+    SPARSE_LEMKE_REFACTOR_EVERY, SparseLemkeInfo, SparseLemkeMatrix, lemke_sparse,
+};
 pub use newton_sparse::{DEFAULT_ITERATIONS as SPARSE_NEWTON_DEFAULT_ITERATIONS, solve_sparse};
 pub use polish::polish_small_lcp;
 pub use problem::{Lcp, Mcp, ProblemError};
@@ -59,4 +61,4 @@ pub use solve::{
     SolveError, SolveInfo, SolveParams, SolverKind, solve_lcp, solve_mcp, work_estimate,
 };
 pub use sparse::CscMatrix;
-pub use sparse_problem::SparseMcp;
+pub use sparse_problem::{SparseMcp, lcp_natural_residual};

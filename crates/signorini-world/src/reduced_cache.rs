@@ -2,7 +2,8 @@
 //! that formulates the same matrix ([`ReducedCache`]).
 //!
 //! Owns: the last formulation the sparse Lemke solved and the matrix `Gᵀ M⁻¹ C + E` built
-//! for it. Does not own: the solve (`stepper.rs::solve_sparse_lemke`), or when a cache lives
+//! for it, held as a `SparseLemkeMatrix` with the factors of its last answer's basis (a
+//! warm start from that basis does not factor it again: docs/peg3d.md, item 28). Does not own: the solve (`stepper.rs::solve_sparse_lemke`), or when a cache lives
 //! (one per island step, created by `step_whole`, handed to the first solve, the split
 //! impulse and every gap-correction round; never to the position projection, which solves
 //! after the bodies moved and their inverse masses with them).
@@ -14,12 +15,13 @@
 //! [`Formulation::same_matrix`] says the new formulation's Jacobians and constant entries are
 //! the cached one's bit for bit, so the problem — and every trajectory — is unchanged.
 
-use signorini_complementarity::CscMatrix;
+use signorini_complementarity::{CscMatrix, SparseLemkeMatrix};
 use signorini_contact::Formulation;
 
-/// One formulation and its sparse reduced matrix ([module docs](self)).
+/// One formulation and its sparse reduced matrix, held with the sparse Lemke's factors of its
+/// last answer ([module docs](self)).
 pub(crate) struct ReducedCache<const D: usize> {
-    entry: Option<(Formulation<D>, CscMatrix)>,
+    entry: Option<(Formulation<D>, SparseLemkeMatrix)>,
 }
 
 impl<const D: usize> Default for ReducedCache<D> {
@@ -29,19 +31,20 @@ impl<const D: usize> Default for ReducedCache<D> {
 }
 
 impl<const D: usize> ReducedCache<D> {
-    /// The matrix of `form`: the cached one if the cached formulation builds the same
-    /// ([`Formulation::same_matrix`], compared once), else `build()`'s, kept in its place.
+    /// The matrix of `form`: the cached one (with the factors of its last answer) if the
+    /// cached formulation builds the same ([`Formulation::same_matrix`], compared once), else
+    /// `build()`'s, kept in its place.
     pub(crate) fn matrix<E>(
         &mut self,
         form: &Formulation<D>,
         build: impl FnOnce() -> Result<CscMatrix, E>,
-    ) -> Result<&CscMatrix, E> {
+    ) -> Result<&mut SparseLemkeMatrix, E> {
         let kept = self.entry.take().filter(|(f, _)| f.same_matrix(form));
         let entry = match kept {
             Some(entry) => entry,
-            None => (form.clone(), build()?),
+            None => (form.clone(), SparseLemkeMatrix::new(build()?)),
         };
-        Ok(&self.entry.insert(entry).1)
+        Ok(&mut self.entry.insert(entry).1)
     }
 }
 
@@ -94,7 +97,7 @@ mod tests {
                 builds += 1;
                 Ok::<_, ()>(matrix(builds))
             });
-            got.unwrap().values()[0]
+            got.unwrap().matrix().values()[0]
         };
         let first = formulation(0.1, 0.0);
         assert!(first.dim() > 0);

@@ -26,8 +26,9 @@ use crate::reduced_cache::ReducedCache;
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
-    CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, SolveError, SolveParams, SolverKind, SparseMcp,
-    lemke_sparse, polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
+    CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, SolveError, SolveParams, SolverKind,
+    SparseLemkeMatrix, SparseMcp, lcp_natural_residual, polish_small_lcp, solve_mcp, solve_sparse,
+    work_estimate,
 };
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
@@ -1207,32 +1208,39 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let failure = |e: FormulationError| (e.to_string(), None);
         // The matrix of the solve before this one when only the gaps changed (the same bits:
         // `reduced_cache.rs`), else built and kept for the next.
-        let (m, q) = match reduced {
+        // The matrix of the solve before this one when only the gaps changed (the same bits:
+        // `reduced_cache.rs`), with the factors of that solve's answer for a warm start from
+        // its basis; else built and kept for the next.
+        let mut owned;
+        let (lm, q) = match reduced {
             Some(cache) => {
-                let m = cache
+                let lm = cache
                     .matrix(form, || {
                         form.reduced_csc(&self.bodies, free).map(|(m, _)| m)
                     })
-                    .map_err(failure)?
-                    .clone();
-                (m, form.reduced_lcp_q(&self.bodies, free).map_err(failure)?)
+                    .map_err(failure)?;
+                (lm, form.reduced_lcp_q(&self.bodies, free).map_err(failure)?)
             }
-            None => form.reduced_csc(&self.bodies, free).map_err(failure)?,
+            None => {
+                let (m, q) = form.reduced_csc(&self.bodies, free).map_err(failure)?;
+                owned = SparseLemkeMatrix::new(m);
+                (&mut owned, q)
+            }
         };
         let n = q.len();
         let limit = self
             .params
             .solve_work_limit
             .map(|w| sparse_lemke_budget(w, n));
-        let info = lemke_sparse(&m, &q, flags, SPARSE_LEMKE_PIVOTS * n, limit);
+        let info = lm.solve(&q, flags, SPARSE_LEMKE_PIVOTS * n, limit);
         let info = info.map_err(|e| {
             report.budget_exhausted |= e.spent_budget();
             let best = e.best().cloned();
             (e.to_string(), best)
         })?;
-        let mcp = SparseMcp::lcp(m, q).map_err(|e| (e.to_string(), None))?;
-        let r = mcp.residual(&info.z);
-        let tol = SolveParams::default().tolerance * mcp.q.amax().max(1.0);
+        let m = lm.matrix();
+        let r = lcp_natural_residual(m, &q, &info.z);
+        let tol = SolveParams::default().tolerance * q.amax().max(1.0);
         if r > tol {
             let why = format!("residual {r:e} above {tol:e} after {} pivots", info.pivots);
             return Err((why, Some(info.z)));

@@ -7,7 +7,10 @@ use crate::generators::{contact_like, p_matrix, peg_like, psd};
 use crate::{assert_solves, params};
 use nalgebra::{DMatrix, DVector};
 use signorini_complementarity::siconos::read_lcp;
-use signorini_complementarity::{CscMatrix, Lcp, SolveInfo, SolverKind, lemke_sparse, solve_lcp};
+use signorini_complementarity::{
+    CscMatrix, Lcp, SolveInfo, SolverKind, SparseLemkeMatrix, SparseMcp, lcp_natural_residual,
+    lemke_sparse, solve_lcp,
+};
 
 /// Sparse Lemke on a dense LCP, as a `SolveInfo` for `assert_solves` (None if it failed).
 fn sparse(m: &DMatrix<f64>, q: &DVector<f64>) -> Option<(SolveInfo, Vec<bool>)> {
@@ -114,4 +117,56 @@ fn a_warm_start_from_the_last_basis_solves_a_nearby_problem_in_fewer_pivots() {
     );
     let lcp = Lcp::new(m, q2).unwrap().to_mcp();
     assert!(lcp.residual(&warm2.z) <= 1e-8 * lcp.q.amax().max(1.0));
+}
+
+/// q moved by 1e-6 everywhere but at its largest entry, so that the system's scale
+/// s = max(|M|, |q|) is unchanged (the kept factors are of `[I | −M/s]`).
+fn nudged(q: &DVector<f64>) -> DVector<f64> {
+    let top = q.iamax();
+    DVector::from_fn(q.len(), |i, _| if i == top { q[i] } else { q[i] + 1e-6 })
+}
+
+#[test]
+fn a_held_matrix_starts_a_warm_run_from_the_last_answers_factors() {
+    let (m, q) = contact_like(40, 7);
+    let csc = CscMatrix::from_dense(&m).unwrap();
+    let n = q.len();
+    let mut held = SparseLemkeMatrix::new(csc.clone());
+    let first = held.solve(&q, None, 10 * n, None).expect("first solve");
+    let q2 = nudged(&q);
+    let fresh = lemke_sparse(&csc, &q2, Some(&first.basis), 10 * n, None).expect("fresh warm");
+    let reused = held
+        .solve(&q2, Some(&first.basis), 10 * n, None)
+        .expect("warm from the kept factors");
+    // The warm basis is not factored again: one factorisation fewer, the same answer.
+    assert_eq!(reused.factorisations + 1, fresh.factorisations);
+    let lcp = Lcp::new(m.clone(), q2.clone()).unwrap().to_mcp();
+    let tol = 1e-8 * lcp.q.amax().max(1.0);
+    assert!(lcp.residual(&reused.z) <= tol);
+    assert!((&reused.z - &fresh.z).amax() <= 1e-9 * fresh.z.amax().max(1.0));
+    // A warm basis other than the last answer's is factored as usual.
+    let cold_flags = vec![false; n];
+    let other = held.solve(&q2, Some(&cold_flags), 10 * n, None).unwrap();
+    let other_fresh = lemke_sparse(&csc, &q2, Some(&cold_flags), 10 * n, None).unwrap();
+    assert_eq!(other.factorisations, other_fresh.factorisations);
+    // A failed solve keeps nothing: the next warm run factors its basis again.
+    let last = held.solve(&q2, None, 10 * n, None).unwrap();
+    assert!(last.pivots > 1, "the cold run needs pivots for the failure below");
+    assert!(held.solve(&q, None, 1, None).is_err());
+    let after = held.solve(&q2, Some(&last.basis), 10 * n, None).unwrap();
+    let after_fresh = lemke_sparse(&csc, &q2, Some(&last.basis), 10 * n, None).unwrap();
+    assert_eq!(after.factorisations, after_fresh.factorisations);
+}
+
+#[test]
+fn the_lcp_residual_of_a_held_matrix_is_the_sparse_mcps_bit_for_bit() {
+    for seed in 0..6 {
+        let (m, q) = contact_like(12 + 5 * seed as usize, seed);
+        let csc = CscMatrix::from_dense(&m).unwrap();
+        let z = DVector::from_fn(q.len(), |i, _| ((i * 7 + seed as usize) % 5) as f64 * 0.3);
+        let mcp = SparseMcp::lcp(csc.clone(), q.clone()).unwrap();
+        let r = lcp_natural_residual(&csc, &q, &z);
+        assert!(r > 0.0);
+        assert_eq!(r.to_bits(), mcp.residual(&z).to_bits(), "seed {seed}");
+    }
 }
