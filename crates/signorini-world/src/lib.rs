@@ -162,6 +162,7 @@ mod checkpoint;
 mod islands;
 pub mod penalty;
 mod planar;
+mod pool;
 mod reduced_cache;
 mod report;
 mod spatial;
@@ -169,6 +170,7 @@ mod stepper;
 
 pub use checkpoint::{BodyState, Checkpoint};
 pub use planar::{Planar, World};
+pub use pool::ContactPool;
 pub use report::{StageTimes, StepReport};
 pub use signorini_contact::ContactModel;
 pub use signorini_contact::dim3::VertexVertex;

@@ -7,6 +7,7 @@
 //! `x ← x + h v`, `θ ← θ + h ω`; and [`World::add_static_compound`].
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
+use crate::pool::ContactPool;
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, unseen_pairs};
 use signorini_contact::{
     ConstraintSet, Contact, ContactModel, PEG_APPLICABILITY_RELAXATION, PotentialRules,
@@ -17,7 +18,6 @@ use signorini_dynamics::{BodyError, RigidBody2};
 use signorini_geometry::dim2::{Aabb, Compound, intersection_area, sweep_and_prune};
 use signorini_math::tolerance::UNSEEN_OVERLAP_AREA_TOL;
 use signorini_math::{Real, Vec2, Vec3};
-use std::collections::BTreeMap;
 
 /// The 2D space (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -154,9 +154,9 @@ impl Space<3> for Planar {
         params: &WorldParams,
         bodies: &[RigidBody2],
         _set: &ConstraintSet,
-        pool: &BTreeMap<(usize, usize, usize, usize), Contact>,
+        pool: &ContactPool<(usize, usize, usize, usize), Contact>,
     ) -> ConstraintSet {
-        let contacts: Vec<Contact> = pool.values().cloned().collect();
+        let contacts: Vec<Contact> = pool.sorted().map(|(_, c)| c.clone()).collect();
         if params.model == ContactModel::Peg {
             build_peg_constraints_with(
                 contacts,
@@ -200,7 +200,7 @@ impl Space<3> for Planar {
         now: &Vec<Vec<Vec2>>,
         trial: &Vec<Vec<Vec2>>,
         _velocities: &[Vec3],
-        pool: &mut BTreeMap<(usize, usize, usize, usize), Contact>,
+        pool: &mut ContactPool<(usize, usize, usize, usize), Contact>,
     ) -> bool {
         let mut violated = false;
         for c in pool.values_mut().filter(|c| c.vertex != usize::MAX) {

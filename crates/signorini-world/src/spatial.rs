@@ -15,7 +15,9 @@
 //! rotation about a principal axis or an isotropic inertia).
 //! Does not own: the stage order, solves and the correction loop (`stepper`).
 
+use crate::pool::ContactPool;
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, WorldParams, unseen_pairs};
+use rustc_hash::FxHashSet;
 use signorini_contact::dim3::{
     Contact3, Features3, Peg3Params, SM3_DETECTION_DISTANCE, corrective_contacts3,
     peg_constraints3, peg3_detection_distance, standard_contacts3, vertex_face_contact,
@@ -27,7 +29,6 @@ use signorini_geometry::dim3::{
     sweep_and_prune3,
 };
 use signorini_math::{Mat3, Quat, Real, Vec3, Vec6};
-use std::collections::{BTreeMap, BTreeSet};
 
 pub use signorini_math::tolerance::TRIAL_OVERLAP_VOLUME_TOL as TRIAL_OVERLAP_TOLERANCE;
 
@@ -296,10 +297,10 @@ impl Space<6> for Spatial {
         _params: &WorldParams,
         _bodies: &[PolyBody],
         set: &ConstraintSet<Contact3>,
-        pool: &BTreeMap<ContactKey3, Contact3>,
+        pool: &ContactPool<ContactKey3, Contact3>,
     ) -> ConstraintSet<Contact3> {
         let mut out = set.clone();
-        let mut have = BTreeSet::new();
+        let mut have = FxHashSet::default();
         for c in &mut out.contacts {
             let key = Self::key(c);
             if let Some(p) = pool.get(&key) {
@@ -307,7 +308,7 @@ impl Space<6> for Spatial {
             }
             have.insert(key);
         }
-        for (key, c) in pool {
+        for (key, c) in pool.sorted() {
             if !have.contains(key) {
                 out.unilateral.push(out.contacts.len());
                 out.contacts.push(c.clone());
@@ -381,7 +382,7 @@ impl Space<6> for Spatial {
         now: &Geometry3,
         trial: &Geometry3,
         velocities: &[Vec6],
-        pool: &mut BTreeMap<ContactKey3, Contact3>,
+        pool: &mut ContactPool<ContactKey3, Contact3>,
     ) -> bool {
         let eps = Self::detection_distance(params);
         let peg = params.model == ContactModel::Peg;
@@ -564,10 +565,11 @@ mod unseen_tests {
         let g = Spatial::geometry(&bodies);
         let v = vec![Vec6::zeros(); 2];
         // No cut yet: one is measured at the trial pose (ν = 0: its gap is the depth there).
-        let mut pool = BTreeMap::new();
+        let mut pool = ContactPool::new();
         assert!(Spatial::refresh(&params, &bodies, &g, &g, &v, &mut pool));
         let fresh: Vec<&Contact3> = pool
-            .values()
+            .sorted()
+            .map(|(_, c)| c)
             .filter(|c| matches!(c.features, Features3::Bodies))
             .collect();
         assert_eq!(fresh.len(), 1);
@@ -581,10 +583,12 @@ mod unseen_tests {
             1.0,
             &states(&bodies),
         );
-        let mut pool = BTreeMap::new();
+        let mut pool = ContactPool::new();
         pool.insert(Spatial::key(&earlier), earlier.clone());
         assert!(Spatial::refresh(&params, &bodies, &g, &g, &v, &mut pool));
-        let kept = &pool[&Spatial::key(&earlier)];
+        let kept = pool
+            .get(&Spatial::key(&earlier))
+            .expect("the earlier contact is kept");
         assert_eq!(kept.normal, earlier.normal);
         assert_eq!(kept.point, earlier.point);
         assert_eq!(kept.jacobian, earlier.jacobian);
@@ -615,7 +619,7 @@ mod unseen_tests {
             }],
             ..Default::default()
         };
-        let mut pool: BTreeMap<ContactKey3, Contact3> = old
+        let mut pool: ContactPool<ContactKey3, Contact3> = old
             .contacts
             .iter()
             .map(|c| (Spatial::key(c), c.clone()))

@@ -22,6 +22,7 @@
 use crate::basis::{
     KeyedUnknown, Signature, StoredBasis, basic_unknowns, embedding, flags_by_key, keyed_unknowns,
 };
+use crate::pool::ContactPool;
 use crate::reduced_cache::ReducedCache;
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
@@ -379,11 +380,18 @@ impl WorldParams {
 
 /// A contact-feature key: identifies the same feature pair across re-detections.
 pub trait ContactKey:
-    Ord + Clone + Debug + Send + Sync + serde::Serialize + serde::de::DeserializeOwned
+    Ord + std::hash::Hash + Clone + Debug + Send + Sync + serde::Serialize + serde::de::DeserializeOwned
 {
 }
 impl<T> ContactKey for T where
-    T: Ord + Clone + Debug + Send + Sync + serde::Serialize + serde::de::DeserializeOwned
+    T: Ord
+        + std::hash::Hash
+        + Clone
+        + Debug
+        + Send
+        + Sync
+        + serde::Serialize
+        + serde::de::DeserializeOwned
 {
 }
 
@@ -437,7 +445,7 @@ pub trait Space<const D: usize>: Sized + Send + Sync {
         params: &WorldParams,
         bodies: &[Self::Body],
         set: &ConstraintSet<Self::Contact>,
-        pool: &BTreeMap<Self::Key, Self::Contact>,
+        pool: &ContactPool<Self::Key, Self::Contact>,
     ) -> ConstraintSet<Self::Contact>;
     /// Feature-pair identity of a contact.
     fn key(contact: &Self::Contact) -> Self::Key;
@@ -461,7 +469,7 @@ pub trait Space<const D: usize>: Sized + Send + Sync {
         now: &Self::Geometry,
         trial: &Self::Geometry,
         velocities: &[SVector<Real, D>],
-        pool: &mut BTreeMap<Self::Key, Self::Contact>,
+        pool: &mut ContactPool<Self::Key, Self::Contact>,
     ) -> bool;
     /// Position projection's safety net: contacts for the interpenetration at `geometry`
     /// that `set` (detected there) does not see — pairs whose overlap the model's constraints
@@ -1499,7 +1507,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     ) -> (Vec<SVector<Real, D>>, bool) {
         let h = self.params.h;
         let mut set = set;
-        let mut pool: BTreeMap<S::Key, S::Contact> = set
+        let mut pool: ContactPool<S::Key, S::Contact> = set
             .contacts
             .iter()
             .map(|c| (S::key(c), c.clone()))
