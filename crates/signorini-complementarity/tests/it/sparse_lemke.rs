@@ -151,7 +151,10 @@ fn a_held_matrix_starts_a_warm_run_from_the_last_answers_factors() {
     assert_eq!(other.factorisations, other_fresh.factorisations);
     // A failed solve keeps nothing: the next warm run factors its basis again.
     let last = held.solve(&q2, None, 10 * n, None).unwrap();
-    assert!(last.pivots > 1, "the cold run needs pivots for the failure below");
+    assert!(
+        last.pivots > 1,
+        "the cold run needs pivots for the failure below"
+    );
     assert!(held.solve(&q, None, 1, None).is_err());
     let after = held.solve(&q2, Some(&last.basis), 10 * n, None).unwrap();
     let after_fresh = lemke_sparse(&csc, &q2, Some(&last.basis), 10 * n, None).unwrap();
