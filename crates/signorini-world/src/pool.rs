@@ -19,7 +19,9 @@ use std::hash::Hash;
 // std's SipHash is built to resist chosen keys that a simulation's own feature pairs are not.
 use rustc_hash::FxBuildHasher;
 
-/// Contacts by key, hashed for lookup, walked in key order ([module docs](self)).
+/// The contacts of one step's gap corrections by feature pair: hashed for lookup, walked in
+/// key order ([`ContactPool::sorted`]) wherever the order reaches a result, so that a set
+/// rebuilt from it comes out as from an ordered map, bit for bit.
 #[derive(Debug, Clone)]
 pub struct ContactPool<K, C> {
     keys: Vec<K>,
