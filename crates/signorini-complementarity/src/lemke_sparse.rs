@@ -2,7 +2,8 @@
 //!
 //! Owns: the revised pivoting kernel (the basis B kept as the sparse LU of a recent basis B₀
 //! and the product-form updates since, `Basis`), its lexicographic ratio test, warm starts
-//! from a complementary basis, its work budget, and the row check of its answer.
+//! from a complementary basis (from the kept factors of the last answer when M is held in a
+//! [`SparseLemkeMatrix`]), its work budget, and the row check of its answer.
 //! Does not own: the LU of a basis (`basis_lu.rs`: its unit columns kept out, faer's
 //! simplicial LU of the rest under a reused column order), the dense tableau Lemke
 //! (`lemke.rs`, whose rules this one follows), the fallbacks (the caller's), the sparse LU
