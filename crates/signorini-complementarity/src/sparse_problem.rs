@@ -111,18 +111,7 @@ impl SparseMcp {
 /// canonical M, without copying or validating the problem (a check after each sparse
 /// Lemke answer, on matrices of 10⁵ entries). Panics if the lengths disagree with M.
 pub fn lcp_natural_residual(m: &CscMatrix, q: &DVector<Real>, z: &DVector<Real>) -> Real {
-    let w = m.mul_vec(z) + q;
-    let mut r: Real = 0.0;
-    for i in 0..z.len() {
-        // `natural_residual` with l = 0, u = +∞.
-        let p = (z[i] - w[i]).clamp(0.0, Real::INFINITY);
-        let d = (z[i] - p).abs();
-        if !d.is_finite() {
-            return Real::INFINITY;
-        }
-        r = r.max(d);
-    }
-    r
+    residual_in_box(z, &(m.mul_vec(z) + q), |_| (0.0, Real::INFINITY))
 }
 
 /// ‖z − mid(l, u, z − w)‖∞, +∞ if an entry is non-finite.
@@ -132,9 +121,19 @@ pub(crate) fn natural_residual(
     lower: &DVector<Real>,
     upper: &DVector<Real>,
 ) -> Real {
+    residual_in_box(z, w, |i| (lower[i], upper[i]))
+}
+
+/// ‖z − mid(l, u, z − w)‖∞ with `bounds(i)` = (l_i, u_i), +∞ if an entry is non-finite.
+fn residual_in_box(
+    z: &DVector<Real>,
+    w: &DVector<Real>,
+    bounds: impl Fn(usize) -> (Real, Real),
+) -> Real {
     let mut r: Real = 0.0;
     for i in 0..z.len() {
-        let p = (z[i] - w[i]).clamp(lower[i], upper[i]);
+        let (l, u) = bounds(i);
+        let p = (z[i] - w[i]).clamp(l, u);
         let d = (z[i] - p).abs();
         if !d.is_finite() {
             return Real::INFINITY;

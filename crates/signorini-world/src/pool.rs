@@ -66,16 +66,6 @@ impl<K: Clone + Eq + Hash + Ord, C> ContactPool<K, C> {
         }
     }
 
-    /// Number of contacts.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// Whether the pool is empty.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
     /// Every contact, to change, in no particular order (for changes that do not depend on
     /// each other).
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut C> {
@@ -143,7 +133,6 @@ mod tests {
             }
             assert_eq!(pool.get(&key), map.get(&key));
         }
-        assert_eq!(pool.len(), map.len());
         let walked: Vec<_> = pool.sorted().map(|(k, v)| (*k, *v)).collect();
         let expected: Vec<_> = map.into_iter().collect();
         assert_eq!(walked, expected);
