@@ -36,6 +36,7 @@ mod basis_reuse;
 mod dense_lu;
 mod fischer_burmeister;
 mod lemke;
+mod lemke_proximal;
 mod lemke_sparse;
 mod newton_sparse;
 mod pgs;
@@ -50,6 +51,7 @@ mod sparse_problem;
 pub use auto::{BUDGET_SPENT, POLISH_ALWAYS_UP_TO};
 pub use basis_reuse::LemkeFactor;
 pub use lemke::FACTOR_RESTART_FROM;
+pub use lemke_proximal::{ProximalLemkeInfo, ProximalLemkeParams, lemke_proximal};
 pub use lemke_sparse::{
     SPARSE_LEMKE_REFACTOR_EVERY, SparseLemkeInfo, SparseLemkeMatrix, lemke_sparse,
 };

@@ -27,9 +27,9 @@ use crate::reduced_cache::ReducedCache;
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
-    CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, SolveError, SolveParams, SolverKind,
-    SparseLemkeMatrix, SparseMcp, lcp_natural_residual, polish_small_lcp, solve_mcp, solve_sparse,
-    work_estimate,
+    CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, ProximalLemkeParams, SolveError, SolveParams,
+    SolverKind, SparseLemkeMatrix, SparseMcp, lcp_natural_residual, lemke_proximal,
+    polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
 };
 use signorini_contact::dim3::VertexVertex;
 use signorini_contact::{
@@ -982,23 +982,33 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // the last step's: `key_flags`), which answers with no pivot while it still fits.
         let sparse_lemke = form.dim() >= self.params.sparse_lemke_from;
         let mut lemke_best = None;
+        let mut reduced = reduced;
+        let mut flags = None;
+        let mut basis_to = basis_to;
+        // A pivoting answer (the sparse Lemke's or the proximal iteration's): its normal
+        // impulses kept for the next solve, its basis for the next warm start.
+        macro_rules! answer {
+            ($z:expr, $basis:expr) => {{
+                let z: DVector<Real> = $z;
+                report.normal_impulse = z.iter().take(form.n_normal).sum();
+                keep(&z.as_slice()[..form.n_normal]);
+                if let Some(to) = basis_to.as_deref_mut() {
+                    *to = Some(Arc::new(LemkeFactor::basis_only(&$basis)));
+                }
+                return form.velocities_from_lcp(&self.bodies, free, &z);
+            }};
+        }
         if sparse_lemke {
-            let flags = reuse
+            flags = reuse
                 .as_ref()
                 .and_then(|f| match &basis_map {
                     Some(map) => grown_flags(f, map, form.dim()),
                     None => (f.dim() == form.dim()).then(|| f.z_basic()),
                 })
                 .or(key_flags);
-            match self.solve_sparse_lemke(form, free, flags.as_deref(), reduced, report) {
-                Ok((z, basis)) => {
-                    report.normal_impulse = z.iter().take(form.n_normal).sum();
-                    keep(&z.as_slice()[..form.n_normal]);
-                    if let Some(to) = basis_to {
-                        *to = Some(Arc::new(LemkeFactor::basis_only(&basis)));
-                    }
-                    return form.velocities_from_lcp(&self.bodies, free, &z);
-                }
+            let cache = reduced.as_deref_mut();
+            match self.solve_sparse_lemke(form, free, flags.as_deref(), cache, report) {
+                Ok((z, basis)) => answer!(z, basis),
                 Err((e, z)) => {
                     report.fallbacks.push(format!("sparse Lemke: {e}"));
                     lemke_best = z.filter(|_| form.dim() >= GS_RESCUE_MIN);
@@ -1017,6 +1027,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             {
                 keep(&normals);
                 return v;
+            }
+            if sparse_lemke
+                && let Some((z, basis)) =
+                    self.solve_proximal(form, free, flags.as_deref(), reduced, report)
+            {
+                answer!(z, basis);
             }
             if form.dim() > DENSE_FALLBACK_LIMIT {
                 let why = format!(
@@ -1037,6 +1053,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             {
                 keep(&normals);
                 return v;
+            }
+            if let Some((z, basis)) =
+                self.solve_proximal(form, free, flags.as_deref(), reduced, report)
+            {
+                answer!(z, basis);
             }
             report
                 .fallbacks
@@ -1215,8 +1236,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     ) -> Result<(DVector<Real>, Vec<bool>), SparseLemkeFailure> {
         let failure = |e: FormulationError| (e.to_string(), None);
         // The matrix of the solve before this one when only the gaps changed (the same bits:
-        // `reduced_cache.rs`), else built and kept for the next.
-        // The matrix of the solve before this one when only the gaps changed (the same bits:
         // `reduced_cache.rs`), with the factors of that solve's answer for a warm start from
         // its basis; else built and kept for the next.
         let mut owned;
@@ -1260,6 +1279,73 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             report.basis_reuses += 1;
         }
         Ok((info.z, info.basis))
+    }
+
+    /// The proximal-point iteration on the reduced LCP ([`lemke_proximal`], docs/peg3d.md
+    /// item 29), where the sparse Lemke and the rescue after it failed: Lemke on M + εI,
+    /// then rounds on q − ε z_k, each warm from the last basis. Its least-residual iterate is
+    /// the answer if within [`APPROXIMATE_TOLERANCE`] × max(1, ‖q‖∞), the acceptance of the
+    /// rescue's own iterates. Returns that answer and its basis.
+    fn solve_proximal(
+        &self,
+        form: &Formulation<D>,
+        free: &[SVector<Real, D>],
+        flags: Option<&[bool]>,
+        reduced: Option<&mut ReducedCache<D>>,
+        report: &mut StepReport,
+    ) -> Option<(DVector<Real>, Vec<bool>)> {
+        let build = || form.reduced_csc(&self.bodies, free).map(|(m, _)| m);
+        let (owned, q) = match (reduced, form.reduced_lcp_q(&self.bodies, free)) {
+            (_, Err(e)) => {
+                report.fallbacks.push(format!("proximal Lemke: {e}"));
+                return None;
+            }
+            (Some(cache), Ok(q)) => match cache.matrix(form, build) {
+                Ok(held) => (held.matrix().clone(), q),
+                Err(e) => {
+                    report.fallbacks.push(format!("proximal Lemke: {e}"));
+                    return None;
+                }
+            },
+            (None, Ok(q)) => match build() {
+                Ok(m) => (m, q),
+                Err(e) => {
+                    report.fallbacks.push(format!("proximal Lemke: {e}"));
+                    return None;
+                }
+            },
+        };
+        let n = q.len();
+        let scale = q.amax().max(1.0);
+        let mut p = ProximalLemkeParams::new(n, SolveParams::default().tolerance * scale);
+        p.max_pivots = SPARSE_LEMKE_PIVOTS * n;
+        p.work_limit = self
+            .params
+            .solve_work_limit
+            .map(|w| sparse_lemke_budget(w, n));
+        let info = match lemke_proximal(&owned, &q, flags, &p) {
+            Ok(info) => info,
+            Err(e) => {
+                report.budget_exhausted |= e.spent_budget();
+                report.fallbacks.push(format!("proximal Lemke: {e}"));
+                return None;
+            }
+        };
+        let line = format!(
+            "proximal Lemke (ε = {:e}, {} rounds, {} pivots): residual {:e}",
+            info.epsilon, info.rounds, info.pivots, info.residual
+        );
+        if info.residual > APPROXIMATE_TOLERANCE * scale {
+            report
+                .fallbacks
+                .push(format!("{line} above {:e}", APPROXIMATE_TOLERANCE * scale));
+            return None;
+        }
+        report.fallbacks.push(format!("accepted {line}"));
+        report.solver = Some(SolverKind::Lemke);
+        report.iterations = info.pivots;
+        report.residual = info.residual;
+        Some((info.z, info.basis))
     }
 
     /// The rescue's parameters after a failed pivoting solve: started from `warm` (the last

@@ -196,3 +196,39 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
         }
     }
 }
+
+/// The proximal-point stage (item 29) answers the columns' first problem: the same velocities
+/// as Lemke's exact answer, accepted and reported as such, with a basis for the next warm
+/// start.
+#[test]
+fn the_proximal_stage_answers_with_lemkes_velocities() {
+    let w = columns();
+    let pred = w.predict_and_broad_phase();
+    let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
+    let form = w.formulate(&set);
+    let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
+    let mut lemke = SolveParams::default();
+    lemke.solver = SolverKind::Lemke;
+    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
+    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact);
+
+    let mut report = StepReport::default();
+    let (z, basis) = w
+        .solve_proximal(&form, &pred.free, None, None, &mut report)
+        .unwrap_or_else(|| panic!("not answered: {:?}", report.fallbacks));
+    assert_eq!(basis.len(), form.dim());
+    assert!(
+        report.fallbacks[0].starts_with("accepted proximal Lemke (ε = "),
+        "{:?}",
+        report.fallbacks
+    );
+    assert!(
+        report.residual <= APPROXIMATE_TOLERANCE,
+        "{:e}",
+        report.residual
+    );
+    let v = form.velocities_from_lcp(&w.bodies, &pred.free, &z);
+    for (a, b) in v.iter().zip(&want) {
+        assert!((a - b).amax() <= 1e-6, "{a} against {b}");
+    }
+}

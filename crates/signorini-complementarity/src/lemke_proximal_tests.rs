@@ -1,0 +1,143 @@
+use super::*;
+use crate::lemke_sparse::lemke_sparse;
+use nalgebra::DMatrix;
+
+fn csc(m: &DMatrix<Real>) -> CscMatrix {
+    CscMatrix::from_dense(m).unwrap()
+}
+
+/// A box resting on a plane on four coplanar corners, μ = 0.5, four friction directions per
+/// corner (Stewart & Trinkle 1996, Eq. 26's matrix for one body): the redundant corner rows
+/// make M rank-deficient (its normal block has rank 3 of 4), the kind of problem on which
+/// the unregularised path is fragile.
+fn resting_box(push: Real) -> (DMatrix<Real>, DVector<Real>) {
+    let (nc, nd) = (4, 4);
+    let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
+    // Generalised velocity (vx, vy, vz, wx, wy, wz), unit mass and inertia 1/6.
+    let inv_mass =
+        DMatrix::from_diagonal(&DVector::from_column_slice(&[1.0, 1.0, 1.0, 6.0, 6.0, 6.0]));
+    let n_rows = nc + nc * nd;
+    let mut g = DMatrix::zeros(6, n_rows);
+    for (c, &(x, y)) in corners.iter().enumerate() {
+        let r = nalgebra::Vector3::new(x, y, -0.5);
+        let put = |g: &mut DMatrix<Real>, col: usize, d: nalgebra::Vector3<Real>| {
+            let t = r.cross(&d);
+            for k in 0..3 {
+                g[(k, col)] = d[k];
+                g[(3 + k, col)] = t[k];
+            }
+        };
+        put(&mut g, c, nalgebra::Vector3::z());
+        for k in 0..nd {
+            let a = k as Real * std::f64::consts::FRAC_PI_2;
+            put(
+                &mut g,
+                nc + c * nd + k,
+                nalgebra::Vector3::new(a.cos(), a.sin(), 0.0),
+            );
+        }
+    }
+    let n = n_rows + nc;
+    let a = g.transpose() * &inv_mass * &g;
+    let mut m = DMatrix::zeros(n, n);
+    m.view_mut((0, 0), (n_rows, n_rows)).copy_from(&a);
+    for c in 0..nc {
+        for k in 0..nd {
+            m[(nc + c * nd + k, n_rows + c)] = 1.0; // E
+            m[(n_rows + c, nc + c * nd + k)] = -1.0; // −Eᵀ
+        }
+        m[(n_rows + c, c)] = 0.5; // μ
+    }
+    // Free velocity: falling at 0.1 m/s and pushed sideways.
+    let v = DVector::from_column_slice(&[push, 0.0, -0.1, 0.0, 0.0, 0.0]);
+    let mut q = DVector::zeros(n);
+    q.rows_mut(0, n_rows).copy_from(&(g.transpose() * v));
+    (m, q)
+}
+
+#[test]
+fn the_rounds_remove_the_regularisations_error() {
+    // Singular PSD: every z with z₀ + z₁ = 1 solves it; the regularised problem's answer
+    // has z₀ + z₁ = 2/(2 + ε), off by ε/2.
+    let m = csc(&DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]));
+    let q = DVector::from_column_slice(&[-1.0, -1.0]);
+    let mut p = ProximalLemkeParams::new(2, 1e-13);
+    p.max_rounds = 0;
+    let first = lemke_proximal(&m, &q, None, &p).unwrap();
+    assert!(first.residual > 1e-5, "residual {:e}", first.residual);
+    p.max_rounds = 200;
+    let done = lemke_proximal(&m, &q, None, &p).unwrap();
+    assert!(done.rounds >= 1);
+    assert!(done.residual <= 1e-13, "residual {:e}", done.residual);
+    assert_eq!(
+        done.residual.to_bits(),
+        lcp_natural_residual(&m, &q, &done.z).to_bits()
+    );
+}
+
+#[test]
+fn it_solves_a_resting_box_with_friction_to_lemkes_accuracy() {
+    for push in [0.0, 0.02, 0.3] {
+        let (m, q) = resting_box(push);
+        let m = csc(&m);
+        let n = q.len();
+        let info = lemke_proximal(&m, &q, None, &ProximalLemkeParams::new(n, 1e-12)).unwrap();
+        assert!(
+            info.residual <= 1e-12,
+            "push {push}: residual {:e} after {} rounds",
+            info.residual,
+            info.rounds
+        );
+        // It carries the weight: the normal impulses sum to the 0.1 m/s the box loses.
+        let normal: Real = info.z.rows(0, 4).sum();
+        assert!((normal - 0.1).abs() <= 1e-9, "push {push}: {normal}");
+        // Sticking (push 0.02 < μ · 0.1) or sliding (0.3): the impulse along −x is
+        // min(push, μ · normal), the friction cone's bound.
+        let tangential: Real = (0..4)
+            .map(|c| info.z[4 + 4 * c + 2] - info.z[4 + 4 * c])
+            .sum();
+        let want = push.min(0.5 * 0.1);
+        assert!(
+            (tangential - want).abs() <= 1e-9,
+            "push {push}: {tangential}"
+        );
+    }
+}
+
+#[test]
+fn it_agrees_with_lemke_where_the_solution_is_unique() {
+    // A diagonally dominant M (a P-matrix: one solution).
+    let n = 30;
+    let mut state = 12345_u64;
+    let mut rand = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 11) as Real / (1u64 << 53) as Real) * 2.0 - 1.0
+    };
+    let mut m = DMatrix::from_fn(n, n, |_, _| 0.0);
+    for i in 0..n {
+        for j in 0..n {
+            m[(i, j)] = if i == j {
+                0.0
+            } else {
+                0.5 * rand() / n as Real
+            };
+        }
+        m[(i, i)] = 1.0 + rand().abs();
+    }
+    let q = DVector::from_fn(n, |_, _| rand());
+    let m = csc(&m);
+    let lemke = lemke_sparse(&m, &q, None, 10 * n, None).unwrap();
+    let info = lemke_proximal(&m, &q, None, &ProximalLemkeParams::new(n, 1e-13)).unwrap();
+    assert!(info.residual <= 1e-13, "residual {:e}", info.residual);
+    assert!((&info.z - &lemke.z).amax() <= 1e-11);
+}
+
+#[test]
+fn a_zero_matrix_is_refused() {
+    let m = CscMatrix::from_triplets(2, 2, &[]).unwrap();
+    let q = DVector::from_column_slice(&[-1.0, 1.0]);
+    let e = lemke_proximal(&m, &q, None, &ProximalLemkeParams::new(2, 1e-12)).unwrap_err();
+    assert!(matches!(e, SolveError::InvalidInput(_)), "{e}");
+}
