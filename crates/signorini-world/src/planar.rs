@@ -258,6 +258,10 @@ impl Space<3> for Planar {
         0.5 * (b.mass * (v.x * v.x + v.y * v.y) + b.inertia * v.z * v.z)
     }
 
+    fn turn_rate(v: &Vec3) -> Real {
+        v.z.abs()
+    }
+
     fn integrate(b: &mut RigidBody2, v: &Vec3, h: Real) {
         if v.iter().all(|x| x.is_finite()) {
             b.velocity = *v;

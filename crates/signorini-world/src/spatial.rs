@@ -460,6 +460,10 @@ impl Space<6> for Spatial {
         0.5 * b.state.mass * lin.norm_squared() + 0.5 * ang.dot(&(b.state.world_inertia() * ang))
     }
 
+    fn turn_rate(v: &Vec6) -> Real {
+        v.fixed_rows::<3>(3).norm()
+    }
+
     fn integrate(b: &mut PolyBody, v: &Vec6, h: Real) {
         if v.iter().all(|x| x.is_finite()) {
             b.state.set_velocity(v);

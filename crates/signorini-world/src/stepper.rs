@@ -482,6 +482,8 @@ pub trait Space<const D: usize>: Sized + Send + Sync {
     ) -> Vec<Self::Contact>;
     /// Kinetic energy ½ νᵀ M ν of a dynamic body for velocity `v` (J).
     fn kinetic_energy(body: &Self::Body, v: &SVector<Real, D>) -> Real;
+    /// Angular speed |ω| (rad/s) of a generalized velocity.
+    fn turn_rate(v: &SVector<Real, D>) -> Real;
     /// Accept the new velocity (if finite) and update the pose of a dynamic body.
     fn integrate(body: &mut Self::Body, v: &SVector<Real, D>, h: Real);
     /// Set the velocity of a dynamic body without moving it (the split impulse's carried
@@ -1659,6 +1661,20 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     ));
                     return (v, true);
                 }
+                // The same rule body by body: the rounds are a chord iteration, which
+                // diverges where a body turns fast, and one body's runaway hides in a large
+                // island's total (docs/peg3d.md, item 29: on the 125-body pile the rounds of
+                // one step sped a body up from 27 to 133 rad/s and deepened the violation
+                // they were removing from 0.18 to 0.91 m, while the island's energy stayed
+                // under twice its reference).
+                if let Some((b, now, reference)) =
+                    self.runaway_body(&velocities, &v, &pred.free, report.split)
+                {
+                    report.fallbacks.push(format!(
+                        "gap correction undone (body {b}: kinetic energy {now:e} J > 2 x {reference:e} J)"
+                    ));
+                    return (v, true);
+                }
                 previous = Some((v, e));
             }
             still_violated = violated;
@@ -1768,6 +1784,34 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     }
 
     /// Kinetic energy ½ Σ νᵀ M ν of the dynamic bodies for the given velocities (J).
+    /// The first dynamic body that turns by more than [`RUNAWAY_TURN`] in the step under `now`
+    /// and whose kinetic energy there is more than twice (+1 nJ) its reference, the larger of
+    /// its energy under `first` (the first solution), under `free` (ν*) and of the split
+    /// penetration's d/h ([`Self::penetration_energy`] for one body): its index, energy and
+    /// reference.
+    fn runaway_body(
+        &self,
+        now: &[SVector<Real, D>],
+        first: &[SVector<Real, D>],
+        free: &[SVector<Real, D>],
+        split: Option<Real>,
+    ) -> Option<(usize, Real, Real)> {
+        let mut depth = SVector::<Real, D>::zeros();
+        depth[0] = split.unwrap_or(0.0) / self.params.h;
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !b.is_static())
+            .find_map(|(k, b)| {
+                let e = S::kinetic_energy(b, &now[k]);
+                let reference = S::kinetic_energy(b, &first[k])
+                    .max(S::kinetic_energy(b, &free[k]))
+                    .max(S::kinetic_energy(b, &depth));
+                let turning = S::turn_rate(&now[k]) * self.params.h > RUNAWAY_TURN;
+                (turning && e > 2.0 * reference + 1e-9).then_some((k, e, reference))
+            })
+    }
+
     fn kinetic_energy(&self, velocities: &[SVector<Real, D>]) -> Real {
         self.bodies
             .iter()
@@ -1913,6 +1957,14 @@ impl<const D: usize> BestAttempt<D> {
         }
     }
 }
+
+/// Rotation in one step (rad) above which a gap-correction round that doubled a body's kinetic
+/// energy is taken for the chord iteration's divergence and undone ([`GenericWorld`]'s
+/// `runaway_body`). The rounds correct ψ with start-of-step Jacobians, whose error grows with
+/// the square of the turn; in the runaways seen (docs/peg3d.md, item 29) the bodies turned by
+/// 0.12–0.48 rad per step, while the same doubling on the pours (bodies turning by 0.004 rad,
+/// legitimate corrections of bodies nearly at rest) must not be undone.
+pub const RUNAWAY_TURN: Real = 0.1;
 
 /// A problem of at least this many unknowns on which every dense solve failed gets the large
 /// problems' rescue (block Gauss–Seidel, then the sparse Newton method from its answer) before

@@ -279,3 +279,27 @@ fn a_run_resumed_from_a_saved_state_continues_the_trajectory() {
         "{err}"
     );
 }
+
+/// The 125-body pile with the sparse Lemke from 60 unknowns, resumed from its state after step
+/// 80 (`tests/fixtures/pile3d_n125_sparse60_after_step80.json`, written by the code before the
+/// rule below). There the gap-correction rounds of one step sped a body up round after round
+/// (27 → 133 rad/s) and deepened the violation they were removing (0.18 → 0.91 m), a chord
+/// iteration diverging, while the island's energy stayed under twice its reference; by step
+/// 85 a "solved" step left 2.1e-2 m³ of overlap (that code, from this state). The body-by-body
+/// energy rule (`signorini_world::RUNAWAY_TURN`) undoes such a round (docs/peg3d.md, item 29).
+#[test]
+fn a_gap_correction_that_spins_a_body_up_is_undone() {
+    let out = crate::tmp("pile-runaway");
+    let mut cfg = config(Dim::Three, vec![125], Layout::Lattice, 0.85, out.join("a"));
+    cfg.sparse_lemke_from = Some(60);
+    cfg.resume = Some(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/pile3d_n125_sparse60_after_step80.json"),
+    );
+    let result = run_pile(&cfg).unwrap();
+    let run = &result.runs[0];
+    assert_eq!(run.overlap.len(), 5, "steps 81–85");
+    assert_eq!(run.failed_steps, 0);
+    let max = run.overlap.iter().copied().fold(0.0, f64::max);
+    assert!(max <= 1e-6, "max overlap {max:e} m³ over steps 81–85");
+}
