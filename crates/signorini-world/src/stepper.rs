@@ -1602,6 +1602,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .collect();
         // Velocities before the last re-solve and the penetration depth they led to.
         let mut previous: Option<(Vec<SVector<Real, D>>, Real)> = None;
+        // Velocities before the last re-solve.
+        let mut before_round: Option<Vec<SVector<Real, D>>> = None;
         // Whether the last solve of this island needed the rescue (its dense chain failed).
         let mut rescued = self.needed_rescue(report);
         // Whether the configuration the returned velocities lead to was found violated.
@@ -1673,7 +1675,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     report.fallbacks.push(format!(
                         "gap correction undone (body {b}: kinetic energy {now:e} J > 2 x {reference:e} J)"
                     ));
-                    return (v, true);
+                    // Back to the round before this one (it passed both rules).
+                    return (before_round.take().unwrap_or(v), true);
                 }
                 previous = Some((v, e));
             }
@@ -1751,7 +1754,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             report.residual = sub.residual;
             report.iterations += sub.iterations;
             report.normal_impulse = sub.normal_impulse;
-            velocities = v;
+            before_round = Some(std::mem::replace(&mut velocities, v));
         }
         (velocities, still_violated)
     }
