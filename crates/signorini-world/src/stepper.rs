@@ -1296,26 +1296,21 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         reduced: Option<&mut ReducedCache<D>>,
         report: &mut StepReport,
     ) -> Option<(DVector<Real>, Vec<bool>)> {
+        // The matrix of the failed sparse Lemke run (the cache holds it), else built.
         let build = || form.reduced_csc(&self.bodies, free).map(|(m, _)| m);
-        let (owned, q) = match (reduced, form.reduced_lcp_q(&self.bodies, free)) {
-            (_, Err(e)) => {
+        let assembled = form.reduced_lcp_q(&self.bodies, free).and_then(|q| {
+            let m = match reduced {
+                Some(cache) => cache.matrix(form, build)?.matrix().clone(),
+                None => build()?,
+            };
+            Ok((m, q))
+        });
+        let (owned, q) = match assembled {
+            Ok(x) => x,
+            Err(e) => {
                 report.fallbacks.push(format!("proximal Lemke: {e}"));
                 return None;
             }
-            (Some(cache), Ok(q)) => match cache.matrix(form, build) {
-                Ok(held) => (held.matrix().clone(), q),
-                Err(e) => {
-                    report.fallbacks.push(format!("proximal Lemke: {e}"));
-                    return None;
-                }
-            },
-            (None, Ok(q)) => match build() {
-                Ok(m) => (m, q),
-                Err(e) => {
-                    report.fallbacks.push(format!("proximal Lemke: {e}"));
-                    return None;
-                }
-            },
         };
         let n = q.len();
         let scale = q.amax().max(1.0);
