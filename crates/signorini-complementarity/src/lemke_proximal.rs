@@ -9,9 +9,8 @@
 //! Reference: the proximal point algorithm, Rockafellar, "Monotone operators and the proximal
 //! point algorithm", *SIAM J. Control Optim.* 14 (1976); for complementarity problems
 //! Billups & Ferris, "QPCOMP: a quadratic programming based solver for mixed complementarity
-//! problems", *Math. Programming* 76 (1997), and Cottle, Pang & Stone (1992) §5.6
-//! (regularisation); `../shared/notes/complementarity-solvers.md` §2.6 ("solve LCP(q, M + εI)
-//! and let ε → 0").
+//! problems", *Math. Programming* 76 (1997); the user guide's row for it:
+//! `docs/complementarity.md`.
 //!
 //! Round k solves LCP(M + εI, q − ε z_k) for z_{k+1}; a fixed point solves LCP(M, q). Each
 //! round's problem is better posed than the original: where M is only copositive (the
