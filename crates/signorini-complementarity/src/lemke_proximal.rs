@@ -121,13 +121,14 @@ pub fn lemke_proximal(
             m.ncols()
         )));
     }
-    let epsilon = params.regularisation * diagonal_scale(m);
+    // M's entries, read once: for ε and for M + εI.
+    let mut triplets = m.triplets();
+    let epsilon = params.regularisation * diagonal_scale(&triplets);
     if !(epsilon > 0.0 && epsilon.is_finite()) {
         return Err(SolveError::InvalidInput(format!(
             "proximal Lemke: no regularisation from M (ε = {epsilon:e})"
         )));
     }
-    let mut triplets = m.triplets();
     triplets.extend((0..n).map(|i| (i, i, epsilon)));
     let regularised = CscMatrix::from_triplets(n, n, &triplets)
         .map_err(|e| SolveError::InvalidInput(format!("proximal Lemke: {e}")))?;
@@ -181,9 +182,8 @@ pub fn lemke_proximal(
     Ok(best)
 }
 
-/// max_i |M_ii|, or max |M_ij| if the diagonal is zero.
-fn diagonal_scale(m: &CscMatrix) -> Real {
-    let entries = m.triplets();
+/// max_i |M_ii|, or max |M_ij| if the diagonal is zero, from M's (row, column, value) entries.
+fn diagonal_scale(entries: &[(usize, usize, Real)]) -> Real {
     let diagonal = entries
         .iter()
         .filter(|&&(i, j, _)| i == j)

@@ -1296,16 +1296,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         reduced: Option<&mut ReducedCache<D>>,
         report: &mut StepReport,
     ) -> Option<(DVector<Real>, Vec<bool>)> {
-        // The matrix of the failed sparse Lemke run (the cache holds it), else built.
+        // The matrix of the failed sparse Lemke run (the cache holds it: borrowed, not
+        // copied), else built.
         let build = || form.reduced_csc(&self.bodies, free).map(|(m, _)| m);
-        let assembled = form.reduced_lcp_q(&self.bodies, free).and_then(|q| {
-            let m = match reduced {
-                Some(cache) => cache.matrix(form, build)?.matrix().clone(),
-                None => build()?,
-            };
-            Ok((m, q))
-        });
-        let (owned, q) = match assembled {
+        let mut built: Option<CscMatrix> = None;
+        let matrix = match reduced {
+            Some(cache) => cache.matrix(form, build).map(|held| held.matrix()),
+            None => build().map(|m| &*built.insert(m)),
+        };
+        let (m, q) = match matrix.and_then(|m| Ok((m, form.reduced_lcp_q(&self.bodies, free)?))) {
             Ok(x) => x,
             Err(e) => {
                 report.fallbacks.push(format!("proximal Lemke: {e}"));
@@ -1320,7 +1319,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .params
             .solve_work_limit
             .map(|w| sparse_lemke_budget(w, n));
-        let info = match lemke_proximal(&owned, &q, flags, &p) {
+        let info = match lemke_proximal(m, &q, flags, &p) {
             Ok(info) => info,
             Err(e) => {
                 report.budget_exhausted |= e.spent_budget();
