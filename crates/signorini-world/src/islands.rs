@@ -313,6 +313,7 @@ fn merge_reports<'a>(step: usize, reports: impl Iterator<Item = &'a StepReport>)
         m.normal_impulse += r.normal_impulse;
         m.corrections = m.corrections.max(r.corrections);
         m.basis_reuses += r.basis_reuses;
+        m.proximal_answers += r.proximal_answers;
         m.projections = m.projections.max(r.projections);
         m.projection_unknowns = m.projection_unknowns.max(r.projection_unknowns);
         m.failed |= r.failed;

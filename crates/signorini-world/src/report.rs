@@ -73,6 +73,9 @@ pub struct StepReport {
     /// solve (the re-solve changed only q and the basis stayed feasible; see
     /// `signorini_complementarity::LemkeFactor`), each certified by its residual.
     pub basis_reuses: usize,
+    /// Solves of this step answered by the proximal-point stage (`lemke_proximal`, after the
+    /// sparse Lemke failed; docs/peg3d.md items 29 and 30).
+    pub proximal_answers: usize,
     /// True if every solve failed (the velocities are then the free-flight ones, or the best
     /// attempt's, see `kept_best`).
     pub failed: bool,

@@ -683,6 +683,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     basis_map: None,
                     key_flags,
                     rescue_first: false,
+                    proximal_first: false,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                     reduced: Some(&mut reduced),
                 };
@@ -829,6 +830,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             basis_map: None,
             key_flags: None,
             rescue_first: false,
+            proximal_first: false,
             basis_to: None,
             reduced: Some(reduced),
         };
@@ -902,6 +904,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 basis_map: None,
                 key_flags: None,
                 rescue_first: false,
+                proximal_first: false,
                 basis_to: None,
                 reduced: None,
             };
@@ -971,6 +974,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             basis_map,
             key_flags,
             rescue_first,
+            proximal_first,
             basis_to,
             reduced,
         } = warm;
@@ -1008,6 +1012,22 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     None => (f.dim() == form.dim()).then(|| f.z_basic()),
                 })
                 .or(key_flags);
+            // A gap-correction re-solve after a proximal answer: the problem differs in q
+            // (and in the contacts that joined) from one on which the sparse Lemke and the
+            // rescue failed, and the proximal stage starts from that answer's basis; the
+            // sparse Lemke and the rescue, whose runs on it cost minutes on the μ = 0.5
+            // pile, only if it fails (docs/peg3d.md, item 30).
+            if proximal_first {
+                let cache = reduced.as_deref_mut();
+                if let Some((z, basis)) =
+                    self.solve_proximal(form, free, flags.as_deref(), cache, report)
+                {
+                    answer!(z, basis);
+                }
+                report
+                    .fallbacks
+                    .push("proximal stage first failed: the sparse Lemke".into());
+            }
             let cache = reduced.as_deref_mut();
             match self.solve_sparse_lemke(form, free, flags.as_deref(), cache, report) {
                 Ok((z, basis)) => answer!(z, basis),
@@ -1338,6 +1358,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             return None;
         }
         report.fallbacks.push(format!("accepted {line}"));
+        report.proximal_answers += 1;
         report.solver = Some(SolverKind::Lemke);
         report.iterations = info.pivots;
         report.residual = info.residual;
@@ -1600,6 +1621,9 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let mut before_round: Option<Vec<SVector<Real, D>>> = None;
         // Whether the last solve of this island needed the rescue (its dense chain failed).
         let mut rescued = self.needed_rescue(report);
+        // Whether the last solve of this island in this step was answered by the proximal
+        // stage: the re-solve then starts there (`Warm::proximal_first`).
+        let mut proximal = report.proximal_answers > 0;
         // Whether the configuration the returned velocities lead to was found violated.
         let mut still_violated = false;
         for round in 0..=self.params.gap_corrections {
@@ -1709,11 +1733,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 basis_map,
                 key_flags,
                 rescue_first: rescued,
+                proximal_first: proximal,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
                 reduced: Some(&mut *reduced),
             };
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
             rescued = self.needed_rescue(&sub);
+            proximal = sub.proximal_answers > 0;
+            report.proximal_answers += sub.proximal_answers;
             report.budget_exhausted |= sub.budget_exhausted;
             report.basis_reuses += sub.basis_reuses;
             if sub.failed {
@@ -1923,6 +1950,10 @@ struct Warm<'a, K, const D: usize> {
     /// (`solve_large` after the dense chain failed): start with the rescue, from that solve's
     /// normal impulses (`from`).
     rescue_first: bool,
+    /// The solve before this one, on this island within this step, was answered by the
+    /// proximal stage (the sparse Lemke and the rescue had failed): where the sparse Lemke
+    /// applies, start with the proximal stage, warm from that answer's basis.
+    proximal_first: bool,
     /// Where the basis of this solve's answer goes (`None` if it was not a plain Lemke
     /// solve).
     basis_to: Option<&'a mut Option<Arc<LemkeFactor>>>,

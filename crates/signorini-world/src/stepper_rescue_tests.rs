@@ -181,6 +181,7 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
             basis_map: None,
             key_flags: None,
             rescue_first,
+            proximal_first: false,
             basis_to: None,
             reduced: None,
         };
@@ -230,5 +231,48 @@ fn the_proximal_stage_answers_with_lemkes_velocities() {
     let v = form.velocities_from_lcp(&w.bodies, &pred.free, &z);
     for (a, b) in v.iter().zip(&want) {
         assert!((a - b).amax() <= 1e-6, "{a} against {b}");
+    }
+}
+
+/// A gap-correction re-solve after a proximal answer starts with the proximal stage
+/// (`Warm::proximal_first`, item 30): with the flag the proximal stage answers (and is counted
+/// in `StepReport::proximal_answers`), without it the sparse Lemke does; both give Lemke's
+/// velocities.
+#[test]
+fn a_re_solve_after_a_proximal_answer_starts_with_the_proximal_stage() {
+    let mut w = columns();
+    w.params.sparse_lemke_from = 0;
+    let pred = w.predict_and_broad_phase();
+    let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
+    let form = w.formulate(&set);
+    let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
+    let mut lemke = SolveParams::default();
+    lemke.solver = SolverKind::Lemke;
+    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
+    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact);
+    for proximal_first in [true, false] {
+        let mut report = StepReport::default();
+        let warm = Warm {
+            from: &BTreeMap::new(),
+            to: &mut BTreeMap::new(),
+            basis: None,
+            basis_map: None,
+            key_flags: None,
+            rescue_first: false,
+            proximal_first,
+            basis_to: None,
+            reduced: None,
+        };
+        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
+        assert_eq!(
+            report.proximal_answers,
+            usize::from(proximal_first),
+            "{:?}",
+            report.fallbacks
+        );
+        assert!(!report.failed, "{report:?}");
+        for (a, b) in v.iter().zip(&want) {
+            assert!((a - b).amax() <= 1e-6, "{a} against {b}");
+        }
     }
 }
