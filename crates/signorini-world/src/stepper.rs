@@ -986,6 +986,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // same pivoting rules as the dense Lemke without its n × k inverse, from the last
         // basis of this island (grown to new contacts by `basis_map`, or matched by key to
         // the last step's: `key_flags`), which answers with no pivot while it still fits.
+        // A frictional re-solve on the sparse route after a rescued solve goes to the rescue
+        // first, from that answer's impulses (`needed_rescue`).
+        let sparse_rescue_first =
+            rescue_first && self.params.mu > 0.0 && form.dim() > self.dense_limit();
         let sparse_lemke = form.dim() >= self.params.sparse_lemke_from;
         let mut lemke_best = None;
         let mut reduced = reduced;
@@ -1029,11 +1033,13 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     .push("proximal stage first failed: the sparse Lemke".into());
             }
             let cache = reduced.as_deref_mut();
-            match self.solve_sparse_lemke(form, free, flags.as_deref(), cache, report) {
-                Ok((z, basis)) => answer!(z, basis),
-                Err((e, z)) => {
-                    report.fallbacks.push(format!("sparse Lemke: {e}"));
-                    lemke_best = z.filter(|_| form.dim() >= GS_RESCUE_MIN);
+            if !sparse_rescue_first {
+                match self.solve_sparse_lemke(form, free, flags.as_deref(), cache, report) {
+                    Ok((z, basis)) => answer!(z, basis),
+                    Err((e, z)) => {
+                        report.fallbacks.push(format!("sparse Lemke: {e}"));
+                        lemke_best = z.filter(|_| form.dim() >= GS_RESCUE_MIN);
+                    }
                 }
             }
         }
@@ -1043,7 +1049,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let from_lemke = (&lemke_start[..], "the sparse Lemke");
         if form.dim() > self.dense_limit() {
             let mut p = params.clone();
-            p.warm_start = reduced_warm.clone();
+            p.warm_start = if sparse_rescue_first {
+                report
+                    .fallbacks
+                    .push("the last solve needed the rescue: the rescue first".into());
+                Some(by_key(warm_from))
+            } else {
+                reduced_warm.clone()
+            };
             if let Some((v, normals)) =
                 self.solve_large(form, free, &p, from_lemke, &mut best, report)
             {
@@ -1785,11 +1798,16 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
     /// rescue: the dense chain failed and `solve_large`'s sparse Newton method or block
     /// Gauss–Seidel gave the answer.
     fn needed_rescue(&self, report: &StepReport) -> bool {
-        (FACTOR_RESTART_FROM..=self.dense_limit()).contains(&report.unknowns)
-            && matches!(
-                report.solver,
-                Some(SolverKind::SparseNewton | SolverKind::Pgs)
-            )
+        let rescued = matches!(
+            report.solver,
+            Some(SolverKind::SparseNewton | SolverKind::Pgs)
+        );
+        // Dense-route islands; and frictional islands on the sparse route, whose sparse
+        // Lemke runs end on rays after thousands of pivots (minutes on the μ = 0.5 pile)
+        // before the rescue that answered the last solve (docs/peg3d.md, item 30 (e)).
+        rescued
+            && ((FACTOR_RESTART_FROM..=self.dense_limit()).contains(&report.unknowns)
+                || (self.params.mu > 0.0 && report.unknowns > self.dense_limit()))
     }
 
     /// ½ Σ m (d/h)² over the dynamic bodies for a split start-of-step penetration of depth d

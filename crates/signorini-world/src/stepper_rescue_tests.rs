@@ -276,3 +276,77 @@ fn a_re_solve_after_a_proximal_answer_starts_with_the_proximal_stage() {
         }
     }
 }
+
+/// With friction, a re-solve on the sparse route after a solve that the rescue answered goes
+/// to the rescue first (`needed_rescue`, item 30 (e)): no sparse Lemke run, the rescue's
+/// answer from the last impulses; without the flag the sparse Lemke answers. Both within the
+/// solvers' tolerance.
+#[test]
+fn a_frictional_sparse_re_solve_after_a_rescue_skips_the_sparse_lemke() {
+    let mut w = columns();
+    w.params.mu = 0.5;
+    w.params.friction_dense_limit = 10;
+    w.params.sparse_lemke_from = 0;
+    let pred = w.predict_and_broad_phase();
+    let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
+    let form = w.formulate(&set);
+    assert!(form.dim() > w.dense_limit(), "{} unknowns", form.dim());
+    let mut first = StepReport::default();
+    let mut from = BTreeMap::new();
+    let exact = w.solve(
+        &form,
+        &set,
+        &pred.free,
+        Warm {
+            from: &BTreeMap::new(),
+            to: &mut from,
+            basis: None,
+            basis_map: None,
+            key_flags: None,
+            rescue_first: false,
+            proximal_first: false,
+            basis_to: None,
+            reduced: None,
+        },
+        &mut first,
+    );
+    assert_eq!(
+        first.solver,
+        Some(SolverKind::Lemke),
+        "{:?}",
+        first.fallbacks
+    );
+    assert!(!from.is_empty());
+    for rescue_first in [true, false] {
+        let mut report = StepReport::default();
+        let warm = Warm {
+            from: &from,
+            to: &mut BTreeMap::new(),
+            basis: None,
+            basis_map: None,
+            key_flags: None,
+            rescue_first,
+            proximal_first: false,
+            basis_to: None,
+            reduced: None,
+        };
+        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
+        let by_rescue = matches!(
+            report.solver,
+            Some(SolverKind::SparseNewton | SolverKind::Pgs)
+        );
+        assert_eq!(by_rescue, rescue_first, "{:?}", report.fallbacks);
+        assert!(
+            !report
+                .fallbacks
+                .iter()
+                .any(|f| f.starts_with("sparse Lemke")),
+            "{:?}",
+            report.fallbacks
+        );
+        assert!(!report.failed && report.residual <= 1e-6, "{report:?}");
+        for (a, b) in v.iter().zip(&exact) {
+            assert!((a - b).amax() <= 1e-5, "{a} against {b}");
+        }
+    }
+}
