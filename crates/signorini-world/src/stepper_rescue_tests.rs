@@ -11,6 +11,44 @@ use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};
 
+/// A warm start with no basis and no cache: the last impulses `from`, this solve's into `to`,
+/// and the two flags of the re-solves.
+fn plain_warm<'a>(
+    from: &'a BTreeMap<<Planar as Space<3>>::Key, Real>,
+    to: &'a mut BTreeMap<<Planar as Space<3>>::Key, Real>,
+    rescue_first: bool,
+    proximal_first: bool,
+) -> Warm<'a, <Planar as Space<3>>::Key, 3> {
+    Warm {
+        from,
+        to,
+        basis: None,
+        basis_map: None,
+        key_flags: None,
+        rescue_first,
+        proximal_first,
+        basis_to: None,
+        reduced: None,
+    }
+}
+
+/// Lemke's exact answer to the reduced LCP of `form`, and its velocities.
+fn lemke_answer(w: &World, form: &Formulation<3>, free: &[Vec3]) -> (DVector<Real>, Vec<Vec3>) {
+    let lcp = form.reduced_lcp(&w.bodies, free).unwrap();
+    let mut lemke = SolveParams::default();
+    lemke.solver = SolverKind::Lemke;
+    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
+    let want = form.velocities_from_lcp(&w.bodies, free, &exact);
+    (exact, want)
+}
+
+/// Every velocity within `tol` (max norm) of the wanted one.
+fn assert_velocities(v: &[Vec3], want: &[Vec3], tol: Real) {
+    for (a, b) in v.iter().zip(want) {
+        assert!((a - b).amax() <= tol, "{a} against {b}");
+    }
+}
+
 /// Two columns of three squares, each square a little tilted, resting on a floor.
 fn columns() -> World {
     let mut w = World::new(WorldParams::signorini(ContactModel::Peg, 0.005)).unwrap();
@@ -88,9 +126,7 @@ fn the_sparse_newton_method_finishes_a_spoiled_lemke_answer() {
     );
     assert!(report.residual <= 1e-8, "residual {:e}", report.residual);
     // The same velocities as the exact answer's (this problem's solution is unique in ν).
-    for (a, b) in v.iter().zip(&want) {
-        assert!((a - b).amax() <= 1e-6, "{a} against {b}");
-    }
+    assert_velocities(&v, &want, 1e-6);
 }
 
 /// Where Newton fails from the best dense iterate, the next one is tried (item 22: on the 2D
@@ -113,9 +149,7 @@ fn the_rescue_tries_the_dense_chains_next_iterate_when_the_best_one_fails() {
         lines[1], "sparse Newton from the dense chain's next iterate",
         "{lines:?}"
     );
-    for (a, b) in v.iter().zip(&want) {
-        assert!((a - b).amax() <= 1e-6, "{a} against {b}");
-    }
+    assert_velocities(&v, &want, 1e-6);
 }
 
 /// The solve budget pays for at least 3n Lemke pivots (`FLOOR_PIVOTS`): the 2D pile of 400
@@ -161,11 +195,7 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
     let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
     let form = w.formulate(&set);
     assert!(form.dim() >= GS_RESCUE_MIN, "{} unknowns", form.dim());
-    let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
-    let mut lemke = SolveParams::default();
-    lemke.solver = SolverKind::Lemke;
-    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
-    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact);
+    let (exact, want) = lemke_answer(&w, &form, &pred.free);
     let from: BTreeMap<_, _> = form
         .normal_contacts()
         .iter()
@@ -174,17 +204,8 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
         .collect();
     for rescue_first in [true, false] {
         let mut report = StepReport::default();
-        let warm = Warm {
-            from: &from,
-            to: &mut BTreeMap::new(),
-            basis: None,
-            basis_map: None,
-            key_flags: None,
-            rescue_first,
-            proximal_first: false,
-            basis_to: None,
-            reduced: None,
-        };
+        let mut to = BTreeMap::new();
+        let warm = plain_warm(&from, &mut to, rescue_first, false);
         let v = w.solve(&form, &set, &pred.free, warm, &mut report);
         let by_rescue = matches!(
             report.solver,
@@ -192,9 +213,7 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
         );
         assert_eq!(by_rescue, rescue_first, "{:?}", report.solver);
         assert!(!report.failed && report.residual <= 1e-8, "{report:?}");
-        for (a, b) in v.iter().zip(&want) {
-            assert!((a - b).amax() <= 1e-6, "{a} against {b}");
-        }
+        assert_velocities(&v, &want, 1e-6);
     }
 }
 
@@ -207,11 +226,7 @@ fn the_proximal_stage_answers_with_lemkes_velocities() {
     let pred = w.predict_and_broad_phase();
     let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
     let form = w.formulate(&set);
-    let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
-    let mut lemke = SolveParams::default();
-    lemke.solver = SolverKind::Lemke;
-    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
-    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact);
+    let (_, want) = lemke_answer(&w, &form, &pred.free);
 
     let mut report = StepReport::default();
     let (z, basis) = w
@@ -229,9 +244,7 @@ fn the_proximal_stage_answers_with_lemkes_velocities() {
         report.residual
     );
     let v = form.velocities_from_lcp(&w.bodies, &pred.free, &z);
-    for (a, b) in v.iter().zip(&want) {
-        assert!((a - b).amax() <= 1e-6, "{a} against {b}");
-    }
+    assert_velocities(&v, &want, 1e-6);
 }
 
 /// A gap-correction re-solve after a proximal answer starts with the proximal stage
@@ -245,24 +258,12 @@ fn a_re_solve_after_a_proximal_answer_starts_with_the_proximal_stage() {
     let pred = w.predict_and_broad_phase();
     let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
     let form = w.formulate(&set);
-    let lcp = form.reduced_lcp(&w.bodies, &pred.free).unwrap();
-    let mut lemke = SolveParams::default();
-    lemke.solver = SolverKind::Lemke;
-    let exact = solve_lcp(&lcp, &lemke).unwrap().z;
-    let want = form.velocities_from_lcp(&w.bodies, &pred.free, &exact);
+    let (_, want) = lemke_answer(&w, &form, &pred.free);
     for proximal_first in [true, false] {
         let mut report = StepReport::default();
-        let warm = Warm {
-            from: &BTreeMap::new(),
-            to: &mut BTreeMap::new(),
-            basis: None,
-            basis_map: None,
-            key_flags: None,
-            rescue_first: false,
-            proximal_first,
-            basis_to: None,
-            reduced: None,
-        };
+        let none = BTreeMap::new();
+        let mut to = BTreeMap::new();
+        let warm = plain_warm(&none, &mut to, false, proximal_first);
         let v = w.solve(&form, &set, &pred.free, warm, &mut report);
         assert_eq!(
             report.proximal_answers,
@@ -271,9 +272,7 @@ fn a_re_solve_after_a_proximal_answer_starts_with_the_proximal_stage() {
             report.fallbacks
         );
         assert!(!report.failed, "{report:?}");
-        for (a, b) in v.iter().zip(&want) {
-            assert!((a - b).amax() <= 1e-6, "{a} against {b}");
-        }
+        assert_velocities(&v, &want, 1e-6);
     }
 }
 
@@ -297,17 +296,7 @@ fn a_frictional_sparse_re_solve_after_a_rescue_skips_the_sparse_lemke() {
         &form,
         &set,
         &pred.free,
-        Warm {
-            from: &BTreeMap::new(),
-            to: &mut from,
-            basis: None,
-            basis_map: None,
-            key_flags: None,
-            rescue_first: false,
-            proximal_first: false,
-            basis_to: None,
-            reduced: None,
-        },
+        plain_warm(&BTreeMap::new(), &mut from, false, false),
         &mut first,
     );
     assert_eq!(
@@ -319,17 +308,8 @@ fn a_frictional_sparse_re_solve_after_a_rescue_skips_the_sparse_lemke() {
     assert!(!from.is_empty());
     for rescue_first in [true, false] {
         let mut report = StepReport::default();
-        let warm = Warm {
-            from: &from,
-            to: &mut BTreeMap::new(),
-            basis: None,
-            basis_map: None,
-            key_flags: None,
-            rescue_first,
-            proximal_first: false,
-            basis_to: None,
-            reduced: None,
-        };
+        let mut to = BTreeMap::new();
+        let warm = plain_warm(&from, &mut to, rescue_first, false);
         let v = w.solve(&form, &set, &pred.free, warm, &mut report);
         let by_rescue = matches!(
             report.solver,
@@ -345,8 +325,6 @@ fn a_frictional_sparse_re_solve_after_a_rescue_skips_the_sparse_lemke() {
             report.fallbacks
         );
         assert!(!report.failed && report.residual <= 1e-6, "{report:?}");
-        for (a, b) in v.iter().zip(&exact) {
-            assert!((a - b).amax() <= 1e-5, "{a} against {b}");
-        }
+        assert_velocities(&v, &exact, 1e-5);
     }
 }
