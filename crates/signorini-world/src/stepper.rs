@@ -1008,6 +1008,17 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 return form.velocities_from_lcp(&self.bodies, free, &z);
             }};
         }
+        // The proximal-point stage (items 29, 30), warm from `flags`: its answer, else on.
+        macro_rules! try_proximal {
+            () => {
+                let cache = reduced.as_deref_mut();
+                if let Some((z, basis)) =
+                    self.solve_proximal(form, free, flags.as_deref(), cache, report)
+                {
+                    answer!(z, basis);
+                }
+            };
+        }
         if sparse_lemke {
             flags = reuse
                 .as_ref()
@@ -1022,12 +1033,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             // sparse Lemke and the rescue, whose runs on it cost minutes on the μ = 0.5
             // pile, only if it fails (docs/peg3d.md, item 30).
             if proximal_first {
-                let cache = reduced.as_deref_mut();
-                if let Some((z, basis)) =
-                    self.solve_proximal(form, free, flags.as_deref(), cache, report)
-                {
-                    answer!(z, basis);
-                }
+                try_proximal!();
                 report
                     .fallbacks
                     .push("proximal stage first failed: the sparse Lemke".into());
@@ -1063,11 +1069,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 keep(&normals);
                 return v;
             }
-            if sparse_lemke
-                && let Some((z, basis)) =
-                    self.solve_proximal(form, free, flags.as_deref(), reduced, report)
-            {
-                answer!(z, basis);
+            if sparse_lemke {
+                try_proximal!();
             }
             if form.dim() > DENSE_FALLBACK_LIMIT {
                 let why = format!(
@@ -1089,11 +1092,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 keep(&normals);
                 return v;
             }
-            if let Some((z, basis)) =
-                self.solve_proximal(form, free, flags.as_deref(), reduced, report)
-            {
-                answer!(z, basis);
-            }
+            try_proximal!();
             report
                 .fallbacks
                 .push("sparse Lemke failed: dense chain".into());

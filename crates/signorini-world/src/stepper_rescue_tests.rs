@@ -11,17 +11,27 @@ use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};
 
-/// A warm start with no basis and no cache: the last impulses `from`, this solve's into `to`,
-/// and the two flags of the re-solves.
-fn plain_warm<'a>(
-    from: &'a BTreeMap<<Planar as Space<3>>::Key, Real>,
-    to: &'a mut BTreeMap<<Planar as Space<3>>::Key, Real>,
+type Key = <Planar as Space<3>>::Key;
+
+/// One solve of `form` with a warm start of no basis and no cache: from the last impulses
+/// `from`, with the two flags of the re-solves. Its velocities, the normal impulses it keeps
+/// for the next solve, and its report.
+fn solve_once(
+    w: &World,
+    (form, set, free): (
+        &Formulation<3>,
+        &ConstraintSet<<Planar as Space<3>>::Contact>,
+        &[Vec3],
+    ),
+    from: &BTreeMap<Key, Real>,
     rescue_first: bool,
     proximal_first: bool,
-) -> Warm<'a, <Planar as Space<3>>::Key, 3> {
-    Warm {
+) -> (Vec<Vec3>, BTreeMap<Key, Real>, StepReport) {
+    let mut to = BTreeMap::new();
+    let mut report = StepReport::default();
+    let warm = Warm {
         from,
-        to,
+        to: &mut to,
         basis: None,
         basis_map: None,
         key_flags: None,
@@ -29,7 +39,17 @@ fn plain_warm<'a>(
         proximal_first,
         basis_to: None,
         reduced: None,
-    }
+    };
+    let v = w.solve(form, set, free, warm, &mut report);
+    (v, to, report)
+}
+
+/// Whether the rescue (the sparse Newton method or block Gauss–Seidel) gave the answer.
+fn by_rescue(report: &StepReport) -> bool {
+    matches!(
+        report.solver,
+        Some(SolverKind::SparseNewton | SolverKind::Pgs)
+    )
 }
 
 /// Lemke's exact answer to the reduced LCP of `form`, and its velocities.
@@ -203,15 +223,8 @@ fn a_re_solve_after_a_rescue_starts_with_the_rescue() {
         .map(|(k, &c)| (Planar::key(&set.contacts[c]), exact[k]))
         .collect();
     for rescue_first in [true, false] {
-        let mut report = StepReport::default();
-        let mut to = BTreeMap::new();
-        let warm = plain_warm(&from, &mut to, rescue_first, false);
-        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
-        let by_rescue = matches!(
-            report.solver,
-            Some(SolverKind::SparseNewton | SolverKind::Pgs)
-        );
-        assert_eq!(by_rescue, rescue_first, "{:?}", report.solver);
+        let (v, _, report) = solve_once(&w, (&form, &set, &pred.free), &from, rescue_first, false);
+        assert_eq!(by_rescue(&report), rescue_first, "{:?}", report.solver);
         assert!(!report.failed && report.residual <= 1e-8, "{report:?}");
         assert_velocities(&v, &want, 1e-6);
     }
@@ -260,11 +273,8 @@ fn a_re_solve_after_a_proximal_answer_starts_with_the_proximal_stage() {
     let form = w.formulate(&set);
     let (_, want) = lemke_answer(&w, &form, &pred.free);
     for proximal_first in [true, false] {
-        let mut report = StepReport::default();
-        let none = BTreeMap::new();
-        let mut to = BTreeMap::new();
-        let warm = plain_warm(&none, &mut to, false, proximal_first);
-        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
+        let problem = (&form, &set, &pred.free[..]);
+        let (v, _, report) = solve_once(&w, problem, &BTreeMap::new(), false, proximal_first);
         assert_eq!(
             report.proximal_answers,
             usize::from(proximal_first),
@@ -290,15 +300,8 @@ fn a_frictional_sparse_re_solve_after_a_rescue_skips_the_sparse_lemke() {
     let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
     let form = w.formulate(&set);
     assert!(form.dim() > w.dense_limit(), "{} unknowns", form.dim());
-    let mut first = StepReport::default();
-    let mut from = BTreeMap::new();
-    let exact = w.solve(
-        &form,
-        &set,
-        &pred.free,
-        plain_warm(&BTreeMap::new(), &mut from, false, false),
-        &mut first,
-    );
+    let problem = (&form, &set, &pred.free[..]);
+    let (exact, from, first) = solve_once(&w, problem, &BTreeMap::new(), false, false);
     assert_eq!(
         first.solver,
         Some(SolverKind::Lemke),
@@ -307,15 +310,8 @@ fn a_frictional_sparse_re_solve_after_a_rescue_skips_the_sparse_lemke() {
     );
     assert!(!from.is_empty());
     for rescue_first in [true, false] {
-        let mut report = StepReport::default();
-        let mut to = BTreeMap::new();
-        let warm = plain_warm(&from, &mut to, rescue_first, false);
-        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
-        let by_rescue = matches!(
-            report.solver,
-            Some(SolverKind::SparseNewton | SolverKind::Pgs)
-        );
-        assert_eq!(by_rescue, rescue_first, "{:?}", report.fallbacks);
+        let (v, _, report) = solve_once(&w, problem, &from, rescue_first, false);
+        assert_eq!(by_rescue(&report), rescue_first, "{:?}", report.fallbacks);
         assert!(
             !report
                 .fallbacks
