@@ -37,6 +37,8 @@ pub struct PileConfig {
     pub dense_limit: Option<usize>,
     /// Sets `WorldParams::sparse_lemke_from` (`None` keeps the default).
     pub sparse_lemke_from: Option<usize>,
+    /// Sets `WorldParams::sparse_warm_from` (`None` keeps the default).
+    pub sparse_warm_from: Option<usize>,
     /// Write the world's state after these steps, `states/<stem>-step<k>.json` (a
     /// [`signorini_world::Checkpoint`] with the run's name and μ).
     pub save_states: Vec<usize>,

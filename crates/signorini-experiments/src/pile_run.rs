@@ -196,6 +196,9 @@ pub fn run_one(
     if let Some(from) = cfg.sparse_lemke_from {
         params.sparse_lemke_from = from;
     }
+    if let Some(from) = cfg.sparse_warm_from {
+        params.sparse_warm_from = from;
+    }
     let mut world = PileWorld::new(&sc.boxed, params)?;
     let mut steps = Csv::create(
         &cfg.out.join("steps").join(format!("{name}.csv")),

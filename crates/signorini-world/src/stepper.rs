@@ -27,7 +27,7 @@ use crate::reduced_cache::ReducedCache;
 use crate::report::{StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
-    CscMatrix, FACTOR_RESTART_FROM, LemkeFactor, ProximalLemkeParams, SolveError, SolveParams,
+    CscMatrix, FACTOR_RESTART_FROM, Lcp, LemkeFactor, ProximalLemkeParams, SolveError, SolveParams,
     SolverKind, SparseLemkeMatrix, SparseMcp, lcp_natural_residual, lemke_proximal,
     polish_small_lcp, solve_mcp, solve_sparse, work_estimate,
 };
@@ -172,8 +172,16 @@ pub struct WorldParams {
     /// LU), warm-started from the last basis, whichever route their size gives them
     /// ([`WorldParams::dense_limit`]); that route's solvers run only if it fails (the rescue
     /// first, from where it stopped). Default [`DEFAULT_SPARSE_LEMKE_FROM`]; `usize::MAX`
-    /// turns it off.
+    /// turns it off, on every island (the band of [`WorldParams::sparse_warm_from`] too).
     pub sparse_lemke_from: usize,
+    /// Problems (islands) with at least this many unknowns, but fewer than
+    /// [`WorldParams::sparse_lemke_from`], are first solved by the sparse Lemke when it can
+    /// start warm — from the last basis of this island (matched by key when the set
+    /// changed since) — and no factored basis of the same unknowns is at hand (which the
+    /// dense route re-solves in O(n·k), as on a resting stack); otherwise by the dense chain,
+    /// cold. Default [`DEFAULT_SPARSE_WARM_FROM`]; `usize::MAX` turns it off, and so does
+    /// `sparse_lemke_from = usize::MAX` (the sparse Lemke off altogether).
+    pub sparse_warm_from: usize,
     /// Answer a step's re-solves (gap corrections, split impulse), whose problems differ from
     /// the solve before them only in q, from that solve's final Lemke basis when it is still
     /// feasible ([`LemkeFactor::resolve`], O(n·k) instead of a Lemke run), each answer
@@ -272,6 +280,7 @@ impl WorldParams {
             dense_limit: DEFAULT_DENSE_LIMIT,
             friction_dense_limit: DEFAULT_FRICTION_DENSE_LIMIT,
             sparse_lemke_from: DEFAULT_SPARSE_LEMKE_FROM,
+            sparse_warm_from: DEFAULT_SPARSE_WARM_FROM,
             reuse_basis: true,
             paper_detection: false,
             gyroscopic: Gyroscopic::default(),
@@ -668,9 +677,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // The sparse reduced matrix, shared by this step's solves of one configuration.
         let mut reduced = ReducedCache::default();
         let key_flags = form.as_ref().and_then(|f| {
-            (previous.is_none()
-                && !self.basic.is_empty()
-                && f.dim() >= self.params.sparse_lemke_from)
+            (previous.is_none() && !self.basic.is_empty() && f.dim() >= self.sparse_from())
                 .then(|| flags_by_key(&self.basic, keyed.insert(keyed_unknowns(f, &set, S::key))))
         });
         let mut velocities = match &form {
@@ -723,7 +730,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         self.basic = self
             .basis
             .as_ref()
-            .filter(|b| b.factor.dim() >= self.params.sparse_lemke_from)
+            .filter(|b| b.factor.dim() >= self.sparse_from())
             .map(basic_unknowns)
             .unwrap_or_default();
         self.warm = solved;
@@ -990,11 +997,45 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // first, from that answer's impulses (`needed_rescue`).
         let sparse_rescue_first =
             rescue_first && self.params.mu > 0.0 && form.dim() > self.dense_limit();
-        let sparse_lemke = form.dim() >= self.params.sparse_lemke_from;
+        // Its warm start: the basis of this island's last solve (of the same set, or grown
+        // to new contacts), else the last step's basic unknowns matched by key.
+        let flags = (form.dim() >= self.sparse_from())
+            .then(|| {
+                reuse
+                    .as_ref()
+                    .and_then(|f| match &basis_map {
+                        Some(map) => grown_flags(f, map, form.dim()),
+                        None => (f.dim() == form.dim()).then(|| f.z_basic()),
+                    })
+                    .or(key_flags)
+            })
+            .flatten();
+        let mut basis_to = basis_to;
+        // From `sparse_lemke_from` on, always; from `sparse_warm_from` (the band below it),
+        // when it starts warm. A factored basis of these unknowns (a resting stack, a
+        // gap-correction re-solve) answers first in the band, as on the dense route, in
+        // O(n·k); the sparse Lemke starts from it only when it cannot.
+        let band = (self.sparse_from()..self.params.sparse_lemke_from).contains(&form.dim());
+        let mut early_lcp = None;
+        if let Some(f) = reuse
+            .as_ref()
+            .filter(|f| band && f.has_inverse() && f.dim() == form.dim())
+        {
+            let lcp = form.reduced_lcp(&self.bodies, free);
+            if let Ok(lcp) = &lcp
+                && let Some(z) = resolve_factored(lcp, f, form.n_normal, report)
+            {
+                keep(&z.as_slice()[..form.n_normal]);
+                if let Some(to) = basis_to.as_deref_mut() {
+                    *to = Some(f.clone());
+                }
+                return form.velocities_from_lcp(&self.bodies, free, &z);
+            }
+            early_lcp = Some(lcp);
+        }
+        let sparse_lemke = form.dim() >= self.params.sparse_lemke_from || (band && flags.is_some());
         let mut lemke_best = None;
         let mut reduced = reduced;
-        let mut flags = None;
-        let mut basis_to = basis_to;
         // A pivoting answer (the sparse Lemke's or the proximal iteration's): its normal
         // impulses kept for the next solve, its basis for the next warm start.
         macro_rules! answer {
@@ -1020,13 +1061,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             };
         }
         if sparse_lemke {
-            flags = reuse
-                .as_ref()
-                .and_then(|f| match &basis_map {
-                    Some(map) => grown_flags(f, map, form.dim()),
-                    None => (f.dim() == form.dim()).then(|| f.z_basic()),
-                })
-                .or(key_flags);
             // A gap-correction re-solve after a proximal answer: the problem differs in q
             // (and in the contacts that joined) from one on which the sparse Lemke and the
             // rescue failed, and the proximal stage starts from that answer's basis; the
@@ -1119,7 +1153,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // reduced form's unknowns: where every dense solve fails, the rescue starts the sparse
         // Newton method from them first, the least residual first (items 21 and 22).
         let mut dense_best: Vec<(DVector<Real>, Real)> = Vec::new();
-        let lcp = match form.reduced_lcp(&self.bodies, free) {
+        // (Built before the sparse Lemke where a factored basis was tried first: that basis
+        // could not answer, so it is not tried again below.)
+        let resolved = early_lcp.is_some();
+        let lcp = match early_lcp.unwrap_or_else(|| form.reduced_lcp(&self.bodies, free)) {
             Ok(l) => Some(l),
             Err(e) => {
                 report.fallbacks.push(format!("reduced LCP: {e}"));
@@ -1130,26 +1167,14 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             (Some(f), Some(map), Some(lcp)) => f.embedded(&lcp.m, map).map(Arc::new).or(Some(f)),
             (reuse, _, _) => reuse,
         };
-        if let (Some(lcp), Some(f)) = (&lcp, &reuse)
-            && let Some(z) = f.resolve(&lcp.m, &lcp.q, BASIS_REFINEMENTS)
+        if let (Some(lcp), Some(f), false) = (&lcp, &reuse, resolved)
+            && let Some(z) = resolve_factored(lcp, f, form.n_normal, report)
         {
-            // Polished like the Auto chain's own small answers, so that a reused answer is
-            // as exact as the Lemke run it replaces. (Skipping the polish when the answer is
-            // already within 1e-14 made the resting tower's step 40 % cheaper, but doubled
-            // pour3d's round-off-level medians, 2.4e-18 -> 4.3e-18 m³ at h = 0.014: kept.)
-            let (z, r) = polish_small_lcp(lcp, z);
-            if r <= REUSE_TOLERANCE * lcp.q.amax().max(1.0) {
-                report.solver = Some(SolverKind::Lemke);
-                report.iterations = 0;
-                report.residual = r;
-                report.basis_reuses += 1;
-                report.normal_impulse = z.iter().take(form.n_normal).sum();
-                keep(&z.as_slice()[..form.n_normal]);
-                if let Some(to) = basis_to {
-                    *to = Some(f.clone());
-                }
-                return form.velocities_from_lcp(&self.bodies, free, &z);
+            keep(&z.as_slice()[..form.n_normal]);
+            if let Some(to) = basis_to {
+                *to = Some(f.clone());
             }
+            return form.velocities_from_lcp(&self.bodies, free, &z);
         }
         // The basis could not answer this q (it left its invariance region) or is not of
         // this matrix: Lemke restarts from it instead of from scratch (large problems only,
@@ -1387,6 +1412,18 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             p.max_iterations = Some(FRICTION_RESCUE_ITERATIONS);
         }
         p
+    }
+
+    /// The size from which the sparse Lemke may run ([`WorldParams::sparse_warm_from`] or
+    /// [`WorldParams::sparse_lemke_from`], the smaller), and from which the last basis's
+    /// basic unknowns are kept for its warm start.
+    fn sparse_from(&self) -> usize {
+        if self.params.sparse_lemke_from == usize::MAX {
+            return usize::MAX; // the sparse Lemke off, its warm band with it
+        }
+        self.params
+            .sparse_warm_from
+            .min(self.params.sparse_lemke_from)
     }
 
     /// Islands with more unknowns than this are solved sparse ([`WorldParams::dense_limit`],
@@ -1735,7 +1772,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 .filter(|b| {
                     basis_map.is_none()
                         && b.signature != signature
-                        && form.dim() >= self.params.sparse_lemke_from
+                        && form.dim() >= self.sparse_from()
                 })
                 .map(|b| flags_by_key(&basic_unknowns(b), &unknowns));
             let warm = Warm {
@@ -2041,6 +2078,39 @@ pub const DEFAULT_DENSE_LIMIT: usize = 4000;
 /// Default [`WorldParams::sparse_lemke_from`]: dense-route problems of at least this many
 /// unknowns try the sparse Lemke first.
 pub const DEFAULT_SPARSE_LEMKE_FROM: usize = 400;
+
+/// Default [`WorldParams::sparse_warm_from`]. 150: above every PEG problem of the pour
+/// experiments, whose figures were measured with cold dense solves (largest: 136 unknowns in
+/// pour2d's 160 PEG runs, 110 in pour3d random's 160, 80 in the icosahedra's 16; docs/peg3d.md
+/// item 31), and below the islands of the settling 3D pile of 27 bodies (200–400 unknowns),
+/// whose sets change every step so that the dense route solved each of them cold. Warm from
+/// the last step's basis matched by key, that pile takes 0.61 of the time (item 31).
+pub const DEFAULT_SPARSE_WARM_FROM: usize = 150;
+
+/// The answer of a factored basis ([`LemkeFactor::resolve`]) to this LCP, polished like the
+/// Auto chain's own small answers so that a reused answer is as exact as the Lemke run it
+/// replaces, and recorded in `report` (a basis reuse); `None` where the basis cannot answer
+/// this q (it left its invariance region) or is not of this matrix. (Skipping the polish when
+/// the answer is already within 1e-14 made the resting tower's step 40 % cheaper, but doubled
+/// pour3d's round-off-level medians, 2.4e-18 -> 4.3e-18 m³ at h = 0.014: kept.)
+fn resolve_factored(
+    lcp: &Lcp,
+    f: &LemkeFactor,
+    n_normal: usize,
+    report: &mut StepReport,
+) -> Option<DVector<Real>> {
+    let z = f.resolve(&lcp.m, &lcp.q, BASIS_REFINEMENTS)?;
+    let (z, r) = polish_small_lcp(lcp, z);
+    if r > REUSE_TOLERANCE * lcp.q.amax().max(1.0) {
+        return None;
+    }
+    report.solver = Some(SolverKind::Lemke);
+    report.iterations = 0;
+    report.residual = r;
+    report.basis_reuses += 1;
+    report.normal_impulse = z.iter().take(n_normal).sum();
+    Some(z)
+}
 
 /// Why the world's sparse Lemke gave no answer, and the iterate it stopped at (if any): the
 /// rescue's first start.

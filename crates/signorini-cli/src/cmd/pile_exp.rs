@@ -68,6 +68,12 @@ pub struct PileArgs {
     /// it fails. Default: `signorini_world::DEFAULT_SPARSE_LEMKE_FROM`.
     #[arg(long, value_name = "UNKNOWNS")]
     sparse_lemke_from: Option<usize>,
+    /// Smaller dense-route islands, from this many unknowns on, are solved first by the
+    /// sparse Lemke when it can start from the last basis and no factored basis of the same
+    /// unknowns is at hand. Default: `signorini_world::DEFAULT_SPARSE_WARM_FROM`; a value
+    /// above every island turns it off.
+    #[arg(long, value_name = "UNKNOWNS")]
+    sparse_warm_from: Option<usize>,
     /// Refuse the experiment if a run's estimated memory is above SIZE (e.g. 16G, 500M, 2Gi;
     /// `none`: no check). Default: SIGNORINI_MEMORY_LIMIT, else the machine's total memory.
     #[arg(long, value_name = "SIZE")]
@@ -197,6 +203,7 @@ fn pile_config(a: &PileArgs) -> anyhow::Result<PileConfig> {
         trajectories: a.trajectories,
         dense_limit: a.dense_limit,
         sparse_lemke_from: a.sparse_lemke_from,
+        sparse_warm_from: a.sparse_warm_from,
         save_states: a.save_state.clone(),
         resume: a.resume.clone(),
     })

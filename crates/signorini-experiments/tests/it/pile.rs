@@ -29,6 +29,7 @@ fn config(dim: Dim, sizes: Vec<usize>, layout: Layout, duration: f64, out: PathB
         trajectories: false,
         dense_limit: None,
         sparse_lemke_from: None,
+        sparse_warm_from: None,
         save_states: Vec::new(),
         resume: None,
     }

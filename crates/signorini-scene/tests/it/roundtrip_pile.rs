@@ -24,6 +24,7 @@ fn pile_config(dim: Dim, h: f64, steps: usize, out: &Path) -> PileConfig {
         trajectories: true,
         dense_limit: None,
         sparse_lemke_from: None,
+        sparse_warm_from: None,
         save_states: Vec::new(),
         resume: None,
     }

@@ -15,6 +15,7 @@ mod friction_rescue;
 mod islands;
 mod paper;
 mod spatial;
+mod warm_band;
 
 /// A static floor and columns of three 0.2 m cubes at x = `xs`, each cube tilted a little
 /// more about x and shifted a little, dropped onto it: the face-to-face contacts with friction give
