@@ -1011,6 +1011,18 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             })
             .flatten();
         let mut basis_to = basis_to;
+        // An answer of a factored basis of these unknowns (`resolve_factored`): its normal
+        // impulses kept for the next solve, the basis for the next re-solve.
+        macro_rules! reused {
+            ($z:expr, $factor:expr) => {{
+                let z: DVector<Real> = $z;
+                keep(&z.as_slice()[..form.n_normal]);
+                if let Some(to) = basis_to.as_deref_mut() {
+                    *to = Some($factor.clone());
+                }
+                return form.velocities_from_lcp(&self.bodies, free, &z);
+            }};
+        }
         // From `sparse_lemke_from` on, always; from `sparse_warm_from` (the band below it),
         // when it starts warm. A factored basis of these unknowns (a resting stack, a
         // gap-correction re-solve) answers first in the band, as on the dense route, in
@@ -1025,11 +1037,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             if let Ok(lcp) = &lcp
                 && let Some(z) = resolve_factored(lcp, f, form.n_normal, report)
             {
-                keep(&z.as_slice()[..form.n_normal]);
-                if let Some(to) = basis_to.as_deref_mut() {
-                    *to = Some(f.clone());
-                }
-                return form.velocities_from_lcp(&self.bodies, free, &z);
+                reused!(z, f);
             }
             early_lcp = Some(lcp);
         }
@@ -1170,11 +1178,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         if let (Some(lcp), Some(f), false) = (&lcp, &reuse, resolved)
             && let Some(z) = resolve_factored(lcp, f, form.n_normal, report)
         {
-            keep(&z.as_slice()[..form.n_normal]);
-            if let Some(to) = basis_to {
-                *to = Some(f.clone());
-            }
-            return form.velocities_from_lcp(&self.bodies, free, &z);
+            reused!(z, f);
         }
         // The basis could not answer this q (it left its invariance region) or is not of
         // this matrix: Lemke restarts from it instead of from scratch (large problems only,
