@@ -997,19 +997,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // first, from that answer's impulses (`needed_rescue`).
         let sparse_rescue_first =
             rescue_first && self.params.mu > 0.0 && form.dim() > self.dense_limit();
-        // Its warm start: the basis of this island's last solve (of the same set, or grown
-        // to new contacts), else the last step's basic unknowns matched by key.
-        let flags = (form.dim() >= self.sparse_from())
-            .then(|| {
-                reuse
-                    .as_ref()
-                    .and_then(|f| match &basis_map {
-                        Some(map) => grown_flags(f, map, form.dim()),
-                        None => (f.dim() == form.dim()).then(|| f.z_basic()),
-                    })
-                    .or(key_flags)
-            })
-            .flatten();
         let mut basis_to = basis_to;
         // An answer of a factored basis of these unknowns (`resolve_factored`): its normal
         // impulses kept for the next solve, the basis for the next re-solve.
@@ -1041,6 +1028,19 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
             early_lcp = Some(lcp);
         }
+        // Its warm start: the basis of this island's last solve (of the same set, or grown
+        // to new contacts), else the last step's basic unknowns matched by key.
+        let flags = (form.dim() >= self.sparse_from())
+            .then(|| {
+                reuse
+                    .as_ref()
+                    .and_then(|f| match &basis_map {
+                        Some(map) => grown_flags(f, map, form.dim()),
+                        None => (f.dim() == form.dim()).then(|| f.z_basic()),
+                    })
+                    .or(key_flags)
+            })
+            .flatten();
         let sparse_lemke = form.dim() >= self.params.sparse_lemke_from || (band && flags.is_some());
         let mut lemke_best = None;
         let mut reduced = reduced;
