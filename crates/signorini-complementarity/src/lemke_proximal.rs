@@ -27,7 +27,12 @@
 //!
 //! Convergence is proven for monotone problems only; these are not monotone, so the iterate
 //! kept is the one of least residual on the original problem, and the rounds stop when it
-//! stalls. Deterministic: each round is a deterministic sparse Lemke run.
+//! stalls. After each round that does not lower that residual by 10 %, ε shrinks (× 0.3, to
+//! at least 1e-10 · max|M_ii|): the continuation ε_k → 0 of the proximal point method's
+//! inexact variants. At a fixed ε, the rounds on the 2D pile of 2,500 settled at residuals of
+//! ε ‖z_{k+1} − z_k‖ with a steady step (1.4e-5 … 5.2e-5); shrinking ε took the same islands
+//! to 3e-8 … 2e-7 in 13–18 rounds (docs/peg3d.md, item 32). Each new ε factors its matrix
+//! afresh at the last basis. Deterministic: each round is a deterministic sparse Lemke run.
 
 use nalgebra::DVector;
 use signorini_math::Real;
@@ -48,6 +53,11 @@ pub struct ProximalLemkeParams {
     pub max_rounds: usize,
     /// Stop after this many rounds in a row that did not lower the best residual by 10 %.
     pub stall_rounds: usize,
+    /// ε is multiplied by this after each such round (the continuation ε_k → 0; `1.0`: a
+    /// fixed ε), down to [`ProximalLemkeParams::min_regularisation`].
+    pub shrink: Real,
+    /// The least ε, as a multiple of max_i |M_ii| (as `regularisation`).
+    pub min_regularisation: Real,
     /// Pivot limit of each sparse Lemke run.
     pub max_pivots: usize,
     /// Work budget of the whole call, in `lemke_sparse`'s units (`None`: no limit).
@@ -56,14 +66,17 @@ pub struct ProximalLemkeParams {
 
 impl ProximalLemkeParams {
     /// The settings measured on the 125-body pile (ε = 1e-4 · max|M_ii|, 200 rounds, 20 to
-    /// stall), for an LCP of `n` unknowns: 3 n pivots per run, no work limit, tolerance
-    /// `tolerance`.
+    /// stall) and the 2D pile of 2,500 (ε × 0.3 after a stalled round, down to
+    /// 1e-10 · max|M_ii|), for an LCP of `n` unknowns: 3 n pivots per run, no work limit,
+    /// tolerance `tolerance`.
     pub fn new(n: usize, tolerance: Real) -> Self {
         ProximalLemkeParams {
             regularisation: 1e-4,
             tolerance,
             max_rounds: 200,
             stall_rounds: 20,
+            shrink: 0.3,
+            min_regularisation: 1e-10,
             max_pivots: 3 * n,
             work_limit: None,
         }
@@ -79,8 +92,10 @@ pub struct ProximalLemkeInfo {
     pub residual: Real,
     /// The complementary basis of the regularised run that gave `z` (`true`: z_i basic).
     pub basis: Vec<bool>,
-    /// ε used.
+    /// ε of the first run.
     pub epsilon: Real,
+    /// ε of the last round (below `epsilon` where the continuation lowered it).
+    pub last_epsilon: Real,
     /// Rounds after the first regularised run.
     pub rounds: usize,
     /// Pivots of every run.
@@ -122,17 +137,16 @@ pub fn lemke_proximal(
         )));
     }
     // M's entries, read once: for ε and for M + εI.
-    let mut triplets = m.triplets();
-    let epsilon = params.regularisation * diagonal_scale(&triplets);
+    let entries = m.triplets();
+    let scale = diagonal_scale(&entries);
+    let mut epsilon = params.regularisation * scale;
+    let least = params.min_regularisation * scale;
     if !(epsilon > 0.0 && epsilon.is_finite()) {
         return Err(SolveError::InvalidInput(format!(
             "proximal Lemke: no regularisation from M (ε = {epsilon:e})"
         )));
     }
-    triplets.extend((0..n).map(|i| (i, i, epsilon)));
-    let regularised = CscMatrix::from_triplets(n, n, &triplets)
-        .map_err(|e| SolveError::InvalidInput(format!("proximal Lemke: {e}")))?;
-    let mut held = SparseLemkeMatrix::new(regularised);
+    let mut held = regularised(&entries, n, epsilon)?;
     let first = held.solve(q, warm, params.max_pivots, params.work_limit)?;
     let (mut pivots, mut work) = (first.pivots, first.work);
     let mut best = ProximalLemkeInfo {
@@ -140,6 +154,7 @@ pub fn lemke_proximal(
         z: first.z.clone(),
         basis: first.basis.clone(),
         epsilon,
+        last_epsilon: epsilon,
         rounds: 0,
         pivots,
         work,
@@ -155,7 +170,8 @@ pub fn lemke_proximal(
             break;
         }
         // The proximal step: LCP(M + εI, q − ε z_k), warm from z_k's basis (whose factors
-        // the held matrix kept).
+        // the held matrix kept, or which a new ε's matrix factors afresh).
+        let used = epsilon;
         let shifted = q - &last.z * epsilon;
         let next = match held.solve(&shifted, Some(&last.basis), params.max_pivots, left) {
             Ok(next) => next,
@@ -168,6 +184,15 @@ pub fn lemke_proximal(
             stalled = 0;
         } else {
             stalled += 1;
+            // The continuation. On the 2D pile of 2,500 (docs/peg3d.md, item 32) the rounds
+            // at a fixed ε settle where the residual is ε times a steady step ‖z_{k+1} − z_k‖
+            // (1.4e-5 on four islands of 6,041–6,304 unknowns, 5.2e-5 on step 332's 6,507):
+            // a smaller ε lowers it, and the last basis keeps the new ε's runs short.
+            let smaller = (epsilon * params.shrink).max(least);
+            if smaller < epsilon {
+                epsilon = smaller;
+                held = regularised(&entries, n, epsilon)?;
+            }
         }
         if r < best.residual {
             best.residual = r;
@@ -175,11 +200,26 @@ pub fn lemke_proximal(
             best.basis = next.basis.clone();
         }
         best.rounds = round;
+        best.last_epsilon = used;
         last = next;
     }
     best.pivots = pivots;
     best.work = work;
     Ok(best)
+}
+
+/// The sparse Lemke's matrix M + εI, from M's (row, column, value) entries.
+fn regularised(
+    entries: &[(usize, usize, Real)],
+    n: usize,
+    epsilon: Real,
+) -> Result<SparseLemkeMatrix, SolveError> {
+    let mut triplets = Vec::with_capacity(entries.len() + n);
+    triplets.extend_from_slice(entries);
+    triplets.extend((0..n).map(|i| (i, i, epsilon)));
+    CscMatrix::from_triplets(n, n, &triplets)
+        .map(SparseLemkeMatrix::new)
+        .map_err(|e| SolveError::InvalidInput(format!("proximal Lemke: {e}")))
 }
 
 /// max_i |M_ii|, or max |M_ij| if the diagonal is zero, from M's (row, column, value) entries.

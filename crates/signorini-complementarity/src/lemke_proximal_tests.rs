@@ -141,3 +141,47 @@ fn a_zero_matrix_is_refused() {
     let e = lemke_proximal(&m, &q, None, &ProximalLemkeParams::new(2, 1e-12)).unwrap_err();
     assert!(matches!(e, SolveError::InvalidInput(_)), "{e}");
 }
+
+#[test]
+fn shrinking_epsilon_converges_where_a_fixed_epsilon_stalls() {
+    // M = R diag(1, 1e-7) Rᵀ (R: a turn by 0.5 rad), z* = (1, 1) with w = 0, q = −M z*. At
+    // a fixed ε = 1e-4 the error along the soft direction shrinks by ε / (ε + 1e-7) ≈ 0.999
+    // a round: the residual stalls near 1e-7, as the 2D pile of 2,500's islands did at
+    // 1.4e-5 … 5.2e-5 (docs/peg3d.md, item 32). The continuation lowers ε until the soft
+    // direction converges.
+    let (c, s) = (0.5_f64.cos(), 0.5_f64.sin());
+    let rot = DMatrix::from_row_slice(2, 2, &[c, -s, s, c]);
+    let diag = DMatrix::from_diagonal(&DVector::from_column_slice(&[1.0, 1e-7]));
+    let dense = &rot * diag * rot.transpose();
+    let q = -(&dense * DVector::from_column_slice(&[1.0, 1.0]));
+    let m = csc(&dense);
+    let mut fixed = ProximalLemkeParams::new(2, 1e-14);
+    fixed.shrink = 1.0;
+    let stalled = lemke_proximal(&m, &q, None, &fixed).unwrap();
+    assert!(
+        stalled.residual > 1e-9,
+        "fixed ε: residual {:e} after {} rounds",
+        stalled.residual,
+        stalled.rounds
+    );
+    assert_eq!(stalled.last_epsilon.to_bits(), stalled.epsilon.to_bits());
+    let info = lemke_proximal(&m, &q, None, &ProximalLemkeParams::new(2, 1e-14)).unwrap();
+    assert!(
+        info.residual <= 1e-14,
+        "continuation: residual {:e} after {} rounds",
+        info.residual,
+        info.rounds
+    );
+    assert!(
+        info.last_epsilon < 0.1 * info.epsilon,
+        "ε {:e} … {:e}, {} rounds",
+        info.epsilon,
+        info.last_epsilon,
+        info.rounds
+    );
+    assert!(
+        (info.z[0] - 1.0).abs() <= 1e-6 && (info.z[1] - 1.0).abs() <= 1e-6,
+        "{}",
+        info.z
+    );
+}

@@ -242,9 +242,14 @@ fn the_proximal_stage_answers_with_lemkes_velocities() {
     let (_, want) = lemke_answer(&w, &form, &pred.free);
 
     let mut report = StepReport::default();
+    let mut best = BestAttempt::default();
     let (z, basis) = w
-        .solve_proximal(&form, &pred.free, None, None, &mut report)
+        .solve_proximal(&form, &pred.free, None, None, &mut best, &mut report)
         .unwrap_or_else(|| panic!("not answered: {:?}", report.fallbacks));
+    assert!(
+        best.0.is_none(),
+        "an accepted answer is not a failed attempt"
+    );
     assert_eq!(basis.len(), form.dim());
     assert!(
         report.fallbacks[0].starts_with("accepted proximal Lemke (ε = "),
