@@ -161,6 +161,9 @@ pub fn lemke_proximal(
     };
     let mut last = first;
     let mut stalled = 0;
+    // Whether ε may still shrink; the first ε.
+    let mut shrinking = params.shrink < 1.0;
+    let start = epsilon;
     for round in 1..=params.max_rounds {
         if best.residual <= params.tolerance || stalled >= params.stall_rounds {
             break;
@@ -175,6 +178,17 @@ pub fn lemke_proximal(
         let shifted = q - &last.z * epsilon;
         let next = match held.solve(&shifted, Some(&last.basis), params.max_pivots, left) {
             Ok(next) => next,
+            // A run at an ε the continuation had lowered broke, as the unregularised path
+            // breaks (an island of 7,175 unknowns of the 125-body pile with μ = 0.5, at
+            // ε = 1e-5 · max|M_ii| after 1.4e-6, where the first ε went on to 2.1e-7;
+            // docs/peg3d.md, item 32): back to the first ε, fixed from then on.
+            Err(_) if epsilon < start => {
+                shrinking = false;
+                epsilon = start;
+                held = regularised(&entries, n, epsilon)?;
+                stalled += 1;
+                continue;
+            }
             Err(_) => break,
         };
         pivots += next.pivots;
@@ -189,7 +203,7 @@ pub fn lemke_proximal(
             // (1.4e-5 on four islands of 6,041–6,304 unknowns, 5.2e-5 on step 332's 6,507):
             // a smaller ε lowers it, and the last basis keeps the new ε's runs short.
             let smaller = (epsilon * params.shrink).max(least);
-            if smaller < epsilon {
+            if shrinking && smaller < epsilon {
                 epsilon = smaller;
                 held = regularised(&entries, n, epsilon)?;
             }
