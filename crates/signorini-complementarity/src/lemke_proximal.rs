@@ -30,9 +30,10 @@
 //! stalls. After each round that does not lower that residual by 10 %, ε shrinks (× 0.3, to
 //! at least 1e-10 · max|M_ii|): the continuation ε_k → 0 of the proximal point method's
 //! inexact variants. At a fixed ε, the rounds on the 2D pile of 2,500 settled at residuals of
-//! ε ‖z_{k+1} − z_k‖ with a steady step (1.4e-5 … 5.2e-5); shrinking ε took the same islands
-//! to 3e-8 … 2e-7 in 13–18 rounds (docs/peg3d.md, item 32). Each new ε factors its matrix
-//! afresh at the last basis. Deterministic: each round is a deterministic sparse Lemke run.
+//! ε ‖z_{k+1} − z_k‖ with a steady step (1.4e-5 … 9.0e-5); shrinking ε took five such islands
+//! to 2.2e-8 … 1.9e-7 in 13–20 rounds (docs/peg3d.md, item 32). Each new ε factors its matrix
+//! afresh at the last basis; if a run at a lowered ε breaks, the rounds go back to the first
+//! ε and keep it. Deterministic: each round is a deterministic sparse Lemke run.
 
 use nalgebra::DVector;
 use signorini_math::Real;
@@ -200,7 +201,7 @@ pub fn lemke_proximal(
             stalled += 1;
             // The continuation. On the 2D pile of 2,500 (docs/peg3d.md, item 32) the rounds
             // at a fixed ε settle where the residual is ε times a steady step ‖z_{k+1} − z_k‖
-            // (1.4e-5 on four islands of 6,041–6,304 unknowns, 5.2e-5 on step 332's 6,507):
+            // (1.4e-5 … 9.0e-5 on five islands of 6,041–6,598 unknowns):
             // a smaller ε lowers it, and the last basis keeps the new ε's runs short.
             let smaller = (epsilon * params.shrink).max(least);
             if shrinking && smaller < epsilon {
