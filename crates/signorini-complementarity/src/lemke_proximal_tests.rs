@@ -147,7 +147,7 @@ fn shrinking_epsilon_converges_where_a_fixed_epsilon_stalls() {
     // M = R diag(1, 1e-7) Rᵀ (R: a turn by 0.5 rad), z* = (1, 1) with w = 0, q = −M z*. At
     // a fixed ε = 1e-4 the error along the soft direction shrinks by ε / (ε + 1e-7) ≈ 0.999
     // a round: the residual stalls near 1e-7, as the 2D pile of 2,500's islands did at
-    // 1.4e-5 … 5.2e-5 (docs/peg3d.md, item 32). The continuation lowers ε until the soft
+    // 1.4e-5 … 9.0e-5 (docs/peg3d.md, item 32). The continuation lowers ε until the soft
     // direction converges.
     let (c, s) = (0.5_f64.cos(), 0.5_f64.sin());
     let rot = DMatrix::from_row_slice(2, 2, &[c, -s, s, c]);
