@@ -759,18 +759,43 @@ impl<'a> Basis<'a> {
         if tied.len() == 1 {
             return Ok(tied[0]);
         }
-        let rows: Vec<(usize, Vec<Real>)> = tied
-            .iter()
-            .map(|&i| self.btran_row(i).map(|row| (i, row)))
-            .collect::<Result<_, _>>()?;
-        let mut left: Vec<usize> = (0..rows.len()).collect();
+        // The rows of B⁻¹ / |a_i| compared column by column, the first differing column
+        // deciding. Column k of B⁻¹ is the unit vector of w_k's row while w_k is basic (w_k's
+        // column of the matrix is e_k): no solve. Another column costs one ftran, which
+        // serves every tied row; once as many ftrans as there are rows left were spent, those
+        // rows of B⁻¹ (one btran each) serve every later column. On a degenerate pivot of
+        // the 2D pile of 2,500 (step 327, docs/peg3d.md item 32), a btran for each of the
+        // tied rows made one gap-correction re-solve run for more than 20 minutes.
+        let mut left = tied;
+        let mut rows: Vec<(usize, Vec<Real>)> = Vec::new();
+        let mut ftrans = 0;
         let mut k = 0;
         while left.len() > 1 && k < self.n {
-            let key = |t: usize| rows[t].1[k] / a[rows[t].0].abs();
-            left = ties(&left, key);
+            if !rows.is_empty() {
+                let at = |i: usize| rows.iter().find(|r| r.0 == i).map_or(0.0, |r| r.1[k]);
+                left = ties(&left, |i| at(i) / a[i].abs());
+            } else if self.row_of[k] != NONBASIC {
+                let j = self.row_of[k];
+                left = ties(&left, |i| if i == j { 1.0 / a[i].abs() } else { 0.0 });
+            } else if ftrans < left.len() {
+                ftrans += 1;
+                let mut e = self.pool.pop().unwrap_or_default();
+                e.clear();
+                e.resize(self.n, 0.0);
+                e[k] = 1.0;
+                let col = self.ftran(e)?;
+                left = ties(&left, |i| col[i] / a[i].abs());
+                self.pool.push(col);
+            } else {
+                rows = left
+                    .iter()
+                    .map(|&i| self.btran_row(i).map(|row| (i, row)))
+                    .collect::<Result<_, _>>()?;
+                continue; // column k again, from the rows
+            }
             k += 1;
         }
-        Ok(rows[left[0]].0)
+        Ok(left[0])
     }
 
     /// Pivot on row r with entering column a = B⁻¹a_e: update x_B, record the update (or
@@ -888,6 +913,42 @@ mod tests {
         let w = m.mul_vec(&info.z) + &q;
         for i in 0..3 {
             assert!(w[i] >= -1e-12 && info.z[i] >= 0.0 && (w[i] * info.z[i]).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn degenerate_ties_are_broken_without_cycling() {
+        // Many tied ratios at every pivot: q has runs of equal entries and zeros, and M has
+        // repeated rows (rank-deficient, PSD: M = I + B Bᵀ with B's columns repeating). The
+        // lexicographic test (`Basis::lexmin`) must still reach a complementary solution.
+        for n in [12, 40, 90] {
+            let mut t = Vec::new();
+            for i in 0..n {
+                t.push((i, i, 1.0));
+                for j in 0..n {
+                    // B = the indicator of i % 4 == j % 4 (blocks of identical rows).
+                    if i % 4 == j % 4 {
+                        t.push((i, j, 1.0));
+                    }
+                }
+            }
+            let m = CscMatrix::from_triplets(n, n, &t).unwrap();
+            let q = DVector::from_fn(n, |i, _| match i % 3 {
+                0 => -1.0,
+                1 => 0.0,
+                _ => -2.0,
+            });
+            let info = lemke_sparse(&m, &q, None, 10 * n, None).unwrap();
+            let w = m.mul_vec(&info.z) + &q;
+            for i in 0..n {
+                assert!(
+                    w[i] >= -1e-10 && info.z[i] >= -1e-12,
+                    "n {n}, {i}: {} {}",
+                    w[i],
+                    info.z[i]
+                );
+                assert!((w[i] * info.z[i]).abs() <= 1e-10, "n {n}, {i}");
+            }
         }
     }
 
