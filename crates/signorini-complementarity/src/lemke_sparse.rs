@@ -767,31 +767,30 @@ impl<'a> Basis<'a> {
         // the 2D pile of 2,500 (step 327, docs/peg3d.md item 32), a btran for each of the
         // tied rows made one gap-correction re-solve run for more than 20 minutes.
         let mut left = tied;
-        let mut rows: Vec<(usize, Vec<Real>)> = Vec::new();
         let mut ftrans = 0;
         let mut k = 0;
         while left.len() > 1 && k < self.n {
-            if !rows.is_empty() {
-                let at = |i: usize| rows.iter().find(|r| r.0 == i).map_or(0.0, |r| r.1[k]);
-                left = ties(&left, |i| at(i) / a[i].abs());
-            } else if self.row_of[k] != NONBASIC {
+            if self.row_of[k] != NONBASIC {
                 let j = self.row_of[k];
                 left = ties(&left, |i| if i == j { 1.0 / a[i].abs() } else { 0.0 });
             } else if ftrans < left.len() {
                 ftrans += 1;
-                let mut e = self.pool.pop().unwrap_or_default();
-                e.clear();
-                e.resize(self.n, 0.0);
-                e[k] = 1.0;
-                let col = self.ftran(e)?;
+                let e_k = self.column(k); // w_k's column of the matrix
+                let col = self.ftran(e_k)?;
                 left = ties(&left, |i| col[i] / a[i].abs());
                 self.pool.push(col);
             } else {
-                rows = left
+                // The rows left, from column k on.
+                let rows: Vec<(usize, Vec<Real>)> = left
                     .iter()
                     .map(|&i| self.btran_row(i).map(|row| (i, row)))
                     .collect::<Result<_, _>>()?;
-                continue; // column k again, from the rows
+                let mut at: Vec<usize> = (0..rows.len()).collect();
+                while at.len() > 1 && k < self.n {
+                    at = ties(&at, |t| rows[t].1[k] / a[rows[t].0].abs());
+                    k += 1;
+                }
+                return Ok(rows[at[0]].0);
             }
             k += 1;
         }
