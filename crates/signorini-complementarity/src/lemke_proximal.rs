@@ -33,7 +33,10 @@
 //! ε ‖z_{k+1} − z_k‖ with a steady step (1.4e-5 … 9.0e-5); shrinking ε took five such islands
 //! to 2.2e-8 … 1.9e-7 in 13–20 rounds (docs/peg3d.md, item 32). Each new ε factors its matrix
 //! afresh at the last basis; if a run at a lowered ε breaks, the rounds go back to the first
-//! ε and keep it. Deterministic: each round is a deterministic sparse Lemke run.
+//! ε and keep it. The first run's path at 1e-4 · max|M_ii| was 0.2 n pivots on the 3D pile's
+//! island but 2.5–6.0 n on the 2D pile's: a first path longer than n/2 pivots is cut and made
+//! again at 1e-2 · max|M_ii|, whose path is shorter and whose rounds shrink ε as before
+//! (docs/peg3d.md, item 33). Deterministic: each round is a deterministic sparse Lemke run.
 
 use nalgebra::DVector;
 use signorini_math::Real;
@@ -48,6 +51,13 @@ use crate::sparse_problem::lcp_natural_residual;
 pub struct ProximalLemkeParams {
     /// ε as a multiple of max_i |M_ii| (of max |M_ij| if the diagonal is zero).
     pub regularisation: Real,
+    /// The first run at `regularisation` gets at most this many pivots (per run of the sparse
+    /// Lemke: a failed warm run and the cold one after it, each); if it fails, the first run
+    /// is made again at `long_path_regularisation`.
+    pub short_path_pivots: usize,
+    /// ε of the first run when the one at `regularisation` was cut short or failed, as a
+    /// multiple of max_i |M_ii| (as `regularisation`).
+    pub long_path_regularisation: Real,
     /// Stop when the original problem's natural residual is at most this (absolute).
     pub tolerance: Real,
     /// At most this many rounds after the first run.
@@ -68,11 +78,13 @@ pub struct ProximalLemkeParams {
 impl ProximalLemkeParams {
     /// The settings measured on the 125-body pile (ε = 1e-4 · max|M_ii|, 200 rounds, 20 to
     /// stall) and the 2D pile of 2,500 (ε × 0.3 after a stalled round, down to
-    /// 1e-10 · max|M_ii|), for an LCP of `n` unknowns: 3 n pivots per run, no work limit,
-    /// tolerance `tolerance`.
+    /// 1e-10 · max|M_ii|; a first path longer than n/2 pivots made again at 1e-2 · max|M_ii|),
+    /// for an LCP of `n` unknowns: 3 n pivots per run, no work limit, tolerance `tolerance`.
     pub fn new(n: usize, tolerance: Real) -> Self {
         ProximalLemkeParams {
             regularisation: 1e-4,
+            short_path_pivots: n / 2,
+            long_path_regularisation: 1e-2,
             tolerance,
             max_rounds: 200,
             stall_rounds: 20,
@@ -148,8 +160,35 @@ pub fn lemke_proximal(
         )));
     }
     let mut held = regularised(&entries, n, epsilon)?;
-    let first = held.solve(q, warm, params.max_pivots, params.work_limit)?;
-    let (mut pivots, mut work) = (first.pivots, first.work);
+    // The first run. At ε = 1e-4 · max|M_ii| Lemke's path from the warm basis took 0.2 n
+    // pivots on an island of 7,175 unknowns of the 125-body pile with μ = 0.5, but 5.4 n on
+    // one of 6,041 of the 2D pile of 2,500 (32,507 pivots, 20 s), where 1e-2 took 0.9 n (4 s)
+    // and its rounds reached the same residual (docs/peg3d.md, item 33). A larger ε is a
+    // better-conditioned M + εI and a shorter path, but a first iterate farther from the
+    // answer: 1e-2 from the start made the 3D island 3.8× slower. So a path longer than
+    // `short_path_pivots` is cut and made again at the larger ε.
+    let (mut pivots, mut work) = (0, 0.0);
+    let long = params.long_path_regularisation * scale;
+    let short = (long > epsilon).then_some(params.short_path_pivots.min(params.max_pivots));
+    let mut first = held.solve(
+        q,
+        warm,
+        short.unwrap_or(params.max_pivots),
+        params.work_limit,
+    );
+    if let (Err(e), Some(_)) = (&first, short)
+        && !e.spent_budget()
+    {
+        pivots += e.iterations();
+        work += held.last_work();
+        epsilon = long;
+        held = regularised(&entries, n, epsilon)?;
+        let left = params.work_limit.map(|w| w - work);
+        first = held.solve(q, warm, params.max_pivots, left);
+    }
+    let first = first.map_err(|e| e.with_more_iterations(pivots))?;
+    pivots += first.pivots;
+    work += first.work;
     let mut best = ProximalLemkeInfo {
         residual: lcp_natural_residual(m, q, &first.z),
         z: first.z.clone(),

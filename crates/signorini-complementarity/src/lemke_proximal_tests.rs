@@ -185,3 +185,35 @@ fn shrinking_epsilon_converges_where_a_fixed_epsilon_stalls() {
         info.z
     );
 }
+
+#[test]
+fn a_long_first_path_is_made_again_at_the_larger_epsilon() {
+    // The resting box pushed past its friction bound: a cut first path (one pivot allowed) is
+    // made again at ε = 1e-2 · max|M_ii|, its pivots are counted, and the rounds still reach
+    // the answer; an uncut one keeps ε = 1e-4 · max|M_ii|.
+    let (dense, q) = resting_box(0.3);
+    let scale = (0..q.len()).fold(0.0, |a: Real, i| a.max(dense[(i, i)].abs()));
+    let m = csc(&dense);
+    let n = q.len();
+    let mut uncut = ProximalLemkeParams::new(n, 1e-12);
+    uncut.short_path_pivots = usize::MAX;
+    let mut cut = uncut.clone();
+    cut.short_path_pivots = 1;
+    let mut direct = uncut.clone();
+    direct.regularisation = 1e-2;
+    let kept = lemke_proximal(&m, &q, None, &uncut).unwrap();
+    let again = lemke_proximal(&m, &q, None, &cut).unwrap();
+    let at_long = lemke_proximal(&m, &q, None, &direct).unwrap();
+    assert_eq!(kept.epsilon.to_bits(), (1e-4 * scale).to_bits());
+    assert_eq!(again.epsilon.to_bits(), (1e-2 * scale).to_bits());
+    assert_eq!(
+        again.pivots,
+        at_long.pivots + 1,
+        "the cut run's pivot is counted"
+    );
+    for info in [&kept, &again] {
+        assert!(info.residual <= 1e-12, "residual {:e}", info.residual);
+        let normal: Real = info.z.rows(0, 4).sum();
+        assert!((normal - 0.1).abs() <= 1e-9, "{normal}");
+    }
+}

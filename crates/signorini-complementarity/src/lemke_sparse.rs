@@ -100,7 +100,7 @@ pub fn lemke_sparse(
     max_pivots: usize,
     work_limit: Option<Real>,
 ) -> Result<SparseLemkeInfo, SolveError> {
-    run_all(m, q, warm, max_pivots, work_limit, &mut None)
+    run_all(m, q, warm, max_pivots, work_limit, &mut None, &mut 0.0)
 }
 
 /// A matrix M held for several sparse Lemke solves of LCP(M, q) with different q, which keeps
@@ -113,6 +113,8 @@ pub fn lemke_sparse(
 pub struct SparseLemkeMatrix {
     m: CscMatrix,
     kept: Option<KeptFactors>,
+    /// The work of the last solve, failed or not.
+    last_work: Real,
 }
 
 /// Fresh factors (no updates) of the complementary basis of the last answer, in the slot
@@ -150,7 +152,17 @@ impl std::fmt::Debug for SparseLemkeMatrix {
 impl SparseLemkeMatrix {
     /// Hold M (no factors yet).
     pub fn new(m: CscMatrix) -> Self {
-        SparseLemkeMatrix { m, kept: None }
+        SparseLemkeMatrix {
+            m,
+            kept: None,
+            last_work: 0.0,
+        }
+    }
+
+    /// The work of the last [`SparseLemkeMatrix::solve`], in the units of `work_limit`,
+    /// whether it succeeded or failed (a failure's error does not carry it).
+    pub fn last_work(&self) -> Real {
+        self.last_work
     }
 
     /// The matrix.
@@ -174,12 +186,22 @@ impl SparseLemkeMatrix {
         max_pivots: usize,
         work_limit: Option<Real>,
     ) -> Result<SparseLemkeInfo, SolveError> {
-        run_all(&self.m, q, warm, max_pivots, work_limit, &mut self.kept)
+        self.last_work = 0.0;
+        run_all(
+            &self.m,
+            q,
+            warm,
+            max_pivots,
+            work_limit,
+            &mut self.kept,
+            &mut self.last_work,
+        )
     }
 }
 
 /// [`lemke_sparse`]'s runs; `kept`: the factors of the last answer on this M, used if they
-/// fit the warm basis, and replaced by this answer's (nothing after a failure).
+/// fit the warm basis, and replaced by this answer's (nothing after a failure); `spent`: set
+/// to the work of every run, on success or failure.
 fn run_all(
     m: &CscMatrix,
     q: &DVector<Real>,
@@ -187,6 +209,7 @@ fn run_all(
     max_pivots: usize,
     work_limit: Option<Real>,
     kept: &mut Option<KeptFactors>,
+    spent_work: &mut Real,
 ) -> Result<SparseLemkeInfo, SolveError> {
     let reuse = kept.take();
     let n = q.len();
@@ -257,6 +280,7 @@ fn run_all(
                 if !ok {
                     factorisations += b.factorisations;
                     work = b.work;
+                    *spent_work = work;
                     continue;
                 }
                 ok
@@ -266,6 +290,7 @@ fn run_all(
         let (result, final_basis) = run(&mut b, m, q, allowed, warmed);
         factorisations += b.factorisations;
         work = b.work;
+        *spent_work = work;
         match result {
             Ok(mut info) => {
                 info.pivots += spent;
