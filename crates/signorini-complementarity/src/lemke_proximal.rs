@@ -32,8 +32,9 @@
 //! inexact variants. At a fixed ε, the rounds on the 2D pile of 2,500 settled at residuals of
 //! ε ‖z_{k+1} − z_k‖ with a steady step (1.4e-5 … 9.0e-5); shrinking ε took five such islands
 //! to 2.2e-8 … 1.9e-7 in 13–20 rounds (docs/peg3d.md, item 32). Each new ε factors its matrix
-//! afresh at the last basis; if a run at a lowered ε breaks, the rounds go back to the first
-//! ε and keep it. The first run's path at 1e-4 · max|M_ii| was 0.2 n pivots on the 3D pile's
+//! afresh at the last basis; a run at a lowered ε gets at most n/2 pivots, and if it breaks
+//! or is cut the rounds go back to the first ε and the next step down is gentler (factor
+//! 0.3 → √0.3 → …; above 0.9 ε stays: docs/peg3d.md, item 34). The first run's path at 1e-4 · max|M_ii| was 0.2 n pivots on the 3D pile's
 //! island but 2.5–6.0 n on the 2D pile's: a first path longer than n/2 pivots is cut and made
 //! again at 1e-2 · max|M_ii|, whose path is shorter and whose rounds shrink ε as before
 //! (docs/peg3d.md, item 33). Deterministic: each round is a deterministic sparse Lemke run.
@@ -111,6 +112,8 @@ pub struct ProximalLemkeInfo {
     pub last_epsilon: Real,
     /// Rounds after the first regularised run.
     pub rounds: usize,
+    /// Runs at a lowered ε that broke or were cut, after which ε went back up.
+    pub breaks: usize,
     /// Pivots of every run.
     pub pivots: usize,
     /// Work of every run, in `lemke_sparse`'s units.
@@ -196,14 +199,15 @@ pub fn lemke_proximal(
         epsilon,
         last_epsilon: epsilon,
         rounds: 0,
+        breaks: 0,
         pivots,
         work,
     };
     let mut last = first;
     let mut stalled = 0;
-    // Whether ε may still shrink; the first ε.
-    let mut shrinking = params.shrink < 1.0;
-    let start = epsilon;
+    // The continuation's factor (1: ε fixed), the first ε and the last ε that answered.
+    let mut factor = params.shrink.min(1.0);
+    let (start, mut answered) = (epsilon, epsilon);
     for round in 1..=params.max_rounds {
         if best.residual <= params.tolerance || stalled >= params.stall_rounds {
             break;
@@ -213,24 +217,46 @@ pub fn lemke_proximal(
             break;
         }
         // The proximal step: LCP(M + εI, q − ε z_k), warm from z_k's basis (whose factors
-        // the held matrix kept, or which a new ε's matrix factors afresh).
+        // the held matrix kept, or which a new ε's matrix factors afresh). A run at a lowered
+        // ε starts from the last answer's basis and should be short; it gets the first
+        // path's cut.
         let used = epsilon;
         let shifted = q - &last.z * epsilon;
-        let next = match held.solve(&shifted, Some(&last.basis), params.max_pivots, left) {
+        let limit = if epsilon < answered {
+            params.short_path_pivots.min(params.max_pivots)
+        } else {
+            params.max_pivots
+        };
+        let next = match held.solve(&shifted, Some(&last.basis), limit, left) {
             Ok(next) => next,
-            // A run at an ε the continuation had lowered broke, as the unregularised path
-            // breaks (an island of 7,175 unknowns of the 125-body pile with μ = 0.5, at
-            // ε = 1e-5 · max|M_ii| after 1.4e-6, where the first ε went on to 2.1e-7;
-            // docs/peg3d.md, item 32): back to the first ε, fixed from then on.
-            Err(_) if epsilon < start => {
-                shrinking = false;
+            // A run broke or was cut, as the unregularised path breaks (an island of 7,175
+            // unknowns of the 125-body pile with μ = 0.5, at ε = 6.6e-5 · max|M_ii| after
+            // 1.4e-6; docs/peg3d.md, items 32 and 34): back to the first ε, whose runs from
+            // a later basis answered on every island measured (going back only to the last ε
+            // that answered broke again there, 7 to 10 times, and took 9× longer), and the
+            // next step down is gentler (factor → √factor): a continuation shortens its step
+            // after a failure; above 0.9, ε stays. (Keeping the first ε after one break left
+            // the 2D pile of 2,500 and the 1,000-body pile at 1e-2 · max|M_ii| once item 33
+            // had raised it, stalled at 1.2e-4 and 4.1e-4.) A cut run costs at most the cut.
+            Err(e) => {
+                pivots += e.iterations();
+                work += held.last_work();
+                if epsilon >= start || e.spent_budget() {
+                    break;
+                }
+                best.breaks += 1;
+                factor = factor.sqrt();
+                if factor > 0.9 {
+                    factor = 1.0;
+                }
                 epsilon = start;
+                answered = start;
                 held = regularised(&entries, n, epsilon)?;
                 stalled += 1;
                 continue;
             }
-            Err(_) => break,
         };
+        answered = used;
         pivots += next.pivots;
         work += next.work;
         let r = lcp_natural_residual(m, q, &next.z);
@@ -242,8 +268,8 @@ pub fn lemke_proximal(
             // at a fixed ε settle where the residual is ε times a steady step ‖z_{k+1} − z_k‖
             // (1.4e-5 … 9.0e-5 on five islands of 6,041–6,598 unknowns):
             // a smaller ε lowers it, and the last basis keeps the new ε's runs short.
-            let smaller = (epsilon * params.shrink).max(least);
-            if shrinking && smaller < epsilon {
+            let smaller = (epsilon * factor).max(least);
+            if smaller < epsilon {
                 epsilon = smaller;
                 held = regularised(&entries, n, epsilon)?;
             }

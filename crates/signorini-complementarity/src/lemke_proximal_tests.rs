@@ -217,3 +217,29 @@ fn a_long_first_path_is_made_again_at_the_larger_epsilon() {
         assert!((normal - 0.1).abs() <= 1e-9, "{normal}");
     }
 }
+
+#[test]
+fn a_broken_lowered_run_goes_back_to_the_first_epsilon_with_a_gentler_step() {
+    // The soft-direction problem of the test above, with every run at a lowered ε cut at
+    // once (no pivot allowed): each cut sends ε back to the first one and takes the square
+    // root of the factor, 0.3 → 0.55 → 0.74 → 0.86 → 0.93; above 0.9 ε stays. So exactly four
+    // breaks, the last rounds at the first ε, and the fixed-ε stall of the test above.
+    let (c, s) = (0.5_f64.cos(), 0.5_f64.sin());
+    let rot = DMatrix::from_row_slice(2, 2, &[c, -s, s, c]);
+    let diag = DMatrix::from_diagonal(&DVector::from_column_slice(&[1.0, 1e-7]));
+    let dense = &rot * diag * rot.transpose();
+    let q = -(&dense * DVector::from_column_slice(&[1.0, 1.0]));
+    let m = csc(&dense);
+    let mut p = ProximalLemkeParams::new(2, 1e-14);
+    p.short_path_pivots = 0;
+    p.long_path_regularisation = p.regularisation;
+    p.stall_rounds = 30;
+    let info = lemke_proximal(&m, &q, None, &p).unwrap();
+    assert_eq!(info.breaks, 4, "{} rounds", info.rounds);
+    assert_eq!(info.last_epsilon.to_bits(), info.epsilon.to_bits());
+    assert!(info.residual > 1e-9, "residual {:e}", info.residual);
+    // Uncut, the same rounds shrink ε with no break and converge.
+    let uncut = lemke_proximal(&m, &q, None, &ProximalLemkeParams::new(2, 1e-14)).unwrap();
+    assert_eq!(uncut.breaks, 0);
+    assert!(uncut.residual <= 1e-14, "residual {:e}", uncut.residual);
+}

@@ -1391,8 +1391,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
         };
         let line = format!(
-            "proximal Lemke (ε = {:e} … {:e}, {} rounds, {} pivots): residual {:e}",
-            info.epsilon, info.last_epsilon, info.rounds, info.pivots, info.residual
+            "proximal Lemke (ε = {:e} … {:e}, {} rounds, {} breaks, {} pivots): residual {:e}",
+            info.epsilon, info.last_epsilon, info.rounds, info.breaks, info.pivots, info.residual
         );
         if info.residual > APPROXIMATE_TOLERANCE * scale {
             report
