@@ -34,10 +34,11 @@
 //! to 2.2e-8 … 1.9e-7 in 13–20 rounds (docs/peg3d.md, item 32). Each new ε factors its matrix
 //! afresh at the last basis; a run at a lowered ε gets at most n/2 pivots, and if it breaks
 //! or is cut the rounds go back to the first ε and the next step down is gentler (factor
-//! 0.3 → √0.3 → …; above 0.9 ε stays: docs/peg3d.md, item 34). The first run's path at 1e-4 · max|M_ii| was 0.2 n pivots on the 3D pile's
-//! island but 2.5–6.0 n on the 2D pile's: a first path longer than n/2 pivots is cut and made
-//! again at 1e-2 · max|M_ii|, whose path is shorter and whose rounds shrink ε as before
-//! (docs/peg3d.md, item 33). Deterministic: each round is a deterministic sparse Lemke run.
+//! 0.3 → √0.3 → …; above 0.9 ε stays: docs/peg3d.md, item 34). The first run's path at
+//! 1e-4 · max|M_ii| was 0.2 n pivots on the 3D pile's island but 2.5–6.0 n on the 2D pile's:
+//! a first path longer than n/2 pivots is cut and made again at 1e-2 · max|M_ii|, whose path
+//! is shorter and whose rounds shrink ε as before (docs/peg3d.md, item 33). Deterministic:
+//! each round is a deterministic sparse Lemke run.
 
 use nalgebra::DVector;
 use signorini_math::Real;
@@ -52,9 +53,10 @@ use crate::sparse_problem::lcp_natural_residual;
 pub struct ProximalLemkeParams {
     /// ε as a multiple of max_i |M_ii| (of max |M_ij| if the diagonal is zero).
     pub regularisation: Real,
-    /// The first run at `regularisation` gets at most this many pivots (per run of the sparse
-    /// Lemke: a failed warm run and the cold one after it, each); if it fails, the first run
-    /// is made again at `long_path_regularisation`.
+    /// The first run at `regularisation`, and every run at an ε the continuation has lowered,
+    /// gets at most this many pivots (per run of the sparse Lemke: a failed warm run and the
+    /// cold one after it, each). If the first run fails, it is made again at
+    /// `long_path_regularisation`; if a lowered run fails, ε goes back to the first run's.
     pub short_path_pivots: usize,
     /// ε of the first run when the one at `regularisation` was cut short or failed, as a
     /// multiple of max_i |M_ii| (as `regularisation`).
