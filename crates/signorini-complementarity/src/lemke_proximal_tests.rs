@@ -142,19 +142,24 @@ fn a_zero_matrix_is_refused() {
     assert!(matches!(e, SolveError::InvalidInput(_)), "{e}");
 }
 
-#[test]
-fn shrinking_epsilon_converges_where_a_fixed_epsilon_stalls() {
-    // M = R diag(1, 1e-7) Rᵀ (R: a turn by 0.5 rad), z* = (1, 1) with w = 0, q = −M z*. At
-    // a fixed ε = 1e-4 the error along the soft direction shrinks by ε / (ε + 1e-7) ≈ 0.999
-    // a round: the residual stalls near 1e-7, as the 2D pile of 2,500's islands did at
-    // 1.4e-5 … 9.0e-5 (docs/peg3d.md, item 32). The continuation lowers ε until the soft
-    // direction converges.
+/// M = R diag(1, 1e-7) Rᵀ (R: a turn by 0.5 rad) and q = −M z* for z* = (1, 1), with w = 0:
+/// a problem with one soft direction.
+fn soft_direction() -> (CscMatrix, DVector<Real>) {
     let (c, s) = (0.5_f64.cos(), 0.5_f64.sin());
     let rot = DMatrix::from_row_slice(2, 2, &[c, -s, s, c]);
     let diag = DMatrix::from_diagonal(&DVector::from_column_slice(&[1.0, 1e-7]));
     let dense = &rot * diag * rot.transpose();
     let q = -(&dense * DVector::from_column_slice(&[1.0, 1.0]));
-    let m = csc(&dense);
+    (csc(&dense), q)
+}
+
+#[test]
+fn shrinking_epsilon_converges_where_a_fixed_epsilon_stalls() {
+    // The soft-direction problem (z* = (1, 1)). At a fixed ε = 1e-4 the error along the soft direction shrinks by ε / (ε + 1e-7) ≈ 0.999
+    // a round: the residual stalls near 1e-7, as the 2D pile of 2,500's islands did at
+    // 1.4e-5 … 9.0e-5 (docs/peg3d.md, item 32). The continuation lowers ε until the soft
+    // direction converges.
+    let (m, q) = soft_direction();
     let mut fixed = ProximalLemkeParams::new(2, 1e-14);
     fixed.shrink = 1.0;
     let stalled = lemke_proximal(&m, &q, None, &fixed).unwrap();
@@ -224,12 +229,7 @@ fn a_broken_lowered_run_goes_back_to_the_first_epsilon_with_a_gentler_step() {
     // once (no pivot allowed): each cut sends ε back to the first one and takes the square
     // root of the factor, 0.3 → 0.55 → 0.74 → 0.86 → 0.93; above 0.9 ε stays. So exactly four
     // breaks, the last rounds at the first ε, and the fixed-ε stall of the test above.
-    let (c, s) = (0.5_f64.cos(), 0.5_f64.sin());
-    let rot = DMatrix::from_row_slice(2, 2, &[c, -s, s, c]);
-    let diag = DMatrix::from_diagonal(&DVector::from_column_slice(&[1.0, 1e-7]));
-    let dense = &rot * diag * rot.transpose();
-    let q = -(&dense * DVector::from_column_slice(&[1.0, 1.0]));
-    let m = csc(&dense);
+    let (m, q) = soft_direction();
     let mut p = ProximalLemkeParams::new(2, 1e-14);
     p.short_path_pivots = 0;
     p.long_path_regularisation = p.regularisation;
