@@ -116,6 +116,9 @@ pub struct ProximalLemkeInfo {
     pub rounds: usize,
     /// Runs at a lowered ε that broke or were cut, after which ε went back up.
     pub breaks: usize,
+    /// Whether the first run at `regularisation` was cut and made again at
+    /// `long_path_regularisation` (item 33 of docs/peg3d.md).
+    pub first_path_cut: bool,
     /// Pivots of every run.
     pub pivots: usize,
     /// Work of every run, in `lemke_sparse`'s units.
@@ -202,6 +205,7 @@ pub fn lemke_proximal(
         last_epsilon: epsilon,
         rounds: 0,
         breaks: 0,
+        first_path_cut: epsilon > params.regularisation * scale,
         pivots,
         work,
     };

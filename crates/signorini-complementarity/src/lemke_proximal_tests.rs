@@ -211,6 +211,7 @@ fn a_long_first_path_is_made_again_at_the_larger_epsilon() {
     let at_long = lemke_proximal(&m, &q, None, &direct).unwrap();
     assert_eq!(kept.epsilon.to_bits(), (1e-4 * scale).to_bits());
     assert_eq!(again.epsilon.to_bits(), (1e-2 * scale).to_bits());
+    assert!(again.first_path_cut && !kept.first_path_cut && !at_long.first_path_cut);
     assert_eq!(
         again.pivots,
         at_long.pivots + 1,

@@ -1382,7 +1382,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .params
             .solve_work_limit
             .map(|w| sparse_lemke_budget(w, n));
-        let info = match lemke_proximal(m, &q, flags, &p) {
+        let mut info = match lemke_proximal(m, &q, flags, &p) {
             Ok(info) => info,
             Err(e) => {
                 report.budget_exhausted |= e.spent_budget();
@@ -1390,14 +1390,38 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 return None;
             }
         };
+        // The cut first path (docs/peg3d.md, item 33) is a shortcut: its larger ε starts
+        // farther from the answer, and on step 361 of the 2D pile of 2,500 its rounds ended
+        // at 3.3e-5 against an acceptance of 1.7e-5, where the uncut path reached 1.0e-8
+        // (item 35). An answer above the acceptance after a cut is made again without it,
+        // and the lesser residual kept.
+        let accept = APPROXIMATE_TOLERANCE * scale;
+        let left = p.work_limit.map(|w| w - info.work);
+        if info.residual > accept && info.first_path_cut && left.is_none_or(|w| w > 0.0) {
+            report.fallbacks.push(format!(
+                "proximal Lemke after a cut first path (ε = {:e}, {} rounds, {} pivots): residual {:e} above {accept:e}; again without the cut",
+                info.epsilon, info.rounds, info.pivots, info.residual
+            ));
+            let mut uncut = p.clone();
+            uncut.long_path_regularisation = uncut.regularisation;
+            uncut.work_limit = left;
+            match lemke_proximal(m, &q, flags, &uncut) {
+                Ok(again) if again.residual < info.residual => info = again,
+                Ok(_) => {}
+                Err(e) => {
+                    report.budget_exhausted |= e.spent_budget();
+                    report
+                        .fallbacks
+                        .push(format!("proximal Lemke without the cut: {e}"));
+                }
+            }
+        }
         let line = format!(
             "proximal Lemke (ε = {:e} … {:e}, {} rounds, {} breaks, {} pivots): residual {:e}",
             info.epsilon, info.last_epsilon, info.rounds, info.breaks, info.pivots, info.residual
         );
-        if info.residual > APPROXIMATE_TOLERANCE * scale {
-            report
-                .fallbacks
-                .push(format!("{line} above {:e}", APPROXIMATE_TOLERANCE * scale));
+        if info.residual > accept {
+            report.fallbacks.push(format!("{line} above {accept:e}"));
             // Not accepted, but often the least residual of every stage (5.2e-5 on the 2D
             // pile of 2,500's step 332, where the rescue's best was 2.6e-3): a failed step
             // continues from it.
