@@ -177,7 +177,9 @@ pub fn lemke_proximal(
     // `short_path_pivots` is cut and made again at the larger ε.
     let (mut pivots, mut work) = (0, 0.0);
     let long = params.long_path_regularisation * scale;
-    let short = (long > epsilon).then_some(params.short_path_pivots.min(params.max_pivots));
+    // The cut, of the first path and of every run at a lowered ε.
+    let cut = params.short_path_pivots.min(params.max_pivots);
+    let short = (long > epsilon).then_some(cut);
     let mut first = held.solve(
         q,
         warm,
@@ -229,7 +231,7 @@ pub fn lemke_proximal(
         let used = epsilon;
         let shifted = q - &last.z * epsilon;
         let limit = if epsilon < answered {
-            params.short_path_pivots.min(params.max_pivots)
+            cut
         } else {
             params.max_pivots
         };
