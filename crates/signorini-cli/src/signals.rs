@@ -6,8 +6,10 @@
 //! completed and marked interrupted (`"interrupted": "SIGINT at step k"` in `summary.json`, a
 //! last line `# interrupted: SIGINT` in CSV files), and the command exits with 128 + the
 //! signal number (130 for SIGINT, 143 for SIGTERM) after saying so on stderr ([`finish`]).
-//! A second signal does not wait: it removes the temporary files of writes in progress and
-//! exits at once with the same convention. Either way no `.name.tmp-PID-n` file is left.
+//! A second signal does not wait: it exits at once with the same convention. The step rows
+//! of a run in progress that were checkpointed (`Csv::checkpoint`) are kept, marked
+//! interrupted; every other temporary file of a write in progress is removed. Either way no
+//! `.name.tmp-PID-n` file is left.
 //!
 //! Handlers come from `signal-hook` (see the workspace Cargo.toml for why not `ctrlc`): its
 //! iterator receives the signals on an ordinary thread, so nothing here runs inside a signal
@@ -41,8 +43,8 @@ pub fn install() {
                     );
                 } else {
                     eprintln!(
-                        "signorini: {name} again: stopping now; files still being written are \
-                         removed"
+                        "signorini: {name} again: stopping now; the step rows written so far are \
+                         kept, other files still being written are removed"
                     );
                     cancel::remove_temp_files_and_exit(i32::from(cancel::exit_status(sig)));
                 }

@@ -366,3 +366,63 @@ fn a_second_sigint_while_files_are_finished_exits_130_without_temporaries() {
         );
     }
 }
+
+/// A second SIGINT that lands during a step (stop at once) keeps the step rows already
+/// checkpointed: `steps.csv` and `trajectories.csv` are complete up to a whole step and end
+/// with `# interrupted: SIGINT`, and no `.tmp` file is left. Before this, a second signal
+/// removed them, and a long run stopped at once lost every row (issue #19, session 36).
+/// Whichever way the race goes (the second signal lands mid-step, or after the first one's
+/// orderly completion), the files must be there.
+#[test]
+fn a_second_sigint_during_a_step_keeps_the_rows_already_written() {
+    let dir = tempfile::Builder::new()
+        .prefix("signorini-signal-keep-")
+        .tempdir()
+        .unwrap();
+    let out = dir.path().join("out");
+    // The 125-polyhedra pile: tens of milliseconds a step once the bodies touch, so the
+    // second signal usually lands inside a step.
+    let mut child = start(
+        &[
+            "run",
+            "pile3d_n125",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &out,
+    );
+    // The writers checkpoint at most once a second.
+    std::thread::sleep(Duration::from_millis(1500));
+    if let Some(status) = child.try_wait().unwrap() {
+        panic!("signorini ended before the signal: {status}");
+    }
+    for _ in 0..2 {
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(temp_files(&out).is_empty(), "{:?}", temp_files(&out));
+    let rows = complete_marked_csv(&out.join("steps.csv"), "INT");
+    assert!(!rows.is_empty(), "no step row kept: {err}");
+    let numbers: Vec<u64> = rows
+        .iter()
+        .map(|r| r.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    let last = *numbers.last().unwrap();
+    assert_eq!(numbers, (1..=last).collect::<Vec<_>>(), "rows 1..{last}");
+    let traj = complete_marked_csv(&out.join("trajectories.csv"), "INT");
+    let traj_last: u64 = traj
+        .last()
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(traj_last, last, "trajectories end at the same step");
+}

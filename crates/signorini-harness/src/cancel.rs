@@ -3,7 +3,7 @@
 //! Owns: the flag (the number of the first signal received, 0 for none), what step loops and
 //! sweeps read from it, the wording of the `interrupted` marks in output files, and the set of
 //! temporary files of [`crate::AtomicFile`]s still being written (so that a forced exit can
-//! remove them). Does not own: signal handlers. The library never installs one; the
+//! remove them, keeping the checkpointed rows of step files). Does not own: signal handlers. The library never installs one; the
 //! `signorini` binary does and calls [`request`] (see `crates/signorini-cli/src/signals.rs`).
 //!
 //! Contract of the loops that read the flag: a step loop checks [`requested`] once before each
@@ -12,7 +12,8 @@
 //! completed while the flag is set ends with the line `# interrupted: <SIGNAL>` (see
 //! [`crate::Csv::finish`]).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -20,8 +21,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 /// The first signal received (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-/// Temporary files of atomic writes in progress.
-static TEMP_FILES: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+/// Temporary files of atomic writes in progress, each with what a forced exit keeps of it:
+/// `Some((target, len))` for a file whose first `len` bytes are whole rows
+/// ([`crate::Csv::checkpoint`]), `None` for one that is removed.
+static TEMP_FILES: Mutex<BTreeMap<PathBuf, Option<(PathBuf, u64)>>> = Mutex::new(BTreeMap::new());
 
 /// Ask everything running to stop because of signal `signal` (a positive signal number).
 /// The first request wins; later ones are ignored. Returns true for the first request.
@@ -110,7 +113,17 @@ pub fn mark_report(report: String) -> String {
 /// Register a temporary file of an atomic write in progress.
 pub(crate) fn track_temp(path: &Path) {
     if let Ok(mut set) = TEMP_FILES.lock() {
-        set.insert(path.to_path_buf());
+        set.insert(path.to_path_buf(), None);
+    }
+}
+
+/// The first `len` bytes of the temporary file `tmp` (to become `target`) are whole rows: a
+/// forced exit keeps them in `target` ([`remove_temp_files_and_exit`]).
+pub(crate) fn mark_salvageable(tmp: &Path, target: &Path, len: u64) {
+    if let Ok(mut set) = TEMP_FILES.lock()
+        && let Some(entry) = set.get_mut(tmp)
+    {
+        *entry = Some((target.to_path_buf(), len));
     }
 }
 
@@ -121,18 +134,49 @@ pub(crate) fn untrack_temp(path: &Path) {
     }
 }
 
-/// Remove every temporary file of an atomic write still in progress, then end the process
-/// with `status` (no destructor runs). For exits that cannot wait for the writers: a second
-/// signal, a broken pipe on standard output. The registry stays locked until the process
+/// End the process at once with `status` (no destructor runs), for exits that cannot wait for
+/// the writers: a second signal, a broken pipe on standard output.
+///
+/// Each temporary file of an atomic write still in progress is removed. One that holds whole
+/// rows ([`crate::Csv::checkpoint`]: the step rows of a long run) first has those rows written
+/// to its target, ending with the line `# interrupted: <SIGNAL>` ([`salvage`]): a run whose
+/// step takes minutes keeps the steps it took. The registry stays locked until the process
 /// ends, so no writer can start a new temporary file in between.
 pub fn remove_temp_files_and_exit(status: i32) -> ! {
     let guard = TEMP_FILES.lock();
     if let Ok(set) = &guard {
-        for p in set.iter() {
-            let _ = std::fs::remove_file(p);
+        let mark = csv_mark().unwrap_or_else(|| "# interrupted: stopped at once".into());
+        for (tmp, keep) in set.iter() {
+            if let Some((target, len)) = keep {
+                let _ = salvage(tmp, target, *len, &mark);
+            }
+            let _ = std::fs::remove_file(tmp);
         }
     }
     std::process::exit(status)
+}
+
+/// Write the first `len` bytes of `tmp` and the line `mark` to `target`, through a second
+/// temporary file renamed into place. `tmp` is only read: a writer still appending to it
+/// cannot interleave with the copy. A `tmp` already renamed (its writer completed it) is an
+/// error and leaves `target` as that writer left it.
+pub(crate) fn salvage(tmp: &Path, target: &Path, len: u64, mark: &str) -> std::io::Result<()> {
+    let mut rows = Vec::new();
+    std::fs::File::open(tmp)?.take(len).read_to_end(&mut rows)?;
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let part = dir.join(format!(".{name}.salvage-{}", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::File::create(&part)?;
+        f.write_all(&rows)?;
+        writeln!(f, "{mark}")?;
+        f.sync_all()?;
+        std::fs::rename(&part, target)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&part);
+    }
+    written
 }
 
 #[cfg(test)]
@@ -146,5 +190,31 @@ mod tests {
         assert_eq!(signal_name(10), "signal 10");
         assert_eq!(exit_status(2), 130);
         assert_eq!(exit_status(15), 143);
+    }
+
+    /// A forced exit keeps the whole rows of a checkpointed file: the bytes written after the
+    /// checkpoint (a half-written row) are dropped, the mark ends the file, and no second
+    /// temporary file is left.
+    #[test]
+    fn salvage_keeps_the_checkpointed_rows_and_marks_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join(".steps.csv.tmp-1-0");
+        let target = dir.path().join("steps.csv");
+        let rows = "step,t\n1,0.01\n2,0.02\n";
+        std::fs::write(&tmp, format!("{rows}3,0.0")).unwrap();
+        salvage(&tmp, &target, rows.len() as u64, "# interrupted: SIGINT").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            format!("{rows}# interrupted: SIGINT\n")
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        // A temporary file already renamed by its writer: nothing is written.
+        let gone = dir.path().join(".gone.csv.tmp-1-1");
+        assert!(salvage(&gone, &dir.path().join("gone.csv"), 3, "#").is_err());
+        assert!(!dir.path().join("gone.csv").exists());
     }
 }

@@ -51,6 +51,8 @@ pub struct AtomicFile {
     path: PathBuf,
     tmp: PathBuf,
     out: BufWriter<File>,
+    /// Bytes handed to `out` so far.
+    written: u64,
     /// Renamed into place (or removed after a failed commit): nothing left for `Drop`.
     done: bool,
 }
@@ -84,6 +86,7 @@ impl AtomicFile {
             path: path.to_path_buf(),
             tmp,
             out: BufWriter::new(file),
+            written: 0,
             done: false,
         })
     }
@@ -92,7 +95,19 @@ impl AtomicFile {
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), ExperimentError> {
         self.out
             .write_all(bytes)
-            .map_err(|e| ExperimentError::io(&self.path, e))
+            .map_err(|e| ExperimentError::io(&self.path, e))?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// [`AtomicFile::flush`], and mark everything written so far as worth keeping: a forced
+    /// exit (a second signal) writes it to the target instead of removing it
+    /// ([`crate::cancel::remove_temp_files_and_exit`]). Call it where the bytes written end
+    /// a whole record.
+    pub fn checkpoint(&mut self) -> Result<(), ExperimentError> {
+        self.flush()?;
+        crate::cancel::mark_salvageable(&self.tmp, &self.path, self.written);
+        Ok(())
     }
 
     /// Hand what is buffered to the OS, so that the temporary file shows it (a long run's
@@ -160,6 +175,12 @@ impl Csv {
     /// [`AtomicFile::flush`].
     pub fn flush(&mut self) -> Result<(), ExperimentError> {
         self.out.flush()
+    }
+
+    /// [`AtomicFile::checkpoint`]: the lines written so far are whole rows, kept if the
+    /// process is stopped at once (a second signal) before the file is finished.
+    pub fn checkpoint(&mut self) -> Result<(), ExperimentError> {
+        self.out.checkpoint()
     }
 
     /// One trajectory row: pose of the body frame as in the body-set file.

@@ -271,6 +271,7 @@ pub(super) fn run_deformables(
         traj: None,
         steps: None,
         contacts: None,
+        checkpointed: std::time::Instant::now(),
     };
     finish(scene, out.as_deref(), w, Some(bodies), &mut summary)?;
     Ok(RunOutcome {

@@ -307,6 +307,28 @@ struct Writers {
     traj: Option<Csv>,
     steps: Option<Csv>,
     contacts: Option<Csv>,
+    /// When the files were last checkpointed ([`Writers::checkpoint_due`]).
+    checkpointed: std::time::Instant,
+}
+
+impl Writers {
+    /// At most once a second, after a whole step is written: mark the rows so far as kept if
+    /// the process is stopped at once (a second signal; `Csv::checkpoint`). The three files
+    /// are checkpointed together, so a kept run's files end at the same step. Not every step:
+    /// a small scene takes tens of thousands of steps a second.
+    fn checkpoint_due(&mut self) -> Result<(), SceneError> {
+        if self.checkpointed.elapsed() < std::time::Duration::from_secs(1) {
+            return Ok(());
+        }
+        for c in [&mut self.traj, &mut self.steps, &mut self.contacts]
+            .into_iter()
+            .flatten()
+        {
+            c.checkpoint()?;
+        }
+        self.checkpointed = std::time::Instant::now();
+        Ok(())
+    }
 }
 
 /// Run a scene (2D polygons in `World`, 3D polyhedra in `World3`, meshes in
@@ -689,6 +711,7 @@ fn open_writers(
             traj: None,
             steps: None,
             contacts: None,
+            checkpointed: std::time::Instant::now(),
         });
     };
     std::fs::create_dir_all(dir).map_err(|e| SceneError::Io {
@@ -714,6 +737,7 @@ fn open_writers(
             .contacts
             .then(|| Csv::create(&dir.join("contacts.csv"), contacts_header))
             .transpose()?,
+        checkpointed: std::time::Instant::now(),
     })
 }
 

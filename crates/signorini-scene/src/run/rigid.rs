@@ -130,5 +130,5 @@ fn record<W: RigidScene>(
     if let Some(c) = w.contacts.as_mut() {
         world.write_contacts(c, s)?;
     }
-    Ok(())
+    w.checkpoint_due()
 }

@@ -458,5 +458,5 @@ fn record_mesh(
     if let Some(c) = w.contacts.as_mut() {
         write_touches(c, s, &touches_meshes(world))?;
     }
-    Ok(())
+    w.checkpoint_due()
 }
