@@ -131,20 +131,22 @@ pub fn stem(model: ContactModel, dim: Dim, shape: Shape, n: usize) -> String {
 }
 
 /// Header of `steps/<stem>.csv`.
-pub const STEPS_HEADER: &str = "step,time,unknowns,contacts,unilateral,inter,cross,failed,residual,overlap,broad_phase_ms,detection_ms,formulation_ms,solve_ms,gap_corrections_ms,integration_ms,islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses,projections,projection_unknowns,fallback_lines";
+pub const STEPS_HEADER: &str = "step,time,unknowns,contacts,unilateral,inter,cross,failed,residual,overlap,broad_phase_ms,detection_ms,formulation_ms,solve_ms,gap_corrections_ms,integration_ms,islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses,projections,projection_unknowns,rounds,fallback_lines";
 
 /// One `steps.csv` row; `solver` is the solver of the largest island's accepted answer
 /// (`pgs` = the block Gauss–Seidel answer), `fallbacks` the number of fallback lines the step
 /// reported (`StepReport::fallbacks`), `corrections` the gap-correction re-solves and
 /// `basis_reuses` the solves answered by an earlier solve's Lemke basis, `projections` the
 /// position-projection passes and `projection_unknowns` the largest projection solve's size
-/// (frictionless: normal rows only), `fallback_lines` the fallback lines themselves (joined by
-/// " | ", one quoted CSV field).
+/// (frictionless: normal rows only), `rounds` each gap-correction re-solve (what answered
+/// it, its unknowns, pivots, residual and wall time: `StepReport::rounds`, joined by "; ",
+/// a plain field), `fallback_lines` the fallback lines themselves (joined by " | ", one
+/// quoted CSV field).
 fn steps_line(s: usize, h: Real, rep: &StepReport, overlap: f64) -> String {
     let (c, t) = (rep.counts, rep.times);
     let ms = |x: f64| 1e3 * x;
     format!(
-        "{s},{},{},{},{},{},{},{},{},{overlap},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        "{s},{},{},{},{},{},{},{},{},{overlap},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         s as Real * h,
         rep.unknowns,
         c.contacts,
@@ -168,6 +170,11 @@ fn steps_line(s: usize, h: Real, rep: &StepReport, overlap: f64) -> String {
         rep.basis_reuses,
         rep.projections,
         rep.projection_unknowns,
+        rep.rounds
+            .iter()
+            .map(|r| r.to_string())
+            .collect::<Vec<_>>()
+            .join("; "),
         quoted(&rep.fallbacks.join(" | "))
     )
 }

@@ -28,7 +28,7 @@
 //! touches).
 
 use crate::basis::{KeyedUnknown, StoredBasis, map_unknown};
-use crate::report::{StageTimes, StepReport};
+use crate::report::{RoundReport, StageTimes, StepReport};
 use crate::stepper::{CORRECTION_TOLERANCE, GenericWorld, Space, start_violation};
 use rayon::prelude::*;
 use signorini_contact::DofBody;
@@ -314,6 +314,10 @@ fn merge_reports<'a>(step: usize, reports: impl Iterator<Item = &'a StepReport>)
         m.corrections = m.corrections.max(r.corrections);
         m.basis_reuses += r.basis_reuses;
         m.proximal_answers += r.proximal_answers;
+        m.rounds.extend(r.rounds.iter().map(|x| RoundReport {
+            island: k,
+            ..x.clone()
+        }));
         m.projections = m.projections.max(r.projections);
         m.projection_unknowns = m.projection_unknowns.max(r.projection_unknowns);
         m.failed |= r.failed;

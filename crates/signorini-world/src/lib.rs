@@ -171,7 +171,7 @@ mod stepper;
 pub use checkpoint::{BodyState, Checkpoint};
 pub use planar::{Planar, World};
 pub use pool::ContactPool;
-pub use report::{StageTimes, StepReport};
+pub use report::{RoundReport, StageTimes, StepReport};
 pub use signorini_contact::ContactModel;
 pub use signorini_contact::dim3::VertexVertex;
 pub use signorini_contact::{PegForm, XImpulse};

@@ -24,7 +24,7 @@ use crate::basis::{
 };
 use crate::pool::ContactPool;
 use crate::reduced_cache::ReducedCache;
-use crate::report::{StageTimes, StepReport};
+use crate::report::{RoundReport, StageTimes, StepReport};
 use nalgebra::{DVector, SVector};
 use signorini_complementarity::{
     CscMatrix, FACTOR_RESTART_FROM, Lcp, LemkeFactor, ProximalLemkeParams, SolveError, SolveParams,
@@ -1058,13 +1058,19 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }};
         }
         // The proximal-point stage (items 29, 30), warm from `flags`: its answer, else on.
+        // Run once per solve: a second run would repeat the first, pivot for pivot (same
+        // matrix, q and start), as a failed gap-correction re-solve of the 2D pile of 2,500
+        // did (`proximal_first`, then again after the rescue: 2 × 109,469 pivots).
+        let mut proximal_tried = false;
         macro_rules! try_proximal {
             () => {
-                let cache = reduced.as_deref_mut();
-                if let Some((z, basis)) =
-                    self.solve_proximal(form, free, flags.as_deref(), cache, &mut best, report)
-                {
-                    answer!(z, basis);
+                if !std::mem::replace(&mut proximal_tried, true) {
+                    let cache = reduced.as_deref_mut();
+                    if let Some((z, basis)) =
+                        self.solve_proximal(form, free, flags.as_deref(), cache, &mut best, report)
+                    {
+                        answer!(z, basis);
+                    }
                 }
             };
         }
@@ -1822,7 +1828,17 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
                 reduced: Some(&mut *reduced),
             };
+            let t = Instant::now();
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);
+            report.rounds.push(RoundReport {
+                island: 0,
+                round: round + 1,
+                unknowns: sub.unknowns,
+                answer: round_answer(&sub),
+                iterations: sub.iterations,
+                residual: sub.kept_best.filter(|_| sub.failed).unwrap_or(sub.residual),
+                seconds: t.elapsed().as_secs_f64(),
+            });
             rescued = self.needed_rescue(&sub);
             proximal = sub.proximal_answers > 0;
             report.proximal_answers += sub.proximal_answers;
@@ -2228,6 +2244,20 @@ pub use signorini_math::tolerance::GAP_CORRECTION_TOL as CORRECTION_TOLERANCE;
 /// `limit`: at least [`FLOOR_PIVOTS`]·n Lemke pivots.
 fn solve_budget(limit: Real, n: usize) -> Real {
     limit.max(work_estimate(n, FLOOR_PIVOTS * n, 0))
+}
+
+/// What answered the re-solve `sub` reports ([`RoundReport::answer`]).
+fn round_answer(sub: &StepReport) -> String {
+    if sub.failed {
+        "failed".into()
+    } else if sub.basis_reuses > 0 {
+        "basis".into()
+    } else if sub.proximal_answers > 0 {
+        "proximal".into()
+    } else {
+        sub.solver
+            .map_or_else(|| "none".into(), |k| format!("{k:?}").to_lowercase())
+    }
 }
 
 fn record(report: &mut StepReport, info: &signorini_complementarity::SolveInfo) {

@@ -180,7 +180,7 @@ fn summary_has_one_row_per_model_and_size_in_increasing_n() {
     let header = steps.lines().next().unwrap();
     assert!(
         header.ends_with(
-            ",islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses,projections,projection_unknowns,fallback_lines"
+            ",islands,largest_unknowns,solver,fallbacks,corrections,basis_reuses,projections,projection_unknowns,rounds,fallback_lines"
         ),
         "{header}"
     );

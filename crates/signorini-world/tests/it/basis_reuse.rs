@@ -99,3 +99,41 @@ fn a_resting_body_reuses_the_last_steps_basis() {
     assert!((b.position.z - 0.1).abs() < 1e-9, "{:?}", b.position);
     assert!(b.linear_velocity.norm() < 1e-9, "{:?}", b.linear_velocity);
 }
+
+/// Every gap-correction re-solve is in the step's report (`StepReport::rounds`): one entry
+/// per round, numbered from 1, what answered it, and its residual. A round answered by a
+/// stored basis says `basis`, and those rounds with the first solve account for every
+/// reuse the step counts. Over the stack's 60 steps some rounds must run.
+#[test]
+fn each_gap_correction_round_is_reported_with_what_answered_it() {
+    let mut w = world(true);
+    let (mut rounds, mut basis_rounds) = (0, 0);
+    for _ in 0..60 {
+        let r = w.step();
+        assert!(!r.failed, "{:?}", r.failure);
+        assert_eq!(r.rounds.len(), r.corrections, "{:?}", r.rounds);
+        let numbers: Vec<usize> = r.rounds.iter().map(|x| x.round).collect();
+        assert_eq!(numbers, (1..=r.corrections).collect::<Vec<_>>());
+        let by_basis = r.rounds.iter().filter(|x| x.answer == "basis").count();
+        assert!(
+            r.basis_reuses == by_basis || r.basis_reuses == by_basis + 1,
+            "{} reuses, {by_basis} rounds by a basis: {:?}",
+            r.basis_reuses,
+            r.rounds
+        );
+        for x in &r.rounds {
+            assert!(
+                x.unknowns > 0 && x.answer != "failed" && x.answer != "none",
+                "{x}"
+            );
+            assert!(x.residual <= 1e-6, "{x}");
+            assert!(x.seconds >= 0.0);
+            let line = x.to_string();
+            assert!(!line.contains(',') && !line.contains('"'), "{line}");
+        }
+        rounds += r.rounds.len();
+        basis_rounds += by_basis;
+    }
+    assert!(rounds > 0, "no gap-correction round in 60 steps");
+    eprintln!("{rounds} rounds, {basis_rounds} answered by a stored basis");
+}
