@@ -44,6 +44,12 @@ pub struct RoundReport {
     pub round: usize,
     /// Unknowns of the re-solved problem.
     pub unknowns: usize,
+    /// The deepest violation that asked for the round: minus the least re-measured gap of
+    /// the set at the trial pose of the velocities before it (m; 0 if none was negative).
+    pub depth: f64,
+    /// Whether the model also found violations the set did not hold (`refresh`: rotation
+    /// within the step, pairs that only came near at the trial pose).
+    pub unseen: bool,
     /// What answered it: `basis` (an earlier solve's Lemke basis, see
     /// [`StepReport::basis_reuses`]), `proximal` (the proximal-point stage), a solver's name
     /// (`lemke`, `sparsenewton`, `pgs`, …), or `failed` (every stage failed; the step keeps
@@ -59,14 +65,16 @@ pub struct RoundReport {
 }
 
 impl std::fmt::Display for RoundReport {
-    /// `i0.r2 proximal n=7042 it=1234 res=1.6e-7 t=12.3s`: no commas or quotes, so that a list
-    /// of them is one plain CSV field.
+    /// `i0.r2 d=3.1e-4 proximal n=7042 it=1234 res=1.6e-7 t=12.3s` (`d=…+` when `unseen`): no
+    /// commas or quotes, so that a list of them is one plain CSV field.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "i{}.r{} {} n={} it={} res={:.2e} t={:.3}s",
+            "i{}.r{} d={:.2e}{} {} n={} it={} res={:.2e} t={:.3}s",
             self.island,
             self.round,
+            self.depth,
+            if self.unseen { "+" } else { "" },
             self.answer,
             self.unknowns,
             self.iterations,

@@ -1740,17 +1740,19 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 &velocities,
                 &mut pool,
             );
-            let violated = unseen
-                || set
-                    .unilateral
-                    .iter()
-                    .any(|&k| actual[k] < -CORRECTION_TOLERANCE)
-                || set.inter.iter().chain(set.cross.iter()).any(|p| {
+            // The deepest violation of the set at the trial pose: a U-constraint's gap, or
+            // an I/X group's largest (the group is violated only if every member is).
+            let deepest = set
+                .unilateral
+                .iter()
+                .map(|&k| actual[k])
+                .chain(set.inter.iter().chain(set.cross.iter()).map(|p| {
                     p.secondaries
                         .iter()
                         .fold(actual[p.primary], |m, &s| m.max(actual[s]))
-                        < -CORRECTION_TOLERANCE
-                });
+                }))
+                .fold(Real::INFINITY, Real::min);
+            let violated = unseen || deepest < -CORRECTION_TOLERANCE;
             // Safeguard: a re-solve must not inject energy, else it is undone. Its kinetic
             // energy is compared with the larger of the first solution's and free flight's
             // (ν*): contact impulses at non-negative gaps only remove energy from ν*, so a
@@ -1834,6 +1836,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 island: 0,
                 round: round + 1,
                 unknowns: sub.unknowns,
+                depth: (-deepest).max(0.0),
+                unseen,
                 answer: round_answer(&sub),
                 iterations: sub.iterations,
                 residual: sub.kept_best.filter(|_| sub.failed).unwrap_or(sub.residual),

@@ -128,6 +128,8 @@ fn each_gap_correction_round_is_reported_with_what_answered_it() {
             );
             assert!(x.residual <= 1e-6, "{x}");
             assert!(x.seconds >= 0.0);
+            // A round runs only where the last velocities left the set violated.
+            assert!(x.unseen || x.depth > 0.0, "{x}");
             let line = x.to_string();
             assert!(!line.contains(',') && !line.contains('"'), "{line}");
         }
