@@ -76,6 +76,18 @@ pub struct ProximalLemkeParams {
     pub max_pivots: usize,
     /// Work budget of the whole call, in `lemke_sparse`'s units (`None`: no limit).
     pub work_limit: Option<Real>,
+    /// The proximal iteration's first centre z_0: the first run solves
+    /// LCP(M + εI, q − ε z_0) instead of LCP(M + εI, q) (`None`, or one of another length or
+    /// not finite: z_0 = 0). An answer near the solution (the last step's impulses, the
+    /// re-solve's previous answer) starts the rounds near their fixed point.
+    pub start: Option<DVector<Real>>,
+    /// ε of a first run tried before the schedule above (absolute, not a multiple): the ε
+    /// at which `warm`'s basis answered an earlier, nearby problem (a gap-correction
+    /// re-solve's previous round, [`ProximalLemkeInfo::basis_epsilon`]). From that basis and
+    /// [`ProximalLemkeParams::start`] its path is short; it gets the cut
+    /// [`ProximalLemkeParams::short_path_pivots`], and if it fails the schedule runs as
+    /// without it.
+    pub start_epsilon: Option<Real>,
 }
 
 impl ProximalLemkeParams {
@@ -95,6 +107,8 @@ impl ProximalLemkeParams {
             min_regularisation: 1e-10,
             max_pivots: 3 * n,
             work_limit: None,
+            start: None,
+            start_epsilon: None,
         }
     }
 }
@@ -108,6 +122,9 @@ pub struct ProximalLemkeInfo {
     pub residual: Real,
     /// The complementary basis of the regularised run that gave `z` (`true`: z_i basic).
     pub basis: Vec<bool>,
+    /// ε of that run (absolute): where a nearby problem can start
+    /// ([`ProximalLemkeParams::start_epsilon`]).
+    pub basis_epsilon: Real,
     /// ε of the first run.
     pub epsilon: Real,
     /// ε of the last round (below `epsilon` where the continuation lowered it).
@@ -180,21 +197,58 @@ pub fn lemke_proximal(
     // The cut, of the first path and of every run at a lowered ε.
     let cut = params.short_path_pivots.min(params.max_pivots);
     let short = (long > epsilon).then_some(cut);
-    let mut first = held.solve(
-        q,
-        warm,
-        short.unwrap_or(params.max_pivots),
-        params.work_limit,
-    );
+    // The first centre z_0 (`ProximalLemkeParams::start`): q − ε z_0.
+    let start = params
+        .start
+        .as_ref()
+        .filter(|z| z.len() == n && z.iter().all(|x| x.is_finite()));
+    let centred = |epsilon: Real| match start {
+        Some(z0) => q - z0 * epsilon,
+        None => q.clone(),
+    };
+    // A nearby problem's ε first (`start_epsilon`), from its basis and centre.
+    let resumed = params
+        .start_epsilon
+        .filter(|&e| e > 0.0 && e.is_finite() && warm.is_some())
+        .and_then(|e| {
+            let at = regularised(&entries, n, e).ok()?;
+            Some((e, at))
+        })
+        .and_then(
+            |(e, mut at)| match at.solve(&centred(e), warm, cut, params.work_limit) {
+                Ok(run) => Some((e, at, run)),
+                Err(err) => {
+                    pivots += err.iterations();
+                    work += at.last_work();
+                    None
+                }
+            },
+        );
+    let mut cut_first = false;
+    let mut first = match resumed {
+        Some((e, at, run)) => {
+            epsilon = e;
+            held = at;
+            Ok(run)
+        }
+        None => held.solve(
+            &centred(epsilon),
+            warm,
+            short.unwrap_or(params.max_pivots),
+            params.work_limit.map(|w| w - work),
+        ),
+    };
     if let (Err(e), Some(_)) = (&first, short)
         && !e.spent_budget()
+        && epsilon < long
     {
         pivots += e.iterations();
         work += held.last_work();
         epsilon = long;
+        cut_first = true;
         held = regularised(&entries, n, epsilon)?;
         let left = params.work_limit.map(|w| w - work);
-        first = held.solve(q, warm, params.max_pivots, left);
+        first = held.solve(&centred(epsilon), warm, params.max_pivots, left);
     }
     let first = first.map_err(|e| e.with_more_iterations(pivots))?;
     pivots += first.pivots;
@@ -203,11 +257,12 @@ pub fn lemke_proximal(
         residual: lcp_natural_residual(m, q, &first.z),
         z: first.z.clone(),
         basis: first.basis.clone(),
+        basis_epsilon: epsilon,
         epsilon,
         last_epsilon: epsilon,
         rounds: 0,
         breaks: 0,
-        first_path_cut: epsilon > params.regularisation * scale,
+        first_path_cut: cut_first,
         pivots,
         work,
     };
@@ -286,6 +341,7 @@ pub fn lemke_proximal(
             best.residual = r;
             best.z = next.z.clone();
             best.basis = next.basis.clone();
+            best.basis_epsilon = used;
         }
         best.rounds = round;
         best.last_epsilon = used;

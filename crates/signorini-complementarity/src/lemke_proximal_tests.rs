@@ -244,3 +244,76 @@ fn a_broken_lowered_run_goes_back_to_the_first_epsilon_with_a_gentler_step() {
     assert_eq!(uncut.breaks, 0);
     assert!(uncut.residual <= 1e-14, "residual {:e}", uncut.residual);
 }
+
+/// A first centre near the answer (`ProximalLemkeParams::start`: the last step's impulses)
+/// takes fewer rounds and pivots than z_0 = 0, to the same tolerance; and a centre of the
+/// wrong length is ignored (the same run as without one).
+#[test]
+fn a_start_near_the_answer_takes_fewer_rounds() {
+    for push in [0.0, 0.02, 0.3] {
+        let (m, q) = resting_box(push);
+        let m = csc(&m);
+        let n = q.len();
+        let mut p = ProximalLemkeParams::new(n, 1e-12);
+        p.regularisation = 1e-1; // far from the answer at z_0 = 0: many rounds
+        let cold = lemke_proximal(&m, &q, None, &p).unwrap();
+        assert!(cold.residual <= 1e-12, "push {push}: {:e}", cold.residual);
+        assert!(cold.rounds >= 3, "push {push}: {} rounds cold", cold.rounds);
+        // The answer, perturbed by 1 %: a centre near it.
+        let mut warm = p.clone();
+        warm.start = Some(cold.z.map(|x| x * 1.01));
+        let near = lemke_proximal(&m, &q, None, &warm).unwrap();
+        assert!(near.residual <= 1e-12, "push {push}: {:e}", near.residual);
+        assert!(
+            near.rounds < cold.rounds && near.pivots < cold.pivots,
+            "push {push}: {} rounds / {} pivots from the centre, {} / {} cold",
+            near.rounds,
+            near.pivots,
+            cold.rounds,
+            cold.pivots
+        );
+        let mut wrong = p.clone();
+        wrong.start = Some(DVector::zeros(n + 1));
+        let same = lemke_proximal(&m, &q, None, &wrong).unwrap();
+        assert_eq!((same.z, same.pivots), (cold.z.clone(), cold.pivots));
+    }
+}
+
+/// A nearby problem (q moved a little, as between gap-correction rounds) started at the ε,
+/// basis and answer of the last one (`start_epsilon`, `warm`, `start`) is answered to the
+/// same tolerance in fewer rounds and pivots than from that basis and answer through the
+/// schedule, which comes down from 1e-4 · max|M_ii| again; and the answer says at which ε its
+/// basis was found. The soft-direction problem: its rounds must lower ε to converge.
+#[test]
+fn a_nearby_problem_resumes_at_the_last_answers_epsilon() {
+    let (m, q) = soft_direction();
+    let p = ProximalLemkeParams::new(2, 1e-14);
+    let last = lemke_proximal(&m, &q, None, &p).unwrap();
+    assert!(last.residual <= 1e-14, "{:e}", last.residual);
+    assert!(
+        last.basis_epsilon < 0.1 * last.epsilon,
+        "basis ε {:e}, first ε {:e}",
+        last.basis_epsilon,
+        last.epsilon
+    );
+    // The next round's problem: z* = 1.02 · (1, 1).
+    let next = &q * 1.02;
+    let mut schedule = p.clone();
+    schedule.start = Some(last.z.clone());
+    let through = lemke_proximal(&m, &next, Some(&last.basis), &schedule).unwrap();
+    let mut resume = schedule.clone();
+    resume.start_epsilon = Some(last.basis_epsilon);
+    let resumed = lemke_proximal(&m, &next, Some(&last.basis), &resume).unwrap();
+    assert!(resumed.residual <= 1e-14, "{:e}", resumed.residual);
+    assert!((&resumed.z - DVector::from_element(2, 1.02)).amax() <= 1e-6);
+    assert!(
+        resumed.rounds < through.rounds && resumed.pivots <= through.pivots,
+        "{} rounds / {} pivots resumed, {} / {} through the schedule",
+        resumed.rounds,
+        resumed.pivots,
+        through.rounds,
+        through.pivots
+    );
+    assert_eq!(resumed.epsilon.to_bits(), last.basis_epsilon.to_bits());
+    assert!(!resumed.first_path_cut);
+}

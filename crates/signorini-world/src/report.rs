@@ -129,6 +129,10 @@ pub struct StepReport {
     /// Solves of this step answered by the proximal-point stage (`lemke_proximal`, after the
     /// sparse Lemke failed; docs/peg3d.md items 29 and 30).
     pub proximal_answers: usize,
+    /// ε (absolute) of the regularised run whose basis gave the last proximal answer of this
+    /// step (`ProximalLemkeInfo::basis_epsilon`), where a gap-correction re-solve's proximal
+    /// stage starts (`None`: no proximal answer; with islands, the largest over them).
+    pub proximal_epsilon: Option<f64>,
     /// True if every solve failed (the velocities are then the free-flight ones, or the best
     /// attempt's, see `kept_best`).
     pub failed: bool,

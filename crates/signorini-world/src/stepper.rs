@@ -691,6 +691,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     key_flags,
                     rescue_first: false,
                     proximal_first: false,
+                    centre: false,
+                    resume_epsilon: None,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                     reduced: Some(&mut reduced),
                 };
@@ -838,6 +840,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             key_flags: None,
             rescue_first: false,
             proximal_first: false,
+            centre: false,
+            resume_epsilon: None,
             basis_to: None,
             reduced: Some(reduced),
         };
@@ -912,18 +916,39 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 key_flags: None,
                 rescue_first: false,
                 proximal_first: false,
+                centre: false,
+                resume_epsilon: None,
                 basis_to: None,
                 reduced: None,
             };
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
             report.projection_unknowns = report.projection_unknowns.max(sub.unknowns);
-            if sub.failed
-                || self.kinetic_energy(&v) > 2.0 * self.penetration_energy(Some(reference)) + 1e-9
-            {
-                report
-                    .fallbacks
-                    .push("position projection stopped (failed or too energetic)".into());
+            let (energy, limit) = (
+                self.kinetic_energy(&v),
+                2.0 * self.penetration_energy(Some(reference)) + 1e-9,
+            );
+            if sub.failed || energy > limit {
+                // Why, with what the pass's solve said (a step of the 2D pile of 2,500 ended
+                // with 4e-2 m² of overlap after this line alone; session 36).
+                let why = if sub.failed {
+                    format!(
+                        "its solve failed: {}",
+                        sub.failure.as_deref().unwrap_or("no reason given")
+                    )
+                } else {
+                    format!("too energetic: {energy:e} J > {limit:e} J")
+                };
+                report.fallbacks.push(format!(
+                    "position projection stopped at pass {} ({} unknowns, depth {depth:e}): {why}",
+                    report.projections + 1,
+                    sub.unknowns
+                ));
+                report.fallbacks.extend(
+                    sub.fallbacks
+                        .iter()
+                        .map(|f| format!("projection pass {}: {f}", report.projections + 1)),
+                );
                 break;
             }
             for (b, dv) in self.bodies.iter_mut().zip(&v) {
@@ -982,6 +1007,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             key_flags,
             rescue_first,
             proximal_first,
+            centre,
+            resume_epsilon,
             basis_to,
             reduced,
         } = warm;
@@ -1062,12 +1089,16 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // matrix, q and start), as a failed gap-correction re-solve of the 2D pile of 2,500
         // did (`proximal_first`, then again after the rescue: 2 × 109,469 pivots).
         let mut proximal_tried = false;
+        // The proximal stage's first centre in a gap-correction re-solve: the previous
+        // round's normal impulses by key, whatever `warm_start` says.
+        let prox_start = (centre && !warm_from.is_empty()).then(|| by_key(warm_from));
         macro_rules! try_proximal {
             () => {
                 if !std::mem::replace(&mut proximal_tried, true) {
                     let cache = reduced.as_deref_mut();
+                    let from = (flags.as_deref(), prox_start.as_ref(), resume_epsilon);
                     if let Some((z, basis)) =
-                        self.solve_proximal(form, free, flags.as_deref(), cache, &mut best, report)
+                        self.solve_proximal(form, free, from, cache, &mut best, report)
                     {
                         answer!(z, basis);
                     }
@@ -1360,7 +1391,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         &self,
         form: &Formulation<D>,
         free: &[SVector<Real, D>],
-        flags: Option<&[bool]>,
+        (flags, start, resume): (Option<&[bool]>, Option<&DVector<Real>>, Option<Real>),
         reduced: Option<&mut ReducedCache<D>>,
         best: &mut BestAttempt<D>,
         report: &mut StepReport,
@@ -1383,6 +1414,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let n = q.len();
         let scale = q.amax().max(1.0);
         let mut p = ProximalLemkeParams::new(n, SolveParams::default().tolerance * scale);
+        // A gap-correction re-solve starts where the previous round's answer was: its
+        // impulses as the first centre and, if the proximal stage gave it, that run's ε
+        // (docs/peg3d.md, item 38: on step 373 of the 2D pile of 2,500 its rounds 4–8 went
+        // from 25,000 pivots each to 5–16).
+        p.start = start.cloned();
+        p.start_epsilon = resume;
         p.max_pivots = SPARSE_LEMKE_PIVOTS * n;
         p.work_limit = self
             .params
@@ -1438,6 +1475,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         }
         report.fallbacks.push(format!("accepted {line}"));
         report.proximal_answers += 1;
+        report.proximal_epsilon = Some(info.basis_epsilon);
         report.solver = Some(SolverKind::Lemke);
         report.iterations = info.pivots;
         report.residual = info.residual;
@@ -1715,6 +1753,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // Whether the last solve of this island in this step was answered by the proximal
         // stage: the re-solve then starts there (`Warm::proximal_first`).
         let mut proximal = report.proximal_answers > 0;
+        let mut proximal_epsilon = report.proximal_epsilon;
         // Whether the configuration the returned velocities lead to was found violated.
         let mut still_violated = false;
         for round in 0..=self.params.gap_corrections {
@@ -1827,6 +1866,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 key_flags,
                 rescue_first: rescued,
                 proximal_first: proximal,
+                centre: true,
+                resume_epsilon: proximal_epsilon,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
                 reduced: Some(&mut *reduced),
             };
@@ -1845,6 +1886,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             });
             rescued = self.needed_rescue(&sub);
             proximal = sub.proximal_answers > 0;
+            proximal_epsilon = sub.proximal_epsilon;
             report.proximal_answers += sub.proximal_answers;
             report.budget_exhausted |= sub.budget_exhausted;
             report.basis_reuses += sub.basis_reuses;
@@ -2064,6 +2106,13 @@ struct Warm<'a, K, const D: usize> {
     /// proximal stage (the sparse Lemke and the rescue had failed): where the sparse Lemke
     /// applies, start with the proximal stage, warm from that answer's basis.
     proximal_first: bool,
+    /// The proximal stage's iteration starts from `from` (`ProximalLemkeParams::start`): the
+    /// gap-correction re-solves, whose previous round's answer is near theirs.
+    centre: bool,
+    /// ε of the run whose basis answered the solve before this one by the proximal stage
+    /// (`StepReport::proximal_epsilon`): the stage's first run here is tried at it
+    /// (`ProximalLemkeParams::start_epsilon`).
+    resume_epsilon: Option<Real>,
     /// Where the basis of this solve's answer goes (`None` if it was not a plain Lemke
     /// solve).
     basis_to: Option<&'a mut Option<Arc<LemkeFactor>>>,

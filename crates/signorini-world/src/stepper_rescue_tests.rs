@@ -37,6 +37,8 @@ fn solve_once(
         key_flags: None,
         rescue_first,
         proximal_first,
+        centre: false,
+        resume_epsilon: None,
         basis_to: None,
         reduced: None,
     };
@@ -244,7 +246,14 @@ fn the_proximal_stage_answers_with_lemkes_velocities() {
     let mut report = StepReport::default();
     let mut best = BestAttempt::default();
     let (z, basis) = w
-        .solve_proximal(&form, &pred.free, None, None, &mut best, &mut report)
+        .solve_proximal(
+            &form,
+            &pred.free,
+            (None, None, None),
+            None,
+            &mut best,
+            &mut report,
+        )
         .unwrap_or_else(|| panic!("not answered: {:?}", report.fallbacks));
     assert!(
         best.0.is_none(),
