@@ -1756,6 +1756,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         let mut proximal_epsilon = report.proximal_epsilon;
         // Whether the configuration the returned velocities lead to was found violated.
         let mut still_violated = false;
+        // The deepest violation at the trial pose of the last velocities checked.
+        let mut last_depth: Option<Real> = None;
         for round in 0..=self.params.gap_corrections {
             let trial = S::moved(&self.bodies, &velocities, h);
             let mut actual = vec![Real::INFINITY; set.contacts.len()];
@@ -1819,17 +1821,32 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 // one step sped a body up from 27 to 133 rad/s and deepened the violation
                 // they were removing from 0.18 to 0.91 m, while the island's energy stayed
                 // under twice its reference).
+                // A divergence deepens the violation; a round that made it shallower is
+                // converging, and a body may have to move fast to get out: removing a
+                // violation of depth d in one step takes speeds of d/h (5 m/s for the 2.5 cm
+                // of step 389 of the 2D pile of 2,500, h = 5 ms). Undoing such rounds there
+                // went back to velocities known to violate by 1–2.5 cm, which the position
+                // projection did not clear: 1.5e-3 and 4.0e-2 m² of overlap (docs/peg3d.md,
+                // item 39). So the rule undoes only a round that did not lower the depth.
+                let depth = (-deepest).max(0.0);
                 if let Some((b, now, reference)) =
                     self.runaway_body(&velocities, &v, &pred.free, report.split)
                 {
+                    if undo_runaway(last_depth, depth) {
+                        report.fallbacks.push(format!(
+                            "gap correction undone (body {b}: kinetic energy {now:e} J > 2 x {reference:e} J)"
+                        ));
+                        // Back to the round before this one (it passed both rules).
+                        return (before_round.take().unwrap_or(v), true);
+                    }
                     report.fallbacks.push(format!(
-                        "gap correction undone (body {b}: kinetic energy {now:e} J > 2 x {reference:e} J)"
+                        "gap correction kept (body {b}: kinetic energy {now:e} J > 2 x {reference:e} J, but the violation went from {:e} to {depth:e} m)",
+                        last_depth.unwrap_or(0.0)
                     ));
-                    // Back to the round before this one (it passed both rules).
-                    return (before_round.take().unwrap_or(v), true);
                 }
                 previous = Some((v, e));
             }
+            last_depth = Some((-deepest).max(0.0));
             still_violated = violated;
             if !violated || round == self.params.gap_corrections {
                 break;
@@ -2297,6 +2314,14 @@ pub use signorini_math::tolerance::GAP_CORRECTION_TOL as CORRECTION_TOLERANCE;
 /// `limit`: at least [`FLOOR_PIVOTS`]·n Lemke pivots.
 fn solve_budget(limit: Real, n: usize) -> Real {
     limit.max(work_estimate(n, FLOOR_PIVOTS * n, 0))
+}
+
+/// Whether a gap-correction round whose body sped up past the runaway rule
+/// ([`RUNAWAY_TURN`]) is undone, given the deepest violation before it (`None`: unknown) and
+/// at its own trial pose: only if it did not make the violation shallower (a diverging chord
+/// iteration deepens it; docs/peg3d.md, items 29 and 39).
+fn undo_runaway(before: Option<Real>, after: Real) -> bool {
+    !before.is_some_and(|d| after < d)
 }
 
 /// What answered the re-solve `sub` reports ([`RoundReport::answer`]).
