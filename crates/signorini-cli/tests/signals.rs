@@ -110,6 +110,12 @@ fn complete_marked_csv(path: &Path, signal: &str) -> Vec<String> {
     data
 }
 
+/// The step number (first field) of the last data row.
+fn last_step(rows: &[String]) -> u64 {
+    let row = rows.last().expect("a data row");
+    row.split(',').next().unwrap().parse().unwrap()
+}
+
 fn run_is_stopped_by(signal: &str, code: i32) {
     let dir = tempfile::Builder::new()
         .prefix("signorini-signal-run-")
@@ -149,15 +155,7 @@ fn run_is_stopped_by(signal: &str, code: i32) {
     assert_eq!(summary["all_checks_pass"], false);
     let rows = complete_marked_csv(&out.join("steps.csv"), signal);
     assert_eq!(rows.len() as u64, steps, "one steps.csv row per step taken");
-    let last: u64 = rows
-        .last()
-        .unwrap()
-        .split(',')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert_eq!(last, steps);
+    assert_eq!(last_step(&rows), steps);
     complete_marked_csv(&out.join("trajectories.csv"), signal);
     for f in ["bodies.json", "scene.toml"] {
         assert!(out.join(f).is_file(), "{f} missing");
@@ -416,13 +414,5 @@ fn a_second_sigint_during_a_step_keeps_the_rows_already_written() {
     let last = *numbers.last().unwrap();
     assert_eq!(numbers, (1..=last).collect::<Vec<_>>(), "rows 1..{last}");
     let traj = complete_marked_csv(&out.join("trajectories.csv"), "INT");
-    let traj_last: u64 = traj
-        .last()
-        .unwrap()
-        .split(',')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert_eq!(traj_last, last, "trajectories end at the same step");
+    assert_eq!(last_step(&traj), last, "trajectories end at the same step");
 }
