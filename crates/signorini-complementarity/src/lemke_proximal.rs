@@ -37,8 +37,10 @@
 //! 0.3 → √0.3 → …; above 0.9 ε stays: docs/peg3d.md, item 34). The first run's path at
 //! 1e-4 · max|M_ii| was 0.2 n pivots on the 3D pile's island but 2.5–6.0 n on the 2D pile's:
 //! a first path longer than n/2 pivots is cut and made again at 1e-2 · max|M_ii|, whose path
-//! is shorter and whose rounds shrink ε as before (docs/peg3d.md, item 33). Deterministic:
-//! each round is a deterministic sparse Lemke run.
+//! is shorter and whose rounds shrink ε as before (docs/peg3d.md, item 33). A nearby problem
+//! (a gap-correction re-solve) can start where the last answer was: its z as the first
+//! centre and its run's ε as the first run's (`ProximalLemkeParams::start`, `start_epsilon`;
+//! item 38). Deterministic: each round is a deterministic sparse Lemke run.
 
 use nalgebra::DVector;
 use signorini_math::Real;
@@ -240,7 +242,6 @@ pub fn lemke_proximal(
     };
     if let (Err(e), Some(_)) = (&first, short)
         && !e.spent_budget()
-        && epsilon < long
     {
         pivots += e.iterations();
         work += held.last_work();
