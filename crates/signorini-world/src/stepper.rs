@@ -1794,6 +1794,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 }))
                 .fold(Real::INFINITY, Real::min);
             let violated = unseen || deepest < -CORRECTION_TOLERANCE;
+            let depth = (-deepest).max(0.0);
             // Safeguard: a re-solve must not inject energy, else it is undone. Its kinetic
             // energy is compared with the larger of the first solution's and free flight's
             // (ν*): contact impulses at non-negative gaps only remove energy from ν*, so a
@@ -1828,7 +1829,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 // went back to velocities known to violate by 1–2.5 cm, which the position
                 // projection did not clear: 1.5e-3 and 4.0e-2 m² of overlap (docs/peg3d.md,
                 // item 39). So the rule undoes only a round that did not lower the depth.
-                let depth = (-deepest).max(0.0);
                 if let Some((b, now, reference)) =
                     self.runaway_body(&velocities, &v, &pred.free, report.split)
                 {
@@ -1846,7 +1846,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 }
                 previous = Some((v, e));
             }
-            last_depth = Some((-deepest).max(0.0));
+            last_depth = Some(depth);
             still_violated = violated;
             if !violated || round == self.params.gap_corrections {
                 break;
@@ -1894,7 +1894,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 island: 0,
                 round: round + 1,
                 unknowns: sub.unknowns,
-                depth: (-deepest).max(0.0),
+                depth,
                 unseen,
                 answer: round_answer(&sub),
                 iterations: sub.iterations,
