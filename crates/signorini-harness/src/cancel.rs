@@ -139,7 +139,7 @@ pub(crate) fn untrack_temp(path: &Path) {
 ///
 /// Each temporary file of an atomic write still in progress is removed. One that holds whole
 /// rows ([`crate::Csv::checkpoint`]: the step rows of a long run) first has those rows written
-/// to its target, ending with the line `# interrupted: <SIGNAL>` ([`salvage`]): a run whose
+/// to its target, ending with the line `# interrupted: <SIGNAL>`: a run whose
 /// step takes minutes keeps the steps it took. The registry stays locked until the process
 /// ends, so no writer can start a new temporary file in between.
 pub fn remove_temp_files_and_exit(status: i32) -> ! {
