@@ -282,12 +282,12 @@ pub fn run_one(
         steps.line(&steps_line(s, cfg.h, &rep, overlap))?;
         if let Some(t) = traj.as_mut() {
             world.write_poses(t, s)?;
-            t.checkpoint()?;
         }
         // One checkpoint per step (a step of a large pile takes seconds to minutes): the
         // temporary `steps/.<stem>.csv.tmp-*` shows the run's progress as it goes, and a
-        // second signal (stop at once) keeps the rows of the steps taken.
-        steps.checkpoint()?;
+        // second signal (stop at once) keeps the rows of the steps taken, in both files.
+        let mut files: Vec<&mut Csv> = std::iter::once(&mut steps).chain(traj.as_mut()).collect();
+        Csv::checkpoint_together(&mut files)?;
         if cfg.save_states.contains(&s) {
             let path = cfg.out.join("states").join(format!("{name}-step{s}.json"));
             signorini_harness::write_atomic(

@@ -117,13 +117,17 @@ pub(crate) fn track_temp(path: &Path) {
     }
 }
 
-/// The first `len` bytes of the temporary file `tmp` (to become `target`) are whole rows: a
-/// forced exit keeps them in `target` ([`remove_temp_files_and_exit`]).
-pub(crate) fn mark_salvageable(tmp: &Path, target: &Path, len: u64) {
-    if let Ok(mut set) = TEMP_FILES.lock()
-        && let Some(entry) = set.get_mut(tmp)
-    {
-        *entry = Some((target.to_path_buf(), len));
+/// For each (tmp, target, len): the first `len` bytes of the temporary file `tmp` (to become
+/// `target`) are whole rows, which a forced exit keeps in `target`
+/// ([`remove_temp_files_and_exit`]). All are marked under one lock, so that a forced exit
+/// sees files checkpointed together at the same row.
+pub(crate) fn mark_salvageable(marks: &[(&Path, &Path, u64)]) {
+    if let Ok(mut set) = TEMP_FILES.lock() {
+        for &(tmp, target, len) in marks {
+            if let Some(entry) = set.get_mut(tmp) {
+                *entry = Some((target.to_path_buf(), len));
+            }
+        }
     }
 }
 

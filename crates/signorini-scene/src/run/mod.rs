@@ -316,16 +316,20 @@ impl Writers {
     /// the process is stopped at once (a second signal; `Csv::checkpoint`). The three files
     /// are checkpointed together, so a kept run's files end at the same step. Not every step:
     /// a small scene takes tens of thousands of steps a second.
+    /// Mark the three files whole up to the last step written, together (`Csv::checkpoint`).
+    fn checkpoint(&mut self) -> Result<(), SceneError> {
+        let mut files: Vec<&mut Csv> = [&mut self.traj, &mut self.steps, &mut self.contacts]
+            .into_iter()
+            .flatten()
+            .collect();
+        Ok(Csv::checkpoint_together(&mut files)?)
+    }
+
     fn checkpoint_due(&mut self) -> Result<(), SceneError> {
         if self.checkpointed.elapsed() < std::time::Duration::from_secs(1) {
             return Ok(());
         }
-        for c in [&mut self.traj, &mut self.steps, &mut self.contacts]
-            .into_iter()
-            .flatten()
-        {
-            c.checkpoint()?;
-        }
+        self.checkpoint()?;
         self.checkpointed = std::time::Instant::now();
         Ok(())
     }
@@ -589,6 +593,11 @@ fn finish(
     summary: &mut RunSummary,
 ) -> Result<(), SceneError> {
     let mut files = Vec::new();
+    // Every file marked whole up to the last step first: a second signal while they are
+    // completed one by one then keeps them all up to that same step (the completed ones and
+    // the salvaged ones alike).
+    let mut w = w;
+    w.checkpoint()?;
     for (name, csv) in [
         ("trajectories.csv", w.traj),
         ("steps.csv", w.steps),
