@@ -3,8 +3,9 @@
 //! Owns: the flag (the number of the first signal received, 0 for none), what step loops and
 //! sweeps read from it, the wording of the `interrupted` marks in output files, and the set of
 //! temporary files of [`crate::AtomicFile`]s still being written (so that a forced exit can
-//! remove them, keeping the checkpointed rows of step files). Does not own: signal handlers. The library never installs one; the
-//! `signorini` binary does and calls [`request`] (see `crates/signorini-cli/src/signals.rs`).
+//! remove them, keeping the checkpointed rows of step files). Does not own: signal handlers.
+//! The library never installs one; the `signorini` binary does and calls [`request`] (see
+//! `crates/signorini-cli/src/signals.rs`).
 //!
 //! Contract of the loops that read the flag: a step loop checks [`requested`] once before each
 //! step and, when set, stops, completes its files (they hold the steps taken) and records
