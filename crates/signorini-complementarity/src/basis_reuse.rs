@@ -14,8 +14,14 @@
 //! O(n²·k). When M has changed a little as well (a pile at rest, one step later), the old
 //! inverse serves as a preconditioner: iterative refinement x ← x + B_old⁻¹(q′ − B_new x), which
 //! converges when B_old⁻¹B_new is close to the identity.
+//!
+//! A factor is `serde`, so that a world's checkpoint can carry it and a resumed run re-solve
+//! exactly where the uninterrupted one did; reading one back checks that it is a
+//! complementary basis with a consistent inverse ([`LemkeFactor`]'s `TryFrom`), so a corrupt
+//! file is refused with the reason instead of indexing out of bounds later.
 
 use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
 use signorini_math::Real;
 
 use signorini_math::tolerance::LCP_FEASIBLE_TOL as FEASIBLE_TOL;
@@ -28,7 +34,11 @@ const REFINED: Real = 1e-14;
 /// Returned in [`crate::SolveInfo::factor`] by Lemke solves of a plain LCP (no free variables,
 /// bounds `[0, ∞)`); pass it back with [`LemkeFactor::resolve`] for a new q (and, if it has
 /// changed little, M).
-#[derive(Debug, Clone)]
+///
+/// Serialised field by field; deserialising checks the invariants below and refuses a
+/// factor that breaks one, naming it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "FactorFields")]
 pub struct LemkeFactor {
     /// Problem size.
     pub(crate) n: usize,
@@ -44,6 +54,73 @@ pub struct LemkeFactor {
     /// ([`LemkeFactor::basis_only`]) does not: it is a warm start for the next sparse run,
     /// which factors it anew; [`LemkeFactor::resolve`] and dense restarts ignore it.
     pub(crate) inverse: bool,
+}
+
+/// A [`LemkeFactor`] as read, before its invariants are checked.
+#[derive(Deserialize)]
+struct FactorFields {
+    n: usize,
+    scale: Real,
+    basis: Vec<usize>,
+    cols: Vec<usize>,
+    binv: Vec<Real>,
+    inverse: bool,
+}
+
+impl TryFrom<FactorFields> for LemkeFactor {
+    type Error = String;
+
+    /// The invariants every factor a Lemke run returns has: n rows; each index j once in the
+    /// basis, as w_j (j) or as z_j (n + j); a positive finite scale; and, with the inverse,
+    /// one stored column per basic z (`cols` is exactly the set of j whose z_j is basic, as
+    /// the pivoting keeps it) and n finite entries per column.
+    fn try_from(f: FactorFields) -> Result<Self, String> {
+        let n = f.n;
+        if f.basis.len() != n {
+            return Err(format!("{} basis entries for n = {n}", f.basis.len()));
+        }
+        let mut z_basic = vec![None; n];
+        for &v in &f.basis {
+            let (j, z) = if v < n {
+                (v, false)
+            } else {
+                (v.wrapping_sub(n), true)
+            };
+            match z_basic.get_mut(j) {
+                Some(slot @ None) => *slot = Some(z),
+                Some(Some(_)) => return Err(format!("index {j} twice in the basis")),
+                None => return Err(format!("basis entry {v} is beyond 2n = {}", 2 * n)),
+            }
+        }
+        if !(f.scale.is_finite() && f.scale > 0.0) {
+            return Err(format!("scale {} is not positive and finite", f.scale));
+        }
+        if f.inverse {
+            let mut cols = f.cols.clone();
+            cols.sort_unstable();
+            let want: Vec<usize> = (0..n).filter(|&j| z_basic[j] == Some(true)).collect();
+            if cols != want {
+                return Err("the stored columns are not those of the basic z's".into());
+            }
+            if f.binv.len() != n * f.cols.len() || f.binv.iter().any(|x| !x.is_finite()) {
+                return Err(format!(
+                    "the inverse holds {} entries for {n} × {} (or one is not finite)",
+                    f.binv.len(),
+                    f.cols.len()
+                ));
+            }
+        } else if !f.cols.is_empty() || !f.binv.is_empty() {
+            return Err("a basis without its inverse stores columns".into());
+        }
+        Ok(LemkeFactor {
+            n,
+            scale: f.scale,
+            basis: f.basis,
+            cols: f.cols,
+            binv: f.binv,
+            inverse: f.inverse,
+        })
+    }
 }
 
 impl LemkeFactor {
@@ -277,6 +354,49 @@ mod tests {
         assert!(f.active() > 0);
         let again = f.resolve(&m, &q, 2).unwrap();
         assert!((again - z).amax() < 1e-12);
+    }
+
+    /// A factor read back from JSON is the same factor bit for bit (it re-solves to the same
+    /// bits), and one that breaks an invariant is refused with the reason.
+    #[test]
+    fn a_factor_survives_json_and_a_broken_one_is_refused() {
+        let m = spd(12);
+        let q = DVector::from_fn(12, |i, _| if i % 3 == 0 { 1.0 } else { -1.0 - i as Real });
+        let (_, f) = solve(&m, &q);
+        assert!(f.active() > 0 && f.has_inverse());
+        let json = serde_json::to_value(&f).unwrap();
+        let back: LemkeFactor = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, f);
+        let q2 = &q + DVector::from_fn(12, |i, _| 1e-4 * (i as Real - 5.0));
+        assert_eq!(back.resolve(&m, &q2, 2), f.resolve(&m, &q2, 2));
+        let sparse = LemkeFactor::basis_only(&f.z_basic());
+        let text = serde_json::to_string(&sparse).unwrap();
+        assert_eq!(serde_json::from_str::<LemkeFactor>(&text).unwrap(), sparse);
+
+        let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut v = json.clone();
+            edit(&mut v);
+            serde_json::from_value::<LemkeFactor>(v)
+                .unwrap_err()
+                .to_string()
+        };
+        let twice = refused(&|v| {
+            let b = v["basis"].as_array_mut().unwrap();
+            b[1] = b[0].clone();
+        });
+        assert!(twice.contains("twice in the basis"), "{twice}");
+        let beyond = refused(&|v| v["basis"][0] = 24.into());
+        assert!(beyond.contains("beyond 2n = 24"), "{beyond}");
+        let short = refused(&|v| {
+            v["binv"].as_array_mut().unwrap().pop();
+        });
+        assert!(short.contains("the inverse holds"), "{short}");
+        let cols = refused(&|v| {
+            v["cols"].as_array_mut().unwrap().pop();
+        });
+        assert!(cols.contains("not those of the basic z's"), "{cols}");
+        let scale = refused(&|v| v["scale"] = (-1.0).into());
+        assert!(scale.contains("scale -1"), "{scale}");
     }
 
     #[test]

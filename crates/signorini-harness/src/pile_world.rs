@@ -208,14 +208,17 @@ impl PileWorld {
                 saved.run, saved.friction
             )));
         }
-        let field = |e: serde_json::Error| parse(format!("field `world`: {e}"));
+        // The path into the state (`world.bases.islands[0][1].factor`) names the bad field.
+        let field = |e: serde_path_to_error::Error<serde_json::Error>| {
+            parse(format!("field `world.{}`: {}", e.path(), e.inner()))
+        };
         let steps = match self {
             PileWorld::Planar { world, .. } => {
-                world.restore(&serde_json::from_value(saved.world).map_err(field)?)?;
+                world.restore(&serde_path_to_error::deserialize(saved.world).map_err(field)?)?;
                 world.steps
             }
             PileWorld::Spatial { world, .. } => {
-                world.restore(&serde_json::from_value(saved.world).map_err(field)?)?;
+                world.restore(&serde_path_to_error::deserialize(saved.world).map_err(field)?)?;
                 world.steps
             }
         };

@@ -13,6 +13,7 @@
 //!
 //! [`WorldParams::reuse_basis`]: crate::WorldParams::reuse_basis
 
+use serde::{Deserialize, Serialize};
 use signorini_complementarity::LemkeFactor;
 use signorini_contact::{ConstraintSet, Formulation, UnknownRole as Role};
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,7 +21,7 @@ use std::sync::Arc;
 
 /// What makes two constraint sets formulate to problems with the same unknowns in the same
 /// order: the feature-pair key of every contact, and the U/I/X structure over them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Signature<K> {
     keys: Vec<K>,
     structure: Vec<usize>,
@@ -89,13 +90,34 @@ pub(crate) fn keyed_unknowns<C, K: Clone + Ord, const D: usize>(
 }
 
 /// [`signorini_contact::UnknownRole`] with contact keys for contact indices.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub(crate) enum UnknownRole<K> {
     Normal(K),
     CoPrimary(K, K),
     Slack(K, K),
     Friction(K, usize),
     FrictionSlack(K),
+}
+
+impl<K> UnknownRole<K> {
+    /// The contact keys this unknown names (one or two).
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &K> {
+        let (a, b) = match self {
+            UnknownRole::Normal(a)
+            | UnknownRole::Friction(a, _)
+            | UnknownRole::FrictionSlack(a) => (a, None),
+            UnknownRole::CoPrimary(a, b) | UnknownRole::Slack(a, b) => (a, Some(b)),
+        };
+        std::iter::once(a).chain(b)
+    }
+}
+
+impl<K> StoredBasis<K> {
+    /// Every contact key the stored basis names: its set's, then its unknowns'.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &K> {
+        let unknowns = self.unknowns.iter().flat_map(|(role, _)| role.keys());
+        self.signature.keys.iter().chain(unknowns)
+    }
 }
 
 /// Where each of the `old` unknowns sits among the `new` ones, found by what each stands for:
@@ -157,8 +179,9 @@ pub(crate) fn map_unknown<K, L>(
     Some((role, u.1))
 }
 
-/// A factored Lemke basis and the constraint set it solved.
-#[derive(Debug, Clone)]
+/// A factored Lemke basis and the constraint set it solved (`serde` for a checkpoint:
+/// [`crate::SolverMemory`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct StoredBasis<K> {
     pub(crate) signature: Signature<K>,
     /// What each of the factor's unknowns stands for ([`keyed_unknowns`]).

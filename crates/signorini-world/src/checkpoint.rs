@@ -7,15 +7,16 @@
 //! format (a checkpoint is `serde`; the pile experiment writes it as JSON, whose `f64`s the
 //! workspace's `serde_json` reads back bit for bit: feature `float_roundtrip`).
 //!
-//! What a step reads besides the scene: each body's pose and velocity, the step count, and
-//! the warm starts (normal impulses keyed by feature pair). All three are saved, so a resumed
-//! run takes the same steps as the uninterrupted one, with one exception: the stored Lemke
-//! bases ([`crate::WorldParams::reuse_basis`], factorisations) are not saved. The first solve
-//! after a resume whose constraint set equals the last step's then runs Lemke where the
-//! uninterrupted run re-solved with the stored basis; both answers solve the same LCP to the
-//! solver tolerance, but their last bits can differ. With `reuse_basis = false` a resumed run
-//! is bit-identical to the uninterrupted one (tested).
+//! What a step reads besides the scene: each body's pose and velocity, the step count, the
+//! warm starts (normal impulses keyed by feature pair) and the solvers' memory
+//! ([`SolverMemory`]: the Lemke bases stored for [`crate::WorldParams::reuse_basis`] and the
+//! unknowns basic in them). All four are saved, so a resumed run takes the same steps as the
+//! uninterrupted one, bit for bit (tested with and without basis reuse). A file written before
+//! the solvers' memory was saved (session 37) still reads: its resume starts with no stored
+//! basis, and its first solves agree with the uninterrupted run's to the solver tolerance,
+//! not always to the last bit.
 
+use crate::basis::{KeyedUnknown, StoredBasis};
 use crate::stepper::{GenericWorld, Space, WorldError};
 use serde::{Deserialize, Serialize};
 use signorini_contact::DofBody;
@@ -23,6 +24,8 @@ use signorini_math::Real;
 
 /// The state a [`GenericWorld`] carries between steps (see the module docs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Written out: serde would infer `K: Default` from the defaulted field.
+#[serde(bound(deserialize = "K: Deserialize<'de>"))]
 pub struct Checkpoint<K> {
     /// Velocity components per body: 3 (2D) or 6 (3D).
     pub dofs: usize,
@@ -34,6 +37,64 @@ pub struct Checkpoint<K> {
     pub bodies: Vec<BodyState>,
     /// Warm starts: normal impulse (N·s) per feature pair, in key order.
     pub warm: Vec<(K, Real)>,
+    /// The solvers' memory (empty in files written before session 37).
+    #[serde(default)]
+    pub bases: SolverMemory<K>,
+}
+
+/// What the solvers carry from one step to the next besides the warm starts, opaque: the
+/// Lemke bases stored for [`crate::WorldParams::reuse_basis`] (the world's and each island's,
+/// with the constraint set each solved; dense ones with their inverse, so JSON states of
+/// large piles grow by megabytes) and the unknowns basic in them, the next sparse Lemke's
+/// warm start. Read back, each basis is checked ([`signorini_complementarity::LemkeFactor`]),
+/// and [`GenericWorld::restore`] checks that every body it names exists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SolverMemory<K> {
+    basis: Option<StoredBasis<K>>,
+    /// Per island, by its members (world indices, ascending).
+    islands: Vec<(Vec<usize>, StoredBasis<K>)>,
+    basic: Vec<KeyedUnknown<K>>,
+}
+
+impl<K> Default for SolverMemory<K> {
+    fn default() -> Self {
+        SolverMemory {
+            basis: None,
+            islands: Vec::new(),
+            basic: Vec::new(),
+        }
+    }
+}
+
+impl<K> SolverMemory<K> {
+    /// Whether nothing is stored (a world that has not solved, or an older file).
+    pub fn is_empty(&self) -> bool {
+        self.basis.is_none() && self.islands.is_empty() && self.basic.is_empty()
+    }
+
+    /// The first body index at or beyond `n` that the memory names (an island member or a
+    /// contact key's body), with where: `None` if all are below `n`.
+    fn body_beyond(&self, n: usize, bodies: impl Fn(&K) -> (usize, usize)) -> Option<String> {
+        for (members, _) in &self.islands {
+            if members.windows(2).any(|w| w[0] >= w[1]) {
+                return Some(format!("island {members:?}: members not ascending"));
+            }
+            if let Some(m) = members.iter().find(|&&m| m >= n) {
+                return Some(format!("island {members:?}: no body {m}"));
+            }
+        }
+        let stored = self.basis.iter().chain(self.islands.iter().map(|(_, b)| b));
+        let keys = stored
+            .flat_map(|b| b.keys())
+            .chain(self.basic.iter().flat_map(|(role, _)| role.keys()));
+        for key in keys {
+            let (a, b) = bodies(key);
+            if a >= n || b >= n {
+                return Some(format!("a stored basis names body {}", a.max(b)));
+            }
+        }
+        None
+    }
 }
 
 /// One body's entry in a [`Checkpoint`].
@@ -92,17 +153,24 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 })
                 .collect(),
             warm: self.warm.iter().map(|(k, &z)| (k.clone(), z)).collect(),
+            bases: SolverMemory {
+                basis: self.basis.clone(),
+                islands: (self.island_bases.iter())
+                    .map(|(m, b)| (m.clone(), b.clone()))
+                    .collect(),
+                basic: self.basic.iter().cloned().collect(),
+            },
         }
     }
 
-    /// Continue from `c`: poses, velocities, step count and warm starts. The world must hold
-    /// the same bodies (count and which are static) and step size as the one `c` was taken
-    /// of; stored Lemke bases are dropped.
+    /// Continue from `c`: poses, velocities, step count, warm starts and the solvers' memory
+    /// (none if `c` holds none). The world must hold the same bodies (count and which are
+    /// static) and step size as the one `c` was taken of.
     ///
     /// # Errors
     /// [`WorldError::Checkpoint`] naming the first mismatch (dimension, step size, body
-    /// count, a static flag, a body's state or a warm start's value); the world is left
-    /// unchanged.
+    /// count, a static flag, a body's state, a warm start's value or a body the solvers'
+    /// memory names); the world is left unchanged.
     pub fn restore(&mut self, c: &Checkpoint<S::Key>) -> Result<(), WorldError> {
         let fail = |why: String| Err(WorldError::Checkpoint(why));
         if c.dofs != D {
@@ -142,12 +210,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 ));
             }
         }
+        if let Some(why) = c.bases.body_beyond(n, |k| S::key_bodies(k)) {
+            return fail(format!("solver memory: {why}"));
+        }
         self.bodies = bodies;
         self.steps = c.steps;
         self.warm = c.warm.iter().cloned().collect();
-        self.basis = None;
-        self.island_bases.clear();
-        self.basic.clear();
+        self.basis = c.bases.basis.clone();
+        self.island_bases = c.bases.islands.iter().cloned().collect();
+        self.basic = c.bases.basic.iter().cloned().collect();
         Ok(())
     }
 }

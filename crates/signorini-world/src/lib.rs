@@ -168,7 +168,7 @@ mod report;
 mod spatial;
 mod stepper;
 
-pub use checkpoint::{BodyState, Checkpoint};
+pub use checkpoint::{BodyState, Checkpoint, SolverMemory};
 pub use planar::{Planar, World};
 pub use pool::ContactPool;
 pub use report::{RoundReport, StageTimes, StepReport};

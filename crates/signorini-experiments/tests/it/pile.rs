@@ -235,9 +235,10 @@ fn a_pile_of_27_ends_with_no_failed_step_and_overlap_within_the_limit() {
 }
 
 /// `--save-state` / `--resume`: 8 bodies for 0.6 s with the state saved after step 30; a
-/// second run resumed from it writes the trajectory rows of steps 31–60 only, and they agree
-/// with the uninterrupted run's to 1e-9 (the first step's bit for bit). A state of another run (here: another friction) is refused, naming
-/// the file and the field.
+/// second run resumed from it writes the trajectory rows of steps 31–60 only, bit for bit the
+/// uninterrupted run's (the state carries the stored Lemke bases: without them, as before
+/// session 37, the rows from step 42 on differed in their last digits). A state of another
+/// run (here: another friction) is refused, naming the file and the field.
 #[test]
 fn a_run_resumed_from_a_saved_state_continues_the_trajectory() {
     let out = crate::tmp("pile-resume");
@@ -258,17 +259,9 @@ fn a_run_resumed_from_a_saved_state_continues_the_trajectory() {
     let (whole, resumed) = (rows("a"), rows("b"));
     let step = |r: &String| r.split(',').next().unwrap().parse::<usize>().unwrap();
     let after: Vec<String> = whole.iter().filter(|r| step(r) > 30).cloned().collect();
-    assert_eq!(resumed.len(), after.len());
     assert_eq!(resumed.len(), 30 * 8);
-    // The first rows are bit-identical; once a resting body's step reuses the stored Lemke
-    // basis (not saved), the answers agree to the solver tolerance (module docs of
-    // `signorini_world::checkpoint`).
-    assert_eq!(resumed[..8], after[..8]);
-    for (r, a) in resumed.iter().zip(&after) {
-        for (x, y) in r.split(',').zip(a.split(',')) {
-            let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
-            assert!((x - y).abs() <= 1e-9, "{r} vs {a}");
-        }
+    if let Some(k) = (0..after.len()).find(|&k| resumed.get(k) != after.get(k)) {
+        panic!("row {k} differs: {} vs {}", resumed[k], after[k]);
     }
 
     let mut other = again.clone();
@@ -277,6 +270,25 @@ fn a_run_resumed_from_a_saved_state_continues_the_trajectory() {
     let err = run_pile(&other).unwrap_err().to_string();
     assert!(
         err.contains("step30.json") && err.contains("friction"),
+        "{err}"
+    );
+
+    // A stored basis that is not a complementary basis (an edited file): refused with the path.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let factor = &mut json["world"]["bases"]["islands"][0][1]["factor"];
+    assert!(factor.is_object(), "no stored island basis at step 30");
+    factor["basis"][0] = factor["basis"][1].clone();
+    let edited = out.join("edited-step30.json");
+    std::fs::write(&edited, json.to_string()).unwrap();
+    let mut broken = again.clone();
+    broken.resume = Some(edited);
+    broken.out = out.join("d");
+    let err = run_pile(&broken).unwrap_err().to_string();
+    assert!(
+        err.contains("edited-step30.json")
+            && err.contains("world.bases.islands[0][1].factor")
+            && err.contains("twice in the basis"),
         "{err}"
     );
 }

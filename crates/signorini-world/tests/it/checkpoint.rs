@@ -1,8 +1,10 @@
 //! Checkpoints (`GenericWorld::checkpoint` / `restore`): a run stopped after 30 steps,
 //! written to JSON, read back into a world built afresh and stepped 30 more times ends where
-//! the uninterrupted 60-step run ends, bit for bit (basis reuse off, see the module docs of
-//! `checkpoint`); with basis reuse on, to the solver's tolerance. A checkpoint that does not
-//! fit the world is refused with the reason.
+//! the uninterrupted 60-step run ends, bit for bit, with basis reuse off and on (the stored
+//! bases travel in the checkpoint; these columns happen to resume bit for bit even without
+//! them: the 8-body pile test in `signorini-experiments` is the one whose rows differ then); a
+//! file without them (written before session 37) still resumes, to the solver's tolerance. A checkpoint that does not fit the world is refused
+//! with the reason.
 
 use signorini_world::{Checkpoint, ContactKey3, ContactModel, PolyBody, World3, WorldParams};
 
@@ -30,8 +32,9 @@ fn steps(w: &mut World3, n: usize) {
     }
 }
 
-/// 30 steps, a JSON round trip into a new world, 30 more steps: the final checkpoint.
-fn resumed(reuse_basis: bool) -> Checkpoint<ContactKey3> {
+/// 30 steps, a JSON round trip into a new world (without the solvers' memory if
+/// `forget`), 30 more steps: the final checkpoint.
+fn resumed(reuse_basis: bool, forget: bool) -> Checkpoint<ContactKey3> {
     let mut first = world(reuse_basis);
     steps(&mut first, 30);
     let saved = first.checkpoint();
@@ -39,9 +42,21 @@ fn resumed(reuse_basis: bool) -> Checkpoint<ContactKey3> {
         !saved.warm.is_empty(),
         "no warm starts at step 30: a weak test"
     );
-    let json = serde_json::to_string(&saved).unwrap();
-    let back: Checkpoint<ContactKey3> = serde_json::from_str(&json).unwrap();
-    assert_eq!(back, saved, "the JSON round trip changed the checkpoint");
+    assert_eq!(
+        saved.bases.is_empty(),
+        !reuse_basis,
+        "basis reuse {reuse_basis}: stored bases in the checkpoint?"
+    );
+    let mut json = serde_json::to_value(&saved).unwrap();
+    if forget {
+        json.as_object_mut().unwrap().remove("bases");
+    }
+    let back: Checkpoint<ContactKey3> = serde_json::from_value(json).unwrap();
+    assert_eq!(
+        back == saved,
+        !forget || !reuse_basis,
+        "the JSON round trip changed the checkpoint"
+    );
     let mut second = world(reuse_basis);
     second.restore(&back).unwrap();
     assert_eq!(second.steps, 30);
@@ -51,16 +66,22 @@ fn resumed(reuse_basis: bool) -> Checkpoint<ContactKey3> {
 
 #[test]
 fn a_resumed_run_is_bit_identical_to_the_uninterrupted_one() {
-    let mut whole = world(false);
-    steps(&mut whole, 60);
-    assert_eq!(resumed(false), whole.checkpoint());
+    for reuse_basis in [false, true] {
+        let mut whole = world(reuse_basis);
+        steps(&mut whole, 60);
+        assert_eq!(
+            resumed(reuse_basis, false),
+            whole.checkpoint(),
+            "basis reuse {reuse_basis}"
+        );
+    }
 }
 
 #[test]
-fn with_basis_reuse_a_resumed_run_agrees_to_the_solver_tolerance() {
+fn a_file_without_the_solvers_memory_resumes_to_the_solver_tolerance() {
     let mut whole = world(true);
     steps(&mut whole, 60);
-    let (a, b) = (resumed(true), whole.checkpoint());
+    let (a, b) = (resumed(true, true), whole.checkpoint());
     for (x, y) in a.bodies.iter().zip(&b.bodies) {
         for (u, v) in x.state.iter().zip(&y.state) {
             assert!((u - v).abs() < 1e-9, "{u} vs {v}");
@@ -86,6 +107,25 @@ fn a_checkpoint_that_does_not_fit_is_refused_with_the_reason() {
     let err = other.restore(&bad).unwrap_err().to_string();
     assert!(err.contains("body 2") && err.contains("norm 1"), "{err}");
     assert_eq!(other.steps, 0, "a refused checkpoint changed the world");
+
+    // A stored basis that names a body the world does not have (an edited file).
+    let mut reusing = world(true);
+    steps(&mut reusing, 30);
+    let mut json = serde_json::to_value(reusing.checkpoint()).unwrap();
+    let text = json["bases"].to_string();
+    assert!(
+        text.contains("\"Normal\""),
+        "no stored basis at step 30: {text:.200}"
+    );
+    let islands = json["bases"]["islands"].as_array_mut().unwrap();
+    let members = islands[0][0].as_array_mut().unwrap();
+    *members.last_mut().unwrap() = 99.into();
+    let edited: Checkpoint<ContactKey3> = serde_json::from_value(json).unwrap();
+    let err = world(true).restore(&edited).unwrap_err().to_string();
+    assert!(
+        err.contains("solver memory") && err.contains("no body 99"),
+        "{err}"
+    );
 
     let mut p = w.params.clone();
     p.h = 0.005;
