@@ -35,17 +35,19 @@ impl StageTimes {
     }
 }
 
-/// What one gap-correction re-solve did (see [`StepReport::rounds`]).
+/// What the step's first solve (round 0) or one gap-correction re-solve did (see
+/// [`StepReport::rounds`]).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct RoundReport {
     /// The island (0 without `WorldParams::islands`; set when the islands' reports merge).
     pub island: usize,
-    /// The round, from 1.
+    /// The round: 0 for the step's first solve, then the gap-correction re-solves from 1.
     pub round: usize,
     /// Unknowns of the re-solved problem.
     pub unknowns: usize,
     /// The deepest violation that asked for the round: minus the least re-measured gap of
-    /// the set at the trial pose of the velocities before it (m; 0 if none was negative).
+    /// the set at the trial pose of the velocities before it (m; 0 if none was negative, and
+    /// for round 0).
     pub depth: f64,
     /// Whether the model also found violations the set did not hold (`refresh`: rotation
     /// within the step, pairs that only came near at the trial pose).
@@ -118,9 +120,10 @@ pub struct StepReport {
     pub normal_impulse: f64,
     /// Gap-correction re-solves performed (see `WorldParams::gap_corrections`).
     pub corrections: usize,
-    /// Each gap-correction re-solve, answered or failed, in the order run: what answered it,
-    /// its size, pivots, residual and time (a step of the 2D pile of 2,500 spent 1,079 s in
-    /// its eight rounds, with nothing else in its report to say where).
+    /// The first solve (round 0) and each gap-correction re-solve, answered or failed, in the
+    /// order run: what answered it, its size, pivots, residual and time (a step of the 2D pile
+    /// of 2,500 spent 1,079 s in its eight rounds, with nothing else in its report to say
+    /// where). No round 0 where the step had nothing to solve.
     pub rounds: Vec<RoundReport>,
     /// Solves of this step answered by an earlier solve's Lemke basis instead of a new
     /// solve (the re-solve changed only q and the basis stayed feasible; see

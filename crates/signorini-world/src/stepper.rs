@@ -700,6 +700,24 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
         };
         times.solve = t.elapsed().as_secs_f64();
+        if let Some(f) = &form {
+            // Round 0: the step's first solve, reported as the rounds after it are (on the
+            // 1,000-body pile it can take minutes with nothing else to say which method ran).
+            report.rounds.push(RoundReport {
+                island: 0,
+                round: 0,
+                unknowns: f.dim(),
+                depth: 0.0,
+                unseen: false,
+                answer: round_answer(&report),
+                iterations: report.iterations,
+                residual: report
+                    .kept_best
+                    .filter(|_| report.failed)
+                    .unwrap_or(report.residual),
+                seconds: times.solve,
+            });
+        }
 
         let t = Instant::now();
         let (mut carried, mut still_violated) = (None, false);
