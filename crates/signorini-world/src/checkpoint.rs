@@ -73,24 +73,30 @@ impl<K> SolverMemory<K> {
     }
 
     /// The first body index at or beyond `n` that the memory names (an island member or a
-    /// contact key's body), with where: `None` if all are below `n`.
+    /// contact key's body; an island's bases hold its local indices, below its member
+    /// count), with where: `None` if all are in range.
     fn body_beyond(&self, n: usize, bodies: impl Fn(&K) -> (usize, usize)) -> Option<String> {
-        for (members, _) in &self.islands {
+        let beyond = |keys: &mut dyn Iterator<Item = &K>, n: usize| {
+            keys.map(&bodies)
+                .find(|&(a, b)| a >= n || b >= n)
+                .map(|(a, b)| a.max(b))
+        };
+        let world_keys = self.basis.iter().flat_map(|b| b.keys());
+        let basic_keys = self.basic.iter().flat_map(|(role, _)| role.keys());
+        if let Some(b) = beyond(&mut world_keys.chain(basic_keys), n) {
+            return Some(format!("a stored basis names body {b} of {n}"));
+        }
+        for (members, basis) in &self.islands {
             if members.windows(2).any(|w| w[0] >= w[1]) {
                 return Some(format!("island {members:?}: members not ascending"));
             }
             if let Some(m) = members.iter().find(|&&m| m >= n) {
                 return Some(format!("island {members:?}: no body {m}"));
             }
-        }
-        let stored = self.basis.iter().chain(self.islands.iter().map(|(_, b)| b));
-        let keys = stored
-            .flat_map(|b| b.keys())
-            .chain(self.basic.iter().flat_map(|(role, _)| role.keys()));
-        for key in keys {
-            let (a, b) = bodies(key);
-            if a >= n || b >= n {
-                return Some(format!("a stored basis names body {}", a.max(b)));
+            if let Some(b) = beyond(&mut basis.keys(), members.len()) {
+                return Some(format!(
+                    "island {members:?}: its basis names local body {b}"
+                ));
             }
         }
         None

@@ -117,6 +117,7 @@ fn a_checkpoint_that_does_not_fit_is_refused_with_the_reason() {
         text.contains("\"Normal\""),
         "no stored basis at step 30: {text:.200}"
     );
+    let mut local = json.clone();
     let islands = json["bases"]["islands"].as_array_mut().unwrap();
     let members = islands[0][0].as_array_mut().unwrap();
     *members.last_mut().unwrap() = 99.into();
@@ -126,6 +127,11 @@ fn a_checkpoint_that_does_not_fit_is_refused_with_the_reason() {
         err.contains("solver memory") && err.contains("no body 99"),
         "{err}"
     );
+    // An island's basis names its bodies by local index, below its member count.
+    local["bases"]["islands"][0][1]["signature"]["keys"][0][0] = 5.into();
+    let edited: Checkpoint<ContactKey3> = serde_json::from_value(local).unwrap();
+    let err = world(true).restore(&edited).unwrap_err().to_string();
+    assert!(err.contains("its basis names local body 5"), "{err}");
 
     let mut p = w.params.clone();
     p.h = 0.005;
