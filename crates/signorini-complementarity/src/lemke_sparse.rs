@@ -100,7 +100,9 @@ pub fn lemke_sparse(
     max_pivots: usize,
     work_limit: Option<Real>,
 ) -> Result<SparseLemkeInfo, SolveError> {
-    run_all(m, q, warm, max_pivots, work_limit, &mut None, &mut 0.0)
+    run_all(
+        m, q, warm, max_pivots, work_limit, true, &mut None, &mut 0.0,
+    )
 }
 
 /// A matrix M held for several sparse Lemke solves of LCP(M, q) with different q, which keeps
@@ -193,21 +195,54 @@ impl SparseLemkeMatrix {
             warm,
             max_pivots,
             work_limit,
+            true,
+            &mut self.kept,
+            &mut self.last_work,
+        )
+    }
+
+    /// [`SparseLemkeMatrix::solve`] from the warm start alone: no cold run after a failed
+    /// warm one (a cold run only when `warm` is `None` or of another size), so a call costs
+    /// at most `max_pivots` pivots (plus a repair). For callers with a cheaper fallback than
+    /// a cold path: the world's proximal stage on its largest islands, where a cold path took
+    /// 3 n pivots and 330 s and the proximal stage 31 s (docs/peg3d.md, item 42).
+    ///
+    /// # Errors
+    /// As [`lemke_sparse`]; a warm basis that cannot be factored ends the call with
+    /// [`SolveError::Infeasible`] ("no run could start").
+    pub fn solve_warm_only(
+        &mut self,
+        q: &DVector<Real>,
+        warm: Option<&[bool]>,
+        max_pivots: usize,
+        work_limit: Option<Real>,
+    ) -> Result<SparseLemkeInfo, SolveError> {
+        self.last_work = 0.0;
+        run_all(
+            &self.m,
+            q,
+            warm,
+            max_pivots,
+            work_limit,
+            false,
             &mut self.kept,
             &mut self.last_work,
         )
     }
 }
 
-/// [`lemke_sparse`]'s runs; `kept`: the factors of the last answer on this M, used if they
-/// fit the warm basis, and replaced by this answer's (nothing after a failure); `spent`: set
-/// to the work of every run, on success or failure.
+/// [`lemke_sparse`]'s runs; `cold_after_warm`: whether a failed warm run is followed by a
+/// cold one; `kept`: the factors of the last answer on this M, used if they fit the warm
+/// basis, and replaced by this answer's (nothing after a failure); `spent`: set to the work
+/// of every run, on success or failure.
+#[allow(clippy::too_many_arguments)]
 fn run_all(
     m: &CscMatrix,
     q: &DVector<Real>,
     warm: Option<&[bool]>,
     max_pivots: usize,
     work_limit: Option<Real>,
+    cold_after_warm: bool,
     kept: &mut Option<KeptFactors>,
     spent_work: &mut Real,
 ) -> Result<SparseLemkeInfo, SolveError> {
@@ -254,8 +289,12 @@ fn run_all(
     // Lemke's guarantees (CPS §4.4, d > 0) do not cover it: a failed warm run is followed by
     // a cold one. Each run gets the pivot limit, but all runs together at most twice it (a
     // repair after a failed warm run and an inaccurate cold one gets what is left).
-    let mut starts: Vec<Option<Vec<bool>>> = vec![None];
-    if let Some(flags) = warm.filter(|f| f.len() == n) {
+    let warm = warm.filter(|f| f.len() == n);
+    let mut starts: Vec<Option<Vec<bool>>> = Vec::new();
+    if cold_after_warm || warm.is_none() {
+        starts.push(None);
+    }
+    if let Some(flags) = warm {
         starts.push(Some(flags.to_vec()));
     }
     let (mut spent, mut factorisations, mut repaired) = (0, 0, false);
@@ -995,6 +1034,27 @@ mod tests {
         let warm = lemke_sparse(&m, &q, Some(&cold.basis), 100, None).unwrap();
         assert_eq!(warm.pivots, 0);
         assert!((&warm.z - &cold.z).amax() < 1e-14);
+    }
+
+    /// `solve_warm_only` runs the warm start alone: from a basis that cannot be factored it
+    /// fails where `solve` goes on cold and answers; from a good one both give the answer.
+    #[test]
+    fn a_warm_only_call_does_not_fall_back_to_a_cold_run() {
+        let m = csc(2, &[0.0, 0.0, 0.0, 1.0]);
+        let q = DVector::from_column_slice(&[1.0, -1.0]);
+        let singular = [true, false]; // z₀ basic: its column −M e₀ is zero
+        let mut a = SparseLemkeMatrix::new(m.clone());
+        let cold = a.solve(&q, Some(&singular), 100, None).unwrap();
+        assert!((cold.z[1] - 1.0).abs() < 1e-14 && cold.z[0] == 0.0);
+        let mut b = SparseLemkeMatrix::new(m.clone());
+        let err = b
+            .solve_warm_only(&q, Some(&singular), 100, None)
+            .unwrap_err();
+        assert!(err.to_string().contains("no run could start"), "{err}");
+        let mut c = SparseLemkeMatrix::new(m);
+        let warm = c.solve_warm_only(&q, Some(&cold.basis), 100, None).unwrap();
+        assert_eq!(warm.pivots, 0);
+        assert_eq!(warm.z, cold.z);
     }
 
     #[test]

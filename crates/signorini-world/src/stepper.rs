@@ -182,6 +182,11 @@ pub struct WorldParams {
     /// cold. Default [`DEFAULT_SPARSE_WARM_FROM`]; `usize::MAX` turns it off, and so does
     /// `sparse_lemke_from = usize::MAX` (the sparse Lemke off altogether).
     pub sparse_warm_from: usize,
+    /// Problems (islands) with at least this many unknowns give the sparse Lemke one run,
+    /// from its warm start, of at most n pivots (smaller ones: 10 n, then a cold run of as
+    /// many), and go to the proximal stage as soon as it fails, before the rescue. Default
+    /// [`DEFAULT_SHORT_LEMKE_FROM`]; `usize::MAX` turns it off.
+    pub short_lemke_from: usize,
     /// Answer a step's re-solves (gap corrections, split impulse), whose problems differ from
     /// the solve before them only in q, from that solve's final Lemke basis when it is still
     /// feasible ([`LemkeFactor::resolve`], O(n·k) instead of a Lemke run), each answer
@@ -281,6 +286,7 @@ impl WorldParams {
             friction_dense_limit: DEFAULT_FRICTION_DENSE_LIMIT,
             sparse_lemke_from: DEFAULT_SPARSE_LEMKE_FROM,
             sparse_warm_from: DEFAULT_SPARSE_WARM_FROM,
+            short_lemke_from: DEFAULT_SHORT_LEMKE_FROM,
             reuse_basis: true,
             paper_detection: false,
             gyroscopic: Gyroscopic::default(),
@@ -1137,11 +1143,16 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
             let cache = reduced.as_deref_mut();
             if !sparse_rescue_first {
-                match self.solve_sparse_lemke(form, free, flags.as_deref(), cache, report) {
+                let short = form.dim() >= self.params.short_lemke_from;
+                match self.solve_sparse_lemke(form, free, flags.as_deref(), cache, short, report) {
                     Ok((z, basis)) => answer!(z, basis),
                     Err((e, z)) => {
                         report.fallbacks.push(format!("sparse Lemke: {e}"));
                         lemke_best = z.filter(|_| form.dim() >= GS_RESCUE_MIN);
+                        if short {
+                            // The largest islands: the proximal stage before the rescue.
+                            try_proximal!();
+                        }
                     }
                 }
             }
@@ -1350,6 +1361,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         free: &[SVector<Real, D>],
         flags: Option<&[bool]>,
         reduced: Option<&mut ReducedCache<D>>,
+        short: bool,
         report: &mut StepReport,
     ) -> Result<(DVector<Real>, Vec<bool>), SparseLemkeFailure> {
         let failure = |e: FormulationError| (e.to_string(), None);
@@ -1377,7 +1389,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             .params
             .solve_work_limit
             .map(|w| sparse_lemke_budget(w, n));
-        let info = lm.solve(&q, flags, SPARSE_LEMKE_PIVOTS * n, limit);
+        // `short` (`WorldParams::short_lemke_from`): the warm run alone, n pivots.
+        let info = if short {
+            lm.solve_warm_only(&q, flags, n, limit)
+        } else {
+            lm.solve(&q, flags, SPARSE_LEMKE_PIVOTS * n, limit)
+        };
         let info = info.map_err(|e| {
             report.budget_exhausted |= e.spent_budget();
             let best = e.best().cloned();
@@ -2226,6 +2243,16 @@ pub const DEFAULT_SPARSE_LEMKE_FROM: usize = 400;
 /// whose sets change every step so that the dense route solved each of them cold. Warm from
 /// the last step's basis matched by key, that pile takes 0.61 of the time (item 31).
 pub const DEFAULT_SPARSE_WARM_FROM: usize = 150;
+
+/// Default [`WorldParams::short_lemke_from`]. On the 1,000-body pile's island of
+/// 31,000–33,000 unknowns (docs/peg3d.md, item 42) the sparse Lemke's warm start ended on a
+/// ray at its first pivot at steps 134 and 136, and the cold run after it took 10 n pivots
+/// (failing, then the rescue) and 3 n pivots (330 s); the proximal stage answered those
+/// first solves in 123 s and 31 s, with the same overlaps. Where the warm run answers (step
+/// 137, 0.54 n pivots) nothing changes. 20,000 because that is the only scene measured: the
+/// largest islands of the 2D pile of 2,500 (≤ 9,800 unknowns) and of the 3D pile of 125 with
+/// μ = 0.5 (≤ 7,400) keep the long runs, and their figures are unchanged.
+pub const DEFAULT_SHORT_LEMKE_FROM: usize = 20_000;
 
 /// The answer of a factored basis ([`LemkeFactor::resolve`]) to this LCP, polished like the
 /// Auto chain's own small answers so that a reused answer is as exact as the Lemke run it

@@ -350,3 +350,52 @@ fn the_runaway_rule_keeps_a_round_that_made_the_violation_shallower() {
     assert!(!super::undo_runaway(Some(2.1e-2), 3e-3));
     assert!(super::undo_runaway(None, 3e-3));
 }
+
+/// On the largest islands (`WorldParams::short_lemke_from`, item 42) the sparse Lemke makes
+/// one run from its warm start and a failure goes to the proximal stage, not to a cold run
+/// or the rescue. Here the warm start is the complement of the answer's active set, from
+/// which Lemke needs 13 pivots on these 12 unknowns: with the rule its run stops at n = 12
+/// and the proximal stage answers, without it the warm run answers; both give Lemke's
+/// velocities.
+#[test]
+fn the_largest_islands_go_from_a_failed_warm_lemke_to_the_proximal_stage() {
+    let mut w = columns();
+    w.params.sparse_lemke_from = 0;
+    let pred = w.predict_and_broad_phase();
+    let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
+    let form = w.formulate(&set);
+    let (exact, want) = lemke_answer(&w, &form, &pred.free);
+    for short in [false, true] {
+        w.params.short_lemke_from = if short { 0 } else { usize::MAX };
+        let (mut to, mut report) = (BTreeMap::new(), StepReport::default());
+        let warm = Warm {
+            from: &BTreeMap::new(),
+            to: &mut to,
+            basis: None,
+            basis_map: None,
+            key_flags: Some(exact.iter().map(|&z| z == 0.0).collect()),
+            rescue_first: false,
+            proximal_first: false,
+            centre: false,
+            resume_epsilon: None,
+            basis_to: None,
+            reduced: None,
+        };
+        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
+        let lines = &report.fallbacks;
+        assert!(!report.failed, "{lines:?}");
+        assert_eq!(report.proximal_answers, usize::from(short), "{lines:?}");
+        assert_eq!(
+            lines.iter().any(|l| l.starts_with("sparse Lemke")),
+            short,
+            "{lines:?}"
+        );
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.contains("Newton") || l.contains("Gauss")),
+            "the rescue ran: {lines:?}"
+        );
+        assert_velocities(&v, &want, 1e-6);
+    }
+}
