@@ -90,12 +90,6 @@ pub struct ProximalLemkeParams {
     /// [`ProximalLemkeParams::short_path_pivots`], and if it fails the schedule runs as
     /// without it.
     pub start_epsilon: Option<Real>,
-    /// Each run from a warm basis is that run alone, with no cold run after a failure
-    /// ([`SparseLemkeMatrix::solve_warm_only`]): a failed run is then handled as any other
-    /// (a cut first path made again at the larger ε, a broken round back to the first ε).
-    /// The world sets it on its largest islands (docs/peg3d.md, item 42: on the 1,000-body
-    /// pile's step 136 the same answer in 7,019 pivots instead of 22,981).
-    pub warm_only: bool,
 }
 
 impl ProximalLemkeParams {
@@ -117,7 +111,6 @@ impl ProximalLemkeParams {
             work_limit: None,
             start: None,
             start_epsilon: None,
-            warm_only: false,
         }
     }
 }
@@ -194,18 +187,6 @@ pub fn lemke_proximal(
         )));
     }
     let mut held = regularised(&entries, n, epsilon)?;
-    // One sparse Lemke call, from the warm basis alone where `warm_only` says so.
-    let run = |at: &mut SparseLemkeMatrix,
-               q: &DVector<Real>,
-               warm: Option<&[bool]>,
-               pivots: usize,
-               budget: Option<Real>| {
-        if params.warm_only {
-            at.solve_warm_only(q, warm, pivots, budget)
-        } else {
-            at.solve(q, warm, pivots, budget)
-        }
-    };
     // The first run. At ε = 1e-4 · max|M_ii| Lemke's path from the warm basis took 0.2 n
     // pivots on an island of 7,175 unknowns of the 125-body pile with μ = 0.5, but 5.4 n on
     // one of 6,041 of the 2D pile of 2,500 (32,507 pivots, 20 s), where 1e-2 took 0.9 n (4 s)
@@ -236,7 +217,7 @@ pub fn lemke_proximal(
             Some((e, at))
         })
         .and_then(
-            |(e, mut at)| match run(&mut at, &centred(e), warm, cut, params.work_limit) {
+            |(e, mut at)| match at.solve(&centred(e), warm, cut, params.work_limit) {
                 Ok(run) => Some((e, at, run)),
                 Err(err) => {
                     pivots += err.iterations();
@@ -252,8 +233,7 @@ pub fn lemke_proximal(
             held = at;
             Ok(run)
         }
-        None => run(
-            &mut held,
+        None => held.solve(
             &centred(epsilon),
             warm,
             short.unwrap_or(params.max_pivots),
@@ -269,7 +249,7 @@ pub fn lemke_proximal(
         cut_first = true;
         held = regularised(&entries, n, epsilon)?;
         let left = params.work_limit.map(|w| w - work);
-        first = run(&mut held, &centred(epsilon), warm, params.max_pivots, left);
+        first = held.solve(&centred(epsilon), warm, params.max_pivots, left);
     }
     let first = first.map_err(|e| e.with_more_iterations(pivots))?;
     pivots += first.pivots;
@@ -311,7 +291,7 @@ pub fn lemke_proximal(
         } else {
             params.max_pivots
         };
-        let next = match run(&mut held, &shifted, Some(&last.basis), limit, left) {
+        let next = match held.solve(&shifted, Some(&last.basis), limit, left) {
             Ok(next) => next,
             // A run broke or was cut, as the unregularised path breaks (an island of 7,175
             // unknowns of the 125-body pile with μ = 0.5, at ε = 6.6e-5 · max|M_ii| after

@@ -1456,8 +1456,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         p.start = start.cloned();
         p.start_epsilon = resume;
         p.max_pivots = SPARSE_LEMKE_PIVOTS * n;
-        // The largest islands: no cold run after a failed warm one, here either (item 42).
-        p.warm_only = n >= self.params.short_lemke_from;
         p.work_limit = self
             .params
             .solve_work_limit
