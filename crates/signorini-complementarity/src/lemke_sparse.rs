@@ -205,7 +205,7 @@ impl SparseLemkeMatrix {
     /// warm one (a cold run only when `warm` is `None` or of another size), so a call costs
     /// at most `max_pivots` pivots (plus a repair). For callers with a cheaper fallback than
     /// a cold path: the world's proximal stage on its largest islands, where a cold path took
-    /// 3 n pivots and 330 s and the proximal stage 31 s (docs/peg3d.md, item 42).
+    /// 3 n pivots and 330 s and the proximal stage 78 s (docs/peg3d.md, item 42).
     ///
     /// # Errors
     /// As [`lemke_sparse`]; a warm basis that cannot be factored ends the call with
