@@ -188,17 +188,7 @@ impl SparseLemkeMatrix {
         max_pivots: usize,
         work_limit: Option<Real>,
     ) -> Result<SparseLemkeInfo, SolveError> {
-        self.last_work = 0.0;
-        run_all(
-            &self.m,
-            q,
-            warm,
-            max_pivots,
-            work_limit,
-            true,
-            &mut self.kept,
-            &mut self.last_work,
-        )
+        self.runs(q, warm, max_pivots, work_limit, true)
     }
 
     /// [`SparseLemkeMatrix::solve`] from the warm start alone: no cold run after a failed
@@ -217,6 +207,18 @@ impl SparseLemkeMatrix {
         max_pivots: usize,
         work_limit: Option<Real>,
     ) -> Result<SparseLemkeInfo, SolveError> {
+        self.runs(q, warm, max_pivots, work_limit, false)
+    }
+
+    /// [`run_all`] on this M, its factors and its work counter.
+    fn runs(
+        &mut self,
+        q: &DVector<Real>,
+        warm: Option<&[bool]>,
+        max_pivots: usize,
+        work_limit: Option<Real>,
+        cold_after_warm: bool,
+    ) -> Result<SparseLemkeInfo, SolveError> {
         self.last_work = 0.0;
         run_all(
             &self.m,
@@ -224,7 +226,7 @@ impl SparseLemkeMatrix {
             warm,
             max_pivots,
             work_limit,
-            false,
+            cold_after_warm,
             &mut self.kept,
             &mut self.last_work,
         )
