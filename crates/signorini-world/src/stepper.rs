@@ -2249,10 +2249,10 @@ pub const DEFAULT_SPARSE_WARM_FROM: usize = 150;
 /// at step 134 (then the rescue failed: 727 s before the proximal stage answered), and at
 /// step 136 its warm start ended on a ray at the first pivot and the cold run after it took
 /// 3 n pivots (330 s); with this rule the proximal stage answered step 136's first solve in
-/// 78 s with the same overlap. Where the warm run answers
-/// (step 137, 0.54 n pivots) nothing changes. 20,000 because that is the only scene measured: the
-/// largest islands of the 2D pile of 2,500 (≤ 9,800 unknowns) and of the 3D pile of 125 with
-/// μ = 0.5 (≤ 7,400) keep the long runs, and their figures are unchanged.
+/// 78 s with the same overlap. Where the warm run answers (step 137, 0.54 n pivots) nothing
+/// changes. 20,000 because that is the only scene measured: the largest islands of the 2D
+/// pile of 2,500 (≤ 10,200 unknowns) and of the 3D pile of 125 with μ = 0.5 (≤ 7,400) keep
+/// the long runs, and their figures are unchanged.
 pub const DEFAULT_SHORT_LEMKE_FROM: usize = 20_000;
 
 /// The answer of a factored basis ([`LemkeFactor::resolve`]) to this LCP, polished like the
