@@ -18,14 +18,29 @@ type Key = <Planar as Space<3>>::Key;
 /// for the next solve, and its report.
 fn solve_once(
     w: &World,
-    (form, set, free): (
-        &Formulation<3>,
-        &ConstraintSet<<Planar as Space<3>>::Contact>,
-        &[Vec3],
-    ),
+    problem: Problem<'_>,
     from: &BTreeMap<Key, Real>,
     rescue_first: bool,
     proximal_first: bool,
+) -> (Vec<Vec3>, BTreeMap<Key, Real>, StepReport) {
+    solve_with(w, problem, from, (rescue_first, proximal_first), None)
+}
+
+/// A problem to solve: its formulation, constraint set and free velocities.
+type Problem<'a> = (
+    &'a Formulation<3>,
+    &'a ConstraintSet<<Planar as Space<3>>::Contact>,
+    &'a [Vec3],
+);
+
+/// [`solve_once`] with the sparse Lemke's warm start `key_flags` (the last step's basic
+/// unknowns, as `Warm::key_flags`).
+fn solve_with(
+    w: &World,
+    (form, set, free): Problem<'_>,
+    from: &BTreeMap<Key, Real>,
+    (rescue_first, proximal_first): (bool, bool),
+    key_flags: Option<Vec<bool>>,
 ) -> (Vec<Vec3>, BTreeMap<Key, Real>, StepReport) {
     let mut to = BTreeMap::new();
     let mut report = StepReport::default();
@@ -34,7 +49,7 @@ fn solve_once(
         to: &mut to,
         basis: None,
         basis_map: None,
-        key_flags: None,
+        key_flags,
         rescue_first,
         proximal_first,
         centre: false,
@@ -367,21 +382,15 @@ fn the_largest_islands_go_from_a_failed_warm_lemke_to_the_proximal_stage() {
     let (exact, want) = lemke_answer(&w, &form, &pred.free);
     for short in [false, true] {
         w.params.short_lemke_from = if short { 0 } else { usize::MAX };
-        let (mut to, mut report) = (BTreeMap::new(), StepReport::default());
-        let warm = Warm {
-            from: &BTreeMap::new(),
-            to: &mut to,
-            basis: None,
-            basis_map: None,
-            key_flags: Some(exact.iter().map(|&z| z == 0.0).collect()),
-            rescue_first: false,
-            proximal_first: false,
-            centre: false,
-            resume_epsilon: None,
-            basis_to: None,
-            reduced: None,
-        };
-        let v = w.solve(&form, &set, &pred.free, warm, &mut report);
+        let complement = exact.iter().map(|&z| z == 0.0).collect();
+        let problem = (&form, &set, &pred.free[..]);
+        let (v, _, report) = solve_with(
+            &w,
+            problem,
+            &BTreeMap::new(),
+            (false, false),
+            Some(complement),
+        );
         let lines = &report.fallbacks;
         assert!(!report.failed, "{lines:?}");
         assert_eq!(report.proximal_answers, usize::from(short), "{lines:?}");
