@@ -59,19 +59,19 @@ pub const UNSEEN_OVERLAP_AREA_TOL: Real = 1e-9;
 /// accepted when no solver reached its own tolerance: PATH's default convergence tolerance,
 /// which the reference runs used (docs/formulation-notes.md §6).
 ///
-/// Unit: natural-map residual, scaled by max(1, ‖q‖∞) (m/s for velocity LCPs). Used in `signorini-world/src/stepper.rs` (as `APPROXIMATE_TOLERANCE`).
+/// Unit: natural-map residual, scaled by max(1, ‖q‖∞) (m/s for velocity LCPs). Used in `signorini-world/src/stepper/` (as `APPROXIMATE_TOLERANCE`: `solve.rs`, `large.rs`).
 pub const APPROXIMATE_RESIDUAL_TOL: Real = 1e-6;
 
 /// Natural-map residual (scaled like the solvers' tolerance) within which an answer from an
 /// earlier solve's basis is accepted: the level of a Lemke answer (the solvers' own 1e-8
 /// would let a reused answer be 10⁶ times less exact than the cold solve it replaces).
 ///
-/// Unit: natural-map residual, scaled by max(1, ‖q‖∞). Used in `signorini-world/src/stepper.rs` (as `REUSE_TOLERANCE`).
+/// Unit: natural-map residual, scaled by max(1, ‖q‖∞). Used in `signorini-world/src/stepper/solve.rs` (as `REUSE_TOLERANCE`).
 pub const BASIS_REUSE_RESIDUAL_TOL: Real = 1e-12;
 
 /// Violation (m) of a re-measured constraint that triggers a gap correction.
 ///
-/// Unit: m. Used in `signorini-world/src/stepper.rs` (as `CORRECTION_TOLERANCE`).
+/// Unit: m. Used in `signorini-world/src/stepper/` (as `CORRECTION_TOLERANCE`: `mod.rs`, `corrections.rs`).
 pub const GAP_CORRECTION_TOL: Real = 1e-7;
 
 /// Relative change of the solution below which the sweeps stop.

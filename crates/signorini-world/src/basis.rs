@@ -1,7 +1,7 @@
 //! Lemke bases kept from one solve to the next ([`WorldParams::reuse_basis`]).
 //!
 //! Owns: [`StoredBasis`] (a factored basis with the signature of the constraint set it was
-//! solved for) and the signature itself. Does not own: using it (`stepper.rs::solve` tries a
+//! solved for) and the signature itself. Does not own: using it (`stepper/solve.rs::solve` tries a
 //! stored basis first and certifies its answer by the residual; see
 //! [`signorini_complementarity::LemkeFactor`]).
 //!

@@ -2,7 +2,7 @@
 //!
 //! Owns: [`GenericWorld::step_islands`] (the island stage orchestrator), the island search
 //! ([`components`]) and the merge of the islands' reports. Does not own: what is done inside
-//! an island — that is the whole-world step of `stepper.rs` run on the island's bodies.
+//! an island — that is the whole-world step of `stepper/mod.rs` run on the island's bodies.
 //!
 //! An island is a connected component of the graph whose nodes are the dynamic bodies and whose
 //! edges are the broad phase's candidate pairs (boxes of the current ∪ predicted configuration,

@@ -2,7 +2,7 @@
 //!
 //! Owns: the contacts a step's re-solves are built from, keyed by feature pair (every
 //! contact of the first set, with its gap lowered round by round, plus those the rounds add).
-//! Does not own: what joins it or how gaps are lowered (`stepper.rs::correct_gaps`,
+//! Does not own: what joins it or how gaps are lowered (`stepper/corrections.rs::correct_gaps`,
 //! `Space::refresh`), or the set rebuilt from it (`Space::rebuild`).
 //!
 //! Why not a `BTreeMap`: each round looks every contact of the set up by its key (to lower its

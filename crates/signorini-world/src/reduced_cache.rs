@@ -4,7 +4,7 @@
 //! Owns: the last formulation the sparse Lemke solved and the matrix `Gᵀ M⁻¹ C + E` built
 //! for it, held as a `SparseLemkeMatrix` with the factors of its last answer's basis (a
 //! warm start from that basis does not factor it again: docs/peg3d.md, item 28).
-//! Does not own: the solve (`stepper.rs::solve_sparse_lemke`), or when a cache lives
+//! Does not own: the solve (`stepper/large.rs::solve_sparse_lemke`), or when a cache lives
 //! (one per island step, created by `step_whole`, handed to the first solve, the split
 //! impulse and every gap-correction round; never to the position projection, which solves
 //! after the bodies moved and their inverse masses with them).

@@ -4,9 +4,13 @@
 //! its accuracy to rounding, or had stopped at its budget near the end. Here a Lemke answer
 //! spoiled by 5 % plays that part.
 
+use super::corrections::undo_runaway;
+use super::solve::*;
 use super::*;
 use crate::{Planar, World};
+use nalgebra::DVector;
 use signorini_complementarity::solve_lcp;
+use signorini_complementarity::{SolveParams, SolverKind, work_estimate};
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};
@@ -360,10 +364,10 @@ fn a_frictional_sparse_re_solve_after_a_rescue_skips_the_sparse_lemke() {
 /// nothing against an unknown depth (undone: no evidence of progress).
 #[test]
 fn the_runaway_rule_keeps_a_round_that_made_the_violation_shallower() {
-    assert!(super::undo_runaway(Some(0.18), 0.91));
-    assert!(super::undo_runaway(Some(2.1e-2), 2.1e-2));
-    assert!(!super::undo_runaway(Some(2.1e-2), 3e-3));
-    assert!(super::undo_runaway(None, 3e-3));
+    assert!(undo_runaway(Some(0.18), 0.91));
+    assert!(undo_runaway(Some(2.1e-2), 2.1e-2));
+    assert!(!undo_runaway(Some(2.1e-2), 3e-3));
+    assert!(undo_runaway(None, 3e-3));
 }
 
 /// On the largest islands (`WorldParams::short_lemke_from`, item 42) the sparse Lemke makes
