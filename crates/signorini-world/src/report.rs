@@ -158,3 +158,20 @@ pub struct StepReport {
     /// Time per stage.
     pub times: StageTimes,
 }
+
+impl StepReport {
+    /// What answered the solve this report describes, as a round of
+    /// [`StepReport::rounds`] names it ([`RoundReport::answer`]).
+    pub(crate) fn round_answer(&self) -> String {
+        if self.failed {
+            "failed".into()
+        } else if self.basis_reuses > 0 {
+            "basis".into()
+        } else if self.proximal_answers > 0 {
+            "proximal".into()
+        } else {
+            self.solver
+                .map_or_else(|| "none".into(), |k| format!("{k:?}").to_lowercase())
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //! Does not own: the solve each round calls (`solve.rs`).
 
 use super::solve::{Solved, Warm};
-use super::{CORRECTION_TOLERANCE, GenericWorld, Predicted, Space, start_violation};
+use super::space::Space;
+use super::world::{CORRECTION_TOLERANCE, GenericWorld, Predicted, start_violation};
 use crate::basis::{
     Signature, StoredBasis, basic_unknowns, embedding, flags_by_key, keyed_unknowns,
 };
@@ -300,7 +301,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 unknowns: sub.unknowns,
                 depth,
                 unseen,
-                answer: round_answer(&sub),
+                answer: sub.round_answer(),
                 iterations: sub.iterations,
                 residual: sub.kept_best.filter(|_| sub.failed).unwrap_or(sub.residual),
                 seconds: t.elapsed().as_secs_f64(),
@@ -424,18 +425,4 @@ pub const RUNAWAY_TURN: Real = 0.1;
 /// iteration deepens it; docs/peg3d.md, items 29 and 39).
 pub(super) fn undo_runaway(before: Option<Real>, after: Real) -> bool {
     !before.is_some_and(|d| after < d)
-}
-
-/// What answered the re-solve `sub` reports ([`RoundReport::answer`]).
-pub(super) fn round_answer(sub: &StepReport) -> String {
-    if sub.failed {
-        "failed".into()
-    } else if sub.basis_reuses > 0 {
-        "basis".into()
-    } else if sub.proximal_answers > 0 {
-        "proximal".into()
-    } else {
-        sub.solver
-            .map_or_else(|| "none".into(), |k| format!("{k:?}").to_lowercase())
-    }
 }

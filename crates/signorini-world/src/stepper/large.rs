@@ -6,7 +6,8 @@
 //! Gauss–Seidel). Does not own: the order in which these are tried (`solve.rs`).
 
 use super::solve::{BestAttempt, best_iterate, record};
-use super::{APPROXIMATE_TOLERANCE, GenericWorld, Space};
+use super::space::Space;
+use super::world::{APPROXIMATE_TOLERANCE, GenericWorld};
 use crate::reduced_cache::ReducedCache;
 use crate::report::StepReport;
 use nalgebra::{DVector, SVector};

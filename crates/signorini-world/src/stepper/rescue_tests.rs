@@ -11,6 +11,7 @@ use crate::{Planar, World};
 use nalgebra::DVector;
 use signorini_complementarity::solve_lcp;
 use signorini_complementarity::{SolveParams, SolverKind, work_estimate};
+use signorini_contact::ContactModel;
 use signorini_dynamics::RigidBody2;
 use signorini_geometry::dim2::ConvexPolygon;
 use signorini_math::{Vec2, Vec3};

@@ -7,7 +7,9 @@
 //! Does not own: the problem (`signorini_contact::Formulation`), the solvers themselves
 //! (`signorini-complementarity`), or when a solve is called (`mod.rs`, `corrections.rs`).
 
-use super::{APPROXIMATE_TOLERANCE, FLOOR_PIVOTS, GenericWorld, Space};
+use super::params::FLOOR_PIVOTS;
+use super::space::Space;
+use super::world::{APPROXIMATE_TOLERANCE, GenericWorld};
 use crate::basis::StoredBasis;
 use crate::reduced_cache::ReducedCache;
 use crate::report::StepReport;

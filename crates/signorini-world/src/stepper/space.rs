@@ -3,7 +3,7 @@
 //! update) and [`ContactKey`]. Implemented by `planar.rs` (2D) and `spatial.rs` (3D).
 //! Does not own: the stage order (`mod.rs`).
 
-use super::WorldParams;
+use super::params::WorldParams;
 use crate::pool::ContactPool;
 use nalgebra::SVector;
 use signorini_contact::{ConstraintSet, ContactRow, DofBody};
