@@ -32,7 +32,8 @@
 //! inexact variants. At a fixed ε, the rounds on the 2D pile of 2,500 settled at residuals of
 //! ε ‖z_{k+1} − z_k‖ with a steady step (1.4e-5 … 9.0e-5); shrinking ε took five such islands
 //! to 2.2e-8 … 1.9e-7 in 13–20 rounds (docs/peg3d.md, item 32). Each new ε factors its matrix
-//! afresh at the last basis; a run at a lowered ε gets at most n/2 pivots, and if it breaks
+//! afresh at the last basis; a run at a lowered ε gets at most n/2 pivots by default
+//! (`ProximalLemkeParams::nearby_path_pivots`), and if it breaks
 //! or is cut the rounds go back to the first ε and the next step down is gentler (factor
 //! 0.3 → √0.3 → …; above 0.9 ε stays: docs/peg3d.md, item 34). The first run's path at
 //! 1e-4 · max|M_ii| was 0.2 n pivots on the 3D pile's island but 2.5–6.0 n on the 2D pile's:
@@ -55,11 +56,18 @@ use crate::sparse_problem::lcp_natural_residual;
 pub struct ProximalLemkeParams {
     /// ε as a multiple of max_i |M_ii| (of max |M_ij| if the diagonal is zero).
     pub regularisation: Real,
-    /// The first run at `regularisation`, and every run at an ε the continuation has lowered,
-    /// gets at most this many pivots (per run of the sparse Lemke: a failed warm run and the
-    /// cold one after it, each). If the first run fails, it is made again at
-    /// `long_path_regularisation`; if a lowered run fails, ε goes back to the first run's.
+    /// The first run at `regularisation` gets at most this many pivots (per run of the
+    /// sparse Lemke: a failed warm run and the cold one after it, each). If it fails, it is
+    /// made again at `long_path_regularisation`.
     pub short_path_pivots: usize,
+    /// A run from a nearby basis — every run at an ε the continuation has lowered, and the
+    /// first run at [`ProximalLemkeParams::start_epsilon`] — gets at most this many pivots
+    /// (counted as `short_path_pivots`). If a lowered run fails, ε goes back to the first
+    /// run's; if the resumed first run fails, the schedule runs as without it. Default n/2,
+    /// as `short_path_pivots`. Such runs either end in a few pivots or not at all: on step
+    /// 122 of the 1,000-body pile (24,593 unknowns) 61 of them ended in 2–317 pivots and 5
+    /// ran to the n/2 cut, 62,000 pivots of the step's 105,000 (docs/peg3d.md, item 43).
+    pub nearby_path_pivots: usize,
     /// ε of the first run when the one at `regularisation` was cut short or failed, as a
     /// multiple of max_i |M_ii| (as `regularisation`).
     pub long_path_regularisation: Real,
@@ -87,7 +95,7 @@ pub struct ProximalLemkeParams {
     /// at which `warm`'s basis answered an earlier, nearby problem (a gap-correction
     /// re-solve's previous round, [`ProximalLemkeInfo::basis_epsilon`]). From that basis and
     /// [`ProximalLemkeParams::start`] its path is short; it gets the cut
-    /// [`ProximalLemkeParams::short_path_pivots`], and if it fails the schedule runs as
+    /// [`ProximalLemkeParams::nearby_path_pivots`], and if it fails the schedule runs as
     /// without it.
     pub start_epsilon: Option<Real>,
 }
@@ -101,6 +109,7 @@ impl ProximalLemkeParams {
         ProximalLemkeParams {
             regularisation: 1e-4,
             short_path_pivots: n / 2,
+            nearby_path_pivots: n / 2,
             long_path_regularisation: 1e-2,
             tolerance,
             max_rounds: 200,
@@ -196,8 +205,10 @@ pub fn lemke_proximal(
     // `short_path_pivots` is cut and made again at the larger ε.
     let (mut pivots, mut work) = (0, 0.0);
     let long = params.long_path_regularisation * scale;
-    // The cut, of the first path and of every run at a lowered ε.
+    // The cuts: of the first path, and of a run from a nearby basis (the resumed first run
+    // and every run at a lowered ε).
     let cut = params.short_path_pivots.min(params.max_pivots);
+    let near = params.nearby_path_pivots.min(params.max_pivots);
     let short = (long > epsilon).then_some(cut);
     // The first centre z_0 (`ProximalLemkeParams::start`): q − ε z_0.
     let start = params
@@ -217,7 +228,7 @@ pub fn lemke_proximal(
             Some((e, at))
         })
         .and_then(
-            |(e, mut at)| match at.solve(&centred(e), warm, cut, params.work_limit) {
+            |(e, mut at)| match at.solve(&centred(e), warm, near, params.work_limit) {
                 Ok(run) => Some((e, at, run)),
                 Err(err) => {
                     pivots += err.iterations();
@@ -282,12 +293,12 @@ pub fn lemke_proximal(
         }
         // The proximal step: LCP(M + εI, q − ε z_k), warm from z_k's basis (whose factors
         // the held matrix kept, or which a new ε's matrix factors afresh). A run at a lowered
-        // ε starts from the last answer's basis and should be short; it gets the first
-        // path's cut.
+        // ε starts from the last answer's basis and should be short; it gets the nearby
+        // runs' cut.
         let used = epsilon;
         let shifted = q - &last.z * epsilon;
         let limit = if epsilon < answered {
-            cut
+            near
         } else {
             params.max_pivots
         };

@@ -232,11 +232,17 @@ fn a_broken_lowered_run_goes_back_to_the_first_epsilon_with_a_gentler_step() {
     // breaks, the last rounds at the first ε, and the fixed-ε stall of the test above.
     let (m, q) = soft_direction();
     let mut p = ProximalLemkeParams::new(2, 1e-14);
-    p.short_path_pivots = 0;
+    p.nearby_path_pivots = 0;
     p.long_path_regularisation = p.regularisation;
     p.stall_rounds = 30;
     let info = lemke_proximal(&m, &q, None, &p).unwrap();
     assert_eq!(info.breaks, 4, "{} rounds", info.rounds);
+    // The first path's cut is another setting: cutting it to nothing changes no lowered run.
+    let mut first_cut = ProximalLemkeParams::new(2, 1e-14);
+    first_cut.short_path_pivots = 0;
+    first_cut.long_path_regularisation = first_cut.regularisation;
+    let kept = lemke_proximal(&m, &q, None, &first_cut).unwrap();
+    assert_eq!(kept.breaks, 0, "{} rounds", kept.rounds);
     assert_eq!(info.last_epsilon.to_bits(), info.epsilon.to_bits());
     assert!(info.residual > 1e-9, "residual {:e}", info.residual);
     // Uncut, the same rounds shrink ε with no break and converge.
@@ -316,4 +322,35 @@ fn a_nearby_problem_resumes_at_the_last_answers_epsilon() {
     );
     assert_eq!(resumed.epsilon.to_bits(), last.basis_epsilon.to_bits());
     assert!(!resumed.first_path_cut);
+}
+
+/// The resumed first run (`start_epsilon`) is a run from a nearby basis: it gets
+/// `nearby_path_pivots`. Cut to nothing, it fails, its pivots are counted, and the schedule
+/// runs as without it (the same answer and ε as a call with no `start_epsilon`).
+#[test]
+fn a_resumed_run_beyond_the_nearby_cut_falls_back_to_the_schedule() {
+    let (m, q) = soft_direction();
+    let p = ProximalLemkeParams::new(2, 1e-14);
+    let last = lemke_proximal(&m, &q, None, &p).unwrap();
+    let next = &q * 1.02;
+    // The schedule with the same cut (its lowered runs are cut too) but no resumed run.
+    let mut schedule = p.clone();
+    schedule.start = Some(last.z.clone());
+    schedule.nearby_path_pivots = 0;
+    let through = lemke_proximal(&m, &next, Some(&last.basis), &schedule).unwrap();
+    let mut resume = schedule.clone();
+    resume.start_epsilon = Some(last.basis_epsilon);
+    let fell_back = lemke_proximal(&m, &next, Some(&last.basis), &resume).unwrap();
+    assert_eq!(fell_back.epsilon.to_bits(), through.epsilon.to_bits());
+    assert_eq!(fell_back.z, through.z);
+    assert!(
+        fell_back.pivots >= through.pivots,
+        "{} pivots after the cut resumed run, {} without it",
+        fell_back.pivots,
+        through.pivots
+    );
+    // With the default cut the resumed run answers at the last ε.
+    resume.nearby_path_pivots = ProximalLemkeParams::new(2, 1e-14).nearby_path_pivots;
+    let resumed = lemke_proximal(&m, &next, Some(&last.basis), &resume).unwrap();
+    assert_eq!(resumed.epsilon.to_bits(), last.basis_epsilon.to_bits());
 }

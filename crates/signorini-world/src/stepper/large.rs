@@ -136,6 +136,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         p.start = start.cloned();
         p.start_epsilon = resume;
         p.max_pivots = SPARSE_LEMKE_PIVOTS * n;
+        // The largest islands (`WorldParams::short_lemke_from`): a run from a nearby basis
+        // gets n / NEARBY_PATH_DIVISOR pivots instead of n/2.
+        if n >= self.params.short_lemke_from {
+            p.nearby_path_pivots = n / NEARBY_PATH_DIVISOR;
+        }
         p.work_limit = self
             .params
             .solve_work_limit
@@ -368,6 +373,15 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 
 /// Sweeps of the block Gauss–Seidel fallback of a large island (`solve_large`).
 pub const BLOCK_GS_SWEEPS: usize = 200;
+
+/// On islands of at least [`WorldParams::short_lemke_from`](crate::WorldParams::short_lemke_from) unknowns, the proximal stage's
+/// runs from a nearby basis (each run at a lowered ε and the gap-correction re-solve's
+/// resumed first run, [`ProximalLemkeParams::nearby_path_pivots`]) get n / 25 pivots. They
+/// end in a few pivots or not at all: on step 122 of the 1,000-body pile (24,593 unknowns)
+/// 61 ended in 2–317 pivots and 5 ran to the n/2 cut, 62,000 of the step's 105,000 pivots
+/// (docs/peg3d.md, item 43). n/25 (984 there) is three times the longest that ended. Smaller
+/// islands keep n/2: no other scene was measured.
+pub(super) const NEARBY_PATH_DIVISOR: usize = 25;
 
 /// Why the world's sparse Lemke gave no answer, and the iterate it stopped at (if any): the
 /// rescue's first start.
