@@ -82,8 +82,9 @@ pub struct PileArgs {
     /// `OUT/states/<run>-step<k>.json`, to resume from or to replay a hard step.
     #[arg(long, value_delimiter = ',', value_name = "STEPS")]
     save_state: Vec<usize>,
-    /// Start from a state that `--save-state` wrote (lattice layout, one --bodies value and
-    /// one model; the state must be of the same run, friction and h).
+    /// Start from a state that `--save-state` wrote, as written or gzip-compressed
+    /// (`.json.gz`) (lattice layout, one --bodies value and one model; the state must be of
+    /// the same run, friction and h).
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
     /// Output directory.

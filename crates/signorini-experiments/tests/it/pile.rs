@@ -264,6 +264,26 @@ fn a_run_resumed_from_a_saved_state_continues_the_trajectory() {
         panic!("row {k} differs: {} vs {}", resumed[k], after[k]);
     }
 
+    // The same state gzip-compressed (`.json.gz`) resumes the same trajectory; a truncated
+    // one is refused, naming the file.
+    let gz = out.join("state-step30.json.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, &std::fs::read(&state).unwrap()).unwrap();
+    let packed = enc.finish().unwrap();
+    std::fs::write(&gz, &packed).unwrap();
+    let mut from_gz = again.clone();
+    from_gz.resume = Some(gz);
+    from_gz.out = out.join("gz");
+    run_pile(&from_gz).unwrap();
+    assert_eq!(rows("gz"), resumed, "resumed from the compressed state");
+    let cut = out.join("truncated-step30.json.gz");
+    std::fs::write(&cut, &packed[..packed.len() / 2]).unwrap();
+    let mut truncated = from_gz.clone();
+    truncated.resume = Some(cut);
+    truncated.out = out.join("gz-cut");
+    let err = run_pile(&truncated).unwrap_err().to_string();
+    assert!(err.contains("truncated-step30.json.gz"), "{err}");
+
     let mut other = again.clone();
     other.mu = 0.5;
     other.out = out.join("c");
