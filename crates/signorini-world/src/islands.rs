@@ -326,6 +326,7 @@ fn merge_reports<'a>(step: usize, reports: impl Iterator<Item = &'a StepReport>)
         m.kept_best = max_option(m.kept_best, r.kept_best);
         m.split = max_option(m.split, r.split);
         m.proximal_epsilon = max_option(m.proximal_epsilon, r.proximal_epsilon);
+        m.proximal_first_path_cut |= r.proximal_first_path_cut;
         m.fallbacks
             .extend(r.fallbacks.iter().map(|f| format!("island {k}: {f}")));
         if let Some(f) = &r.failure {

@@ -136,6 +136,11 @@ pub struct StepReport {
     /// step (`ProximalLemkeInfo::basis_epsilon`), where a gap-correction re-solve's proximal
     /// stage starts (`None`: no proximal answer; with islands, the largest over them).
     pub proximal_epsilon: Option<f64>,
+    /// Whether that answer's first path at ε = 1e-4 · max|M_ii| was cut and made again at the
+    /// larger ε (`ProximalLemkeInfo::first_path_cut`): on the largest islands a
+    /// gap-correction re-solve then starts its schedule at the larger ε (with islands: true
+    /// if it was on any island).
+    pub proximal_first_path_cut: bool,
     /// True if every solve failed (the velocities are then the free-flight ones, or the best
     /// attempt's, see `kept_best`).
     pub failed: bool,

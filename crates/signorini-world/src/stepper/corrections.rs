@@ -80,6 +80,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 proximal_first: false,
                 centre: false,
                 resume_epsilon: None,
+                long_first: false,
                 basis_to: None,
                 reduced: None,
             };
@@ -159,6 +160,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // stage: the re-solve then starts there (`Warm::proximal_first`).
         let mut proximal = report.proximal_answers > 0;
         let mut proximal_epsilon = report.proximal_epsilon;
+        let mut proximal_cut = report.proximal_first_path_cut;
         // Whether the configuration the returned velocities lead to was found violated.
         let mut still_violated = false;
         // The deepest violation at the trial pose of the last velocities checked.
@@ -290,6 +292,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 proximal_first: proximal,
                 centre: true,
                 resume_epsilon: proximal_epsilon,
+                long_first: proximal_cut,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
                 reduced: Some(&mut *reduced),
             };
@@ -309,6 +312,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             rescued = self.needed_rescue(&sub);
             proximal = sub.proximal_answers > 0;
             proximal_epsilon = sub.proximal_epsilon;
+            proximal_cut = sub.proximal_first_path_cut;
             report.proximal_answers += sub.proximal_answers;
             report.budget_exhausted |= sub.budget_exhausted;
             report.basis_reuses += sub.basis_reuses;

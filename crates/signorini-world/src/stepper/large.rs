@@ -106,7 +106,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         &self,
         form: &Formulation<D>,
         free: &[SVector<Real, D>],
-        (flags, start, resume): (Option<&[bool]>, Option<&DVector<Real>>, Option<Real>),
+        (flags, start, resume, long_first): ProximalStart<'_>,
         reduced: Option<&mut ReducedCache<D>>,
         best: &mut BestAttempt<D>,
         report: &mut StepReport,
@@ -140,6 +140,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         // gets n / NEARBY_PATH_DIVISOR pivots instead of n/2.
         if n >= self.params.short_lemke_from {
             p.nearby_path_pivots = n / NEARBY_PATH_DIVISOR;
+            // The answer this re-solve starts from had its first path cut: the schedule
+            // starts at the larger ε at once (its run at 1e-4 · max|M_ii| is cut at once).
+            if long_first {
+                p.short_path_pivots = 0;
+            }
         }
         p.work_limit = self
             .params
@@ -196,6 +201,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
         report.fallbacks.push(format!("accepted {line}"));
         report.proximal_answers += 1;
         report.proximal_epsilon = Some(info.basis_epsilon);
+        report.proximal_first_path_cut = info.first_path_cut;
         report.solver = Some(SolverKind::Lemke);
         report.iterations = info.pivots;
         report.residual = info.residual;
@@ -382,6 +388,17 @@ pub const BLOCK_GS_SWEEPS: usize = 200;
 /// (docs/peg3d.md, item 43). n/25 (984 there) is three times the longest that ended. Smaller
 /// islands keep n/2: no other scene was measured.
 pub(super) const NEARBY_PATH_DIVISOR: usize = 25;
+
+/// Where the proximal stage starts (`GenericWorld::solve_proximal`): the warm basis as z-basic
+/// flags, the first centre (`ProximalLemkeParams::start`), the ε to resume at
+/// (`ProximalLemkeParams::start_epsilon`), and whether the schedule skips its run at
+/// 1e-4 · max|M_ii| (`Warm::long_first`).
+pub(super) type ProximalStart<'a> = (
+    Option<&'a [bool]>,
+    Option<&'a DVector<Real>>,
+    Option<Real>,
+    bool,
+);
 
 /// Why the world's sparse Lemke gave no answer, and the iterate it stopped at (if any): the
 /// rescue's first start.

@@ -126,6 +126,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                     proximal_first: false,
                     centre: false,
                     resume_epsilon: None,
+                    long_first: false,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                     reduced: Some(&mut reduced),
                 };
@@ -293,6 +294,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             proximal_first: false,
             centre: false,
             resume_epsilon: None,
+            long_first: false,
             basis_to: None,
             reduced: Some(reduced),
         };

@@ -28,7 +28,13 @@ fn solve_once(
     rescue_first: bool,
     proximal_first: bool,
 ) -> (Vec<Vec3>, BTreeMap<Key, Real>, StepReport) {
-    solve_with(w, problem, from, (rescue_first, proximal_first), None)
+    solve_with(
+        w,
+        problem,
+        from,
+        (rescue_first, proximal_first, false),
+        None,
+    )
 }
 
 /// A problem to solve: its formulation, constraint set and free velocities.
@@ -44,7 +50,7 @@ fn solve_with(
     w: &World,
     (form, set, free): Problem<'_>,
     from: &BTreeMap<Key, Real>,
-    (rescue_first, proximal_first): (bool, bool),
+    (rescue_first, proximal_first, long_first): (bool, bool, bool),
     key_flags: Option<Vec<bool>>,
 ) -> (Vec<Vec3>, BTreeMap<Key, Real>, StepReport) {
     let mut to = BTreeMap::new();
@@ -59,6 +65,7 @@ fn solve_with(
         proximal_first,
         centre: false,
         resume_epsilon: None,
+        long_first,
         basis_to: None,
         reduced: None,
     };
@@ -269,7 +276,7 @@ fn the_proximal_stage_answers_with_lemkes_velocities() {
         .solve_proximal(
             &form,
             &pred.free,
-            (None, None, None),
+            (None, None, None, false),
             None,
             &mut best,
             &mut report,
@@ -393,7 +400,7 @@ fn the_largest_islands_go_from_a_failed_warm_lemke_to_the_proximal_stage() {
             &w,
             problem,
             &BTreeMap::new(),
-            (false, false),
+            (false, false, false),
             Some(complement),
         );
         let lines = &report.fallbacks;
@@ -412,4 +419,45 @@ fn the_largest_islands_go_from_a_failed_warm_lemke_to_the_proximal_stage() {
         );
         assert_velocities(&v, &want, 1e-6);
     }
+}
+
+/// A gap-correction re-solve after a proximal answer whose first path was cut
+/// (`Warm::long_first`) skips the proximal stage's run at 1e-4 · max|M_ii| on the largest
+/// islands (here all, `short_lemke_from` = 0) and starts at the larger ε. On this problem that
+/// run is cut after n/2 = 6 pivots either way, so both answers come from the larger ε, with
+/// Lemke's velocities, and the flagged one spends exactly the cut run's 6 pivots less.
+#[test]
+fn a_re_solve_after_a_cut_first_path_starts_at_the_larger_epsilon() {
+    let mut w = columns();
+    w.params.sparse_lemke_from = 0;
+    w.params.short_lemke_from = 0;
+    let pred = w.predict_and_broad_phase();
+    let set = Planar::detect(&w.params, &w.bodies, &pred.now, &pred.next, &pred.pairs);
+    let form = w.formulate(&set);
+    let (_, want) = lemke_answer(&w, &form, &pred.free);
+    // (first ε, pivots) of the accepted proximal answer.
+    let answer = |long: bool| -> (String, usize) {
+        let problem = (&form, &set, &pred.free[..]);
+        let (v, _, report) = solve_with(&w, problem, &BTreeMap::new(), (false, true, long), None);
+        let lines = &report.fallbacks;
+        assert_eq!(report.proximal_answers, 1, "{lines:?}");
+        assert!(report.proximal_first_path_cut, "{lines:?}");
+        assert_velocities(&v, &want, 1e-6);
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with("accepted proximal Lemke"))
+            .expect("a proximal answer");
+        let eps = line.split("(ε = ").nth(1).and_then(|s| s.split(' ').next());
+        let pivots = line
+            .split(" pivots)")
+            .next()
+            .and_then(|s| s.rsplit(' ').next());
+        let pivots = pivots
+            .and_then(|s| s.parse().ok())
+            .expect("pivots in the line");
+        (eps.expect("ε in the line").to_string(), pivots)
+    };
+    let (tried, skipped) = (answer(false), answer(true));
+    assert_eq!(tried.0, skipped.0, "the same ε");
+    assert_eq!(tried.1, skipped.1 + 6, "{tried:?} against {skipped:?}");
 }

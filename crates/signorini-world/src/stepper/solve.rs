@@ -70,6 +70,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             proximal_first,
             centre,
             resume_epsilon,
+            long_first,
             basis_to,
             reduced,
         } = warm;
@@ -157,7 +158,12 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             () => {
                 if !std::mem::replace(&mut proximal_tried, true) {
                     let cache = reduced.as_deref_mut();
-                    let from = (flags.as_deref(), prox_start.as_ref(), resume_epsilon);
+                    let from = (
+                        flags.as_deref(),
+                        prox_start.as_ref(),
+                        resume_epsilon,
+                        long_first,
+                    );
                     if let Some((z, basis)) =
                         self.solve_proximal(form, free, from, cache, &mut best, report)
                     {
@@ -490,6 +496,10 @@ pub(super) struct Warm<'a, K, const D: usize> {
     /// (`StepReport::proximal_epsilon`): the stage's first run here is tried at it
     /// (`ProximalLemkeParams::start_epsilon`).
     pub(super) resume_epsilon: Option<Real>,
+    /// The answer of the solve before this one, by the proximal stage, had its first path
+    /// cut (`StepReport::proximal_first_path_cut`): on the largest islands the stage's
+    /// schedule here starts at the larger ε.
+    pub(super) long_first: bool,
     /// Where the basis of this solve's answer goes (`None` if it was not a plain Lemke
     /// solve).
     pub(super) basis_to: Option<&'a mut Option<Arc<LemkeFactor>>>,
