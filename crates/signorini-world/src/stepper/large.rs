@@ -380,9 +380,10 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
 /// Sweeps of the block Gauss–Seidel fallback of a large island (`solve_large`).
 pub const BLOCK_GS_SWEEPS: usize = 200;
 
-/// On islands of at least [`WorldParams::short_lemke_from`](crate::WorldParams::short_lemke_from) unknowns, the proximal stage's
-/// runs from a nearby basis (each run at a lowered ε and the gap-correction re-solve's
-/// resumed first run, [`ProximalLemkeParams::nearby_path_pivots`]) get n / 25 pivots. They
+/// On islands of at least [`WorldParams::short_lemke_from`](crate::WorldParams::short_lemke_from)
+/// unknowns, the proximal stage's runs from a nearby basis (each run at a lowered ε and the
+/// gap-correction re-solve's resumed first run, [`ProximalLemkeParams::nearby_path_pivots`])
+/// get n / 25 pivots. They
 /// end in a few pivots or not at all: on step 122 of the 1,000-body pile (24,593 unknowns)
 /// 61 ended in 2–317 pivots and 5 ran to the n/2 cut, 62,000 of the step's 105,000 pivots
 /// (docs/peg3d.md, item 43). n/25 (984 there) is three times the longest that ended. Smaller
