@@ -70,20 +70,8 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             }
             let reference = *reference.insert(reference.map_or(depth, |r: Real| r.max(depth)));
             let mut sub = StepReport::default();
-            let warm = Warm {
-                from: &BTreeMap::new(),
-                to: &mut BTreeMap::new(),
-                basis: None,
-                basis_map: None,
-                key_flags: None,
-                rescue_first: false,
-                proximal_first: false,
-                centre: false,
-                resume_epsilon: None,
-                long_first: false,
-                basis_to: None,
-                reduced: None,
-            };
+            let (from, mut to) = (BTreeMap::new(), BTreeMap::new());
+            let warm = Warm::plain(&from, &mut to);
             let v = self.solve(&self.formulate(&set), &set, &zeros, warm, &mut sub);
             report.budget_exhausted |= sub.budget_exhausted;
             report.projection_unknowns = report.projection_unknowns.max(sub.unknowns);
@@ -283,8 +271,6 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 })
                 .map(|b| flags_by_key(&basic_unknowns(b), &unknowns));
             let warm = Warm {
-                from: solved,
-                to: &mut next,
                 basis: last.as_ref().map(|b| b.factor.clone()),
                 basis_map,
                 key_flags,
@@ -295,6 +281,7 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
                 long_first: proximal_cut,
                 basis_to: self.params.reuse_basis.then_some(&mut next_factor),
                 reduced: Some(&mut *reduced),
+                ..Warm::plain(solved, &mut next)
             };
             let t = Instant::now();
             let v = self.solve(&form, &set, &pred.free, warm, &mut sub);

@@ -117,18 +117,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             None => pred.free.clone(),
             Some(f) => {
                 let warm = Warm {
-                    from: &self.warm,
-                    to: &mut solved,
                     basis: previous,
-                    basis_map: None,
                     key_flags,
-                    rescue_first: false,
-                    proximal_first: false,
-                    centre: false,
-                    resume_epsilon: None,
-                    long_first: false,
                     basis_to: self.params.reuse_basis.then_some(&mut factor),
                     reduced: Some(&mut reduced),
+                    ..Warm::plain(&self.warm, &mut solved)
                 };
                 self.solve(f, &set, &pred.free, warm, &mut report)
             }
@@ -284,19 +277,11 @@ impl<S: Space<D>, const D: usize> GenericWorld<S, D> {
             *g = g.max(0.0);
         }
         let mut sub = StepReport::default();
+        let mut not_kept = BTreeMap::new(); // the split solve's impulses are not kept
         let warm = Warm {
-            from: first,
-            to: &mut BTreeMap::new(),
             basis: factor.clone(),
-            basis_map: None,
-            key_flags: None,
-            rescue_first: false,
-            proximal_first: false,
-            centre: false,
-            resume_epsilon: None,
-            long_first: false,
-            basis_to: None,
             reduced: Some(reduced),
+            ..Warm::plain(first, &mut not_kept)
         };
         let v = self.solve(&self.formulate(&clamped), &clamped, free, warm, &mut sub);
         report.budget_exhausted |= sub.budget_exhausted;

@@ -56,18 +56,11 @@ fn solve_with(
     let mut to = BTreeMap::new();
     let mut report = StepReport::default();
     let warm = Warm {
-        from,
-        to: &mut to,
-        basis: None,
-        basis_map: None,
         key_flags,
         rescue_first,
         proximal_first,
-        centre: false,
-        resume_epsilon: None,
         long_first,
-        basis_to: None,
-        reduced: None,
+        ..Warm::plain(from, &mut to)
     };
     let v = w.solve(form, set, free, warm, &mut report);
     (v, to, report)

@@ -508,6 +508,28 @@ pub(super) struct Warm<'a, K, const D: usize> {
     pub(super) reduced: Option<&'a mut ReducedCache<D>>,
 }
 
+impl<'a, K, const D: usize> Warm<'a, K, D> {
+    /// A solve from the impulses `from` (its own go to `to`) with nothing else to start
+    /// from: no basis, no flags, no cache. Callers set what they have and take the rest from
+    /// here (`..Warm::plain(from, to)`).
+    pub(super) fn plain(from: &'a BTreeMap<K, Real>, to: &'a mut BTreeMap<K, Real>) -> Self {
+        Warm {
+            from,
+            to,
+            basis: None,
+            basis_map: None,
+            key_flags: None,
+            rescue_first: false,
+            proximal_first: false,
+            centre: false,
+            resume_epsilon: None,
+            long_first: false,
+            basis_to: None,
+            reduced: None,
+        }
+    }
+}
+
 /// The least-residual failed attempt of a step: (velocities, residual, Σ normal impulses,
 /// which form).
 pub(super) struct BestAttempt<const D: usize>(
